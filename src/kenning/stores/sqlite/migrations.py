@@ -1,0 +1,124 @@
+"""Named, append-only migrations of the SQLite engine. Never edit one that has shipped; add another."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import datetime, timezone
+
+M001_INITIAL = """
+CREATE TABLE memories (
+    id TEXT PRIMARY KEY,
+    tenant_id TEXT NOT NULL,
+    user_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    text TEXT NOT NULL,
+    source TEXT NOT NULL,
+    source_refs TEXT NOT NULL DEFAULT '[]',
+    created_at INTEGER NOT NULL,
+    last_used_at INTEGER NOT NULL,
+    importance REAL NOT NULL,
+    confidence REAL NOT NULL,
+    supersedes TEXT NOT NULL DEFAULT '[]',
+    expires_at INTEGER,
+    sensitivity TEXT NOT NULL,
+    status TEXT NOT NULL,
+    session_id TEXT,
+    metadata TEXT NOT NULL DEFAULT '{}'
+);
+CREATE INDEX memories_scope ON memories (tenant_id, user_id, status, created_at);
+
+-- Vectors clustered by scope, so loading one user's partition is one range scan.
+CREATE TABLE memory_vectors (
+    tenant_id TEXT NOT NULL,
+    user_id TEXT NOT NULL,
+    id TEXT NOT NULL,
+    status TEXT NOT NULL,
+    expires_at INTEGER,
+    embedding BLOB NOT NULL,
+    PRIMARY KEY (tenant_id, user_id, id)
+) WITHOUT ROWID;
+
+-- Edges from a memory to the ids it cites (source_refs) or replaces (supersedes).
+CREATE TABLE memory_refs (
+    tenant_id TEXT NOT NULL,
+    user_id TEXT NOT NULL,
+    ref_id TEXT NOT NULL,
+    memory_id TEXT NOT NULL,
+    rel TEXT NOT NULL,
+    PRIMARY KEY (tenant_id, user_id, ref_id, memory_id, rel)
+) WITHOUT ROWID;
+
+CREATE VIRTUAL TABLE memory_fts USING fts5(
+    text, id UNINDEXED, tenant_id UNINDEXED, user_id UNINDEXED,
+    tokenize = 'porter unicode61'
+);
+
+CREATE TABLE audit (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    tenant_id TEXT NOT NULL,
+    user_id TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    op TEXT NOT NULL,
+    memory_ids TEXT NOT NULL,
+    source TEXT NOT NULL DEFAULT '',
+    reason TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX audit_scope ON audit (tenant_id, user_id, seq);
+CREATE TRIGGER audit_append_only BEFORE UPDATE ON audit
+BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+
+-- Bumped by every write to a scope: readers use it to invalidate cached partitions.
+CREATE TABLE scope_gen (
+    tenant_id TEXT NOT NULL,
+    user_id TEXT NOT NULL,
+    gen INTEGER NOT NULL,
+    PRIMARY KEY (tenant_id, user_id)
+) WITHOUT ROWID;
+
+CREATE TABLE leases (name TEXT PRIMARY KEY, holder TEXT NOT NULL, until INTEGER NOT NULL);
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+"""
+
+MIGRATIONS: list[tuple[str, str]] = [
+    ("m001_initial", M001_INITIAL),
+]
+
+
+def migrate(con: sqlite3.Connection) -> list[str]:
+    """Apply the migrations not yet applied, each in its own transaction; return their names."""
+    con.execute("CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
+    done = {r[0] for r in con.execute("SELECT name FROM _migrations")}
+    applied = []
+    for name, sql in MIGRATIONS:
+        if name in done:
+            continue
+        con.execute("BEGIN IMMEDIATE")
+        try:
+            if con.execute("SELECT 1 FROM _migrations WHERE name = ?", (name,)).fetchone() is None:
+                for stmt in _statements(sql):
+                    con.execute(stmt)
+                con.execute(
+                    "INSERT INTO _migrations (name, applied_at) VALUES (?, ?)",
+                    (name, datetime.now(timezone.utc).isoformat()),
+                )
+                applied.append(name)
+            con.execute("COMMIT")
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
+    return applied
+
+
+def _statements(sql: str) -> list[str]:
+    """Split a script into statements (triggers keep their inner semicolons)."""
+    out, buf = [], []
+    for line in sql.splitlines():
+        if line.strip().startswith("--") or not line.strip():
+            continue
+        buf.append(line)
+        joined = "\n".join(buf)
+        if sqlite3.complete_statement(joined):
+            out.append(joined)
+            buf = []
+    return out

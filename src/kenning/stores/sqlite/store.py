@@ -1,0 +1,473 @@
+"""The embedded engine: everything in one SQLite file.
+
+- WAL mode; reads on per-thread connections, writes through one connection
+  under a lock with ``BEGIN IMMEDIATE`` (datasette's pattern).
+- The scope is a parameter of every statement that touches memories.
+- Vector search is exact: a user's vectors are clustered by scope
+  (``memory_vectors`` is keyed on tenant, user, id), loaded as one numpy
+  matrix and kept in a bounded cache that a per-scope generation number,
+  bumped by every write, invalidates, across processes too.
+- Keyword search is FTS5 with BM25, filtered by scope inside the MATCH query.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import numpy as np
+
+from kenning.errors import ConfigError, Conflict, StoreError, ValidationError
+from kenning.lifecycle.retrieve import STOPWORDS
+from kenning.stores.base import RETRIEVABLE, Scored, StoreBase
+from kenning.stores.sqlite.migrations import migrate
+from kenning.types import AuditEntry, Changeset, Kind, Memory, Scope, Status
+
+EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+_US = timedelta(microseconds=1)
+_TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
+_MEM_COLS = (
+    "m.id, m.tenant_id, m.user_id, m.kind, m.text, m.source, m.source_refs, m.created_at, m.last_used_at, "
+    "m.importance, m.confidence, m.supersedes, m.expires_at, m.sensitivity, m.status, m.session_id, m.metadata, v.embedding"
+)
+_FROM = (
+    "FROM memories m LEFT JOIN memory_vectors v "
+    "ON v.tenant_id = m.tenant_id AND v.user_id = m.user_id AND v.id = m.id"
+)
+
+
+def to_us(dt: datetime | None) -> int | None:
+    return None if dt is None else (dt - EPOCH) // _US
+
+
+def from_us(us: int | None) -> datetime | None:
+    return None if us is None else EPOCH + timedelta(microseconds=us)
+
+
+def fts_query(text: str) -> str | None:
+    """An FTS5 OR-query of the text's distinct content words, each quoted; None if none."""
+    words = []
+    for w in _TOKEN.findall(text.lower()):
+        if w not in STOPWORDS and w not in words:
+            words.append(w)
+    return " OR ".join(f'"{w}"' for w in words[:32]) or None
+
+
+@dataclass
+class _Partition:
+    gen: int
+    ids: list[str]
+    statuses: np.ndarray
+    expires: np.ndarray  # microseconds; int64 max when none
+    matrix: np.ndarray
+
+    @property
+    def nbytes(self) -> int:
+        return self.matrix.nbytes + 64 * len(self.ids)
+
+
+class SQLiteStore(StoreBase):
+    """A ``Store`` in one SQLite file. Safe to share between threads and processes."""
+
+    def __init__(self, path: str | Path, *, dim: int, embedder_id: str, cache_bytes: int = 1 << 30) -> None:
+        self.path = str(path)
+        if self.path in ("", ":memory:"):
+            raise ConfigError("the SQLite engine needs a file path (several connections share it)")
+        Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self.dim = dim
+        self._local = threading.local()
+        self._write_lock = threading.Lock()
+        self._cache: OrderedDict[Scope, _Partition] = OrderedDict()
+        self._cache_lock = threading.Lock()
+        self._cache_bytes = cache_bytes
+        self._conns: list[sqlite3.Connection] = []
+        self._conns_lock = threading.Lock()
+        self._closed = False
+        try:
+            self._writer = self._connect()
+            migrate(self._writer)
+            self._check_embedder(embedder_id, dim)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open SQLite database {self.path}: {exc}") from exc
+
+    # -- connections ----------------------------------------------------------
+
+    def _connect(self) -> sqlite3.Connection:
+        con = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30.0)
+        con.execute("PRAGMA journal_mode = WAL")
+        con.execute("PRAGMA synchronous = NORMAL")
+        con.execute("PRAGMA busy_timeout = 30000")
+        con.execute("PRAGMA foreign_keys = ON")
+        with self._conns_lock:
+            self._conns.append(con)
+        return con
+
+    def _reader(self) -> sqlite3.Connection:
+        if self._closed:
+            raise StoreError("the store is closed")
+        con = getattr(self._local, "con", None)
+        if con is None:
+            con = self._local.con = self._connect()
+        return con
+
+    @contextmanager
+    def _read(self) -> Iterator[sqlite3.Connection]:
+        try:
+            yield self._reader()
+        except sqlite3.Error as exc:
+            raise StoreError(f"SQLite read failed: {exc}") from exc
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        if self._closed:
+            raise StoreError("the store is closed")
+        with self._write_lock:
+            con = self._writer
+            try:
+                con.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as exc:
+                raise StoreError(f"SQLite could not start a write: {exc}") from exc
+            try:
+                yield con
+                con.execute("COMMIT")
+            except BaseException as exc:
+                con.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.IntegrityError):
+                    raise Conflict(f"write rejected: {exc}") from exc
+                if isinstance(exc, sqlite3.Error):
+                    raise StoreError(f"SQLite write failed: {exc}") from exc
+                raise
+
+    def _check_embedder(self, embedder_id: str, dim: int) -> None:
+        with self._write() as con:
+            rows = dict(con.execute("SELECT key, value FROM meta WHERE key IN ('embedder', 'dim')").fetchall())
+            if not rows:
+                con.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", [("embedder", embedder_id), ("dim", str(dim))])
+            elif rows.get("embedder") != embedder_id or rows.get("dim") != str(dim):
+                raise ConfigError(
+                    f"{self.path} holds vectors of {rows.get('embedder')} ({rows.get('dim')} dims); "
+                    f"it cannot be opened with {embedder_id} ({dim} dims)"
+                )
+
+    def close(self) -> None:
+        self._closed = True
+        with self._conns_lock:
+            for con in self._conns:
+                try:
+                    con.close()
+                except sqlite3.Error:  # closing a connection another thread still uses
+                    pass
+            self._conns.clear()
+
+    # -- writes ---------------------------------------------------------------
+
+    def apply(self, scope: Scope, change: Changeset) -> None:
+        t, u = scope.tenant_id, scope.user_id
+        for m in change.inserts:
+            if m.scope != scope:
+                raise ValidationError("an inserted memory does not belong to the scope it is written to")
+            if m.embedding is not None and m.embedding.shape != (self.dim,):
+                raise ValidationError(f"embedding has shape {m.embedding.shape}; this store holds {self.dim} dims")
+        for a in change.audit:
+            if (a.tenant_id, a.user_id) != (t, u):
+                raise ValidationError("an audit entry does not belong to the scope it is written to")
+        if not change:
+            return
+        with self._write() as con:
+            for m in change.inserts:
+                self._insert(con, m)
+            for tr in change.transitions:
+                marks = ",".join("?" * len(tr.from_))
+                cur = con.execute(
+                    f"UPDATE memories SET status = ? WHERE tenant_id = ? AND user_id = ? AND id = ? AND status IN ({marks})",
+                    (tr.to.value, t, u, tr.memory_id, *[s.value for s in tr.from_]),
+                )
+                if cur.rowcount != 1:
+                    raise Conflict(f"memory {tr.memory_id} is not in state {'/'.join(s.value for s in tr.from_)} in this scope")
+                con.execute(
+                    "UPDATE memory_vectors SET status = ? WHERE tenant_id = ? AND user_id = ? AND id = ?",
+                    (tr.to.value, t, u, tr.memory_id),
+                )
+            for mid in change.deletes:
+                cur = con.execute(
+                    "UPDATE memories SET text = '', metadata = '{}', status = 'deleted' WHERE tenant_id = ? AND user_id = ? AND id = ?",
+                    (t, u, mid),
+                )
+                if cur.rowcount != 1:
+                    raise Conflict(f"memory {mid} does not exist in this scope")
+                con.execute("DELETE FROM memory_vectors WHERE tenant_id = ? AND user_id = ? AND id = ?", (t, u, mid))
+                con.execute(
+                    "DELETE FROM memory_fts WHERE rowid = (SELECT rowid FROM memories WHERE tenant_id = ? AND user_id = ? AND id = ?)",
+                    (t, u, mid),
+                )
+            con.executemany(
+                "INSERT INTO audit (id, tenant_id, user_id, at, op, memory_ids, source, reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [(a.id, t, u, to_us(a.at), a.op.value, json.dumps(list(a.memory_ids)), a.source, a.reason) for a in change.audit],
+            )
+            self._bump(con, scope)
+
+    def _insert(self, con: sqlite3.Connection, m: Memory) -> None:
+        cur = con.execute(
+            "INSERT INTO memories (id, tenant_id, user_id, kind, text, source, source_refs, created_at, last_used_at, "
+            "importance, confidence, supersedes, expires_at, sensitivity, status, session_id, metadata) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                m.id, m.tenant_id, m.user_id, m.kind.value, m.text, m.source.value, json.dumps(list(m.source_refs)),
+                to_us(m.created_at), to_us(m.last_used_at), m.importance, m.confidence, json.dumps(list(m.supersedes)),
+                to_us(m.expires_at), m.sensitivity.value, m.status.value, m.session_id, json.dumps(dict(m.metadata)),
+            ),
+        )
+        if m.status is Status.DELETED:
+            return
+        if m.embedding is not None:
+            con.execute(
+                "INSERT INTO memory_vectors (tenant_id, user_id, id, status, expires_at, embedding) VALUES (?, ?, ?, ?, ?, ?)",
+                (m.tenant_id, m.user_id, m.id, m.status.value, to_us(m.expires_at), m.embedding.astype(np.float32).tobytes()),
+            )
+        con.execute(
+            "INSERT INTO memory_fts (rowid, text, id, tenant_id, user_id) VALUES (?, ?, ?, ?, ?)",
+            (cur.lastrowid, m.text, m.id, m.tenant_id, m.user_id),
+        )
+        refs = [(r, "source") for r in m.source_refs] + [(r, "supersedes") for r in m.supersedes]
+        con.executemany(
+            "INSERT OR IGNORE INTO memory_refs (tenant_id, user_id, ref_id, memory_id, rel) VALUES (?, ?, ?, ?, ?)",
+            [(m.tenant_id, m.user_id, r, m.id, rel) for r, rel in refs],
+        )
+
+    def _bump(self, con: sqlite3.Connection, scope: Scope) -> None:
+        con.execute(
+            "INSERT INTO scope_gen (tenant_id, user_id, gen) VALUES (?, ?, 1) "
+            "ON CONFLICT (tenant_id, user_id) DO UPDATE SET gen = gen + 1",
+            (scope.tenant_id, scope.user_id),
+        )
+        with self._cache_lock:
+            self._cache.pop(scope, None)
+
+    def touch(self, scope: Scope, ids: Sequence[str], now: datetime) -> None:
+        if not ids:
+            return
+        marks = ",".join("?" * len(ids))
+        with self._write() as con:
+            con.execute(
+                f"UPDATE memories SET last_used_at = max(last_used_at, ?) WHERE tenant_id = ? AND user_id = ? AND id IN ({marks})",
+                (to_us(now), scope.tenant_id, scope.user_id, *ids),
+            )
+
+    def delete_scope(self, scope: Scope) -> int:
+        t, u = scope.tenant_id, scope.user_id
+        with self._write() as con:
+            con.execute(
+                "DELETE FROM memory_fts WHERE rowid IN (SELECT rowid FROM memories WHERE tenant_id = ? AND user_id = ?)", (t, u)
+            )
+            n = con.execute("DELETE FROM memories WHERE tenant_id = ? AND user_id = ?", (t, u)).rowcount
+            for table in ("memory_vectors", "memory_refs", "audit"):
+                con.execute(f"DELETE FROM {table} WHERE tenant_id = ? AND user_id = ?", (t, u))
+            self._bump(con, scope)
+        return n
+
+    # -- reads ----------------------------------------------------------------
+
+    def get(self, scope: Scope, memory_id: str) -> Memory | None:
+        found = self.get_many(scope, [memory_id])
+        return found[0] if found else None
+
+    def get_many(self, scope: Scope, ids: Sequence[str]) -> list[Memory]:
+        ids = list(dict.fromkeys(ids))
+        if not ids:
+            return []
+        out: list[Memory] = []
+        with self._read() as con:
+            for start in range(0, len(ids), 500):
+                chunk = ids[start : start + 500]
+                marks = ",".join("?" * len(chunk))
+                rows = con.execute(
+                    f"SELECT {_MEM_COLS} {_FROM} WHERE m.tenant_id = ? AND m.user_id = ? AND m.id IN ({marks})",
+                    (scope.tenant_id, scope.user_id, *chunk),
+                ).fetchall()
+                out.extend(_row(r) for r in rows)
+        return out
+
+    def _partition(self, con: sqlite3.Connection, scope: Scope) -> _Partition:
+        row = con.execute(
+            "SELECT gen FROM scope_gen WHERE tenant_id = ? AND user_id = ?", (scope.tenant_id, scope.user_id)
+        ).fetchone()
+        gen = row[0] if row else 0
+        with self._cache_lock:
+            part = self._cache.get(scope)
+            if part is not None and part.gen == gen:
+                self._cache.move_to_end(scope)
+                return part
+        rows = con.execute(
+            "SELECT id, status, expires_at, embedding FROM memory_vectors WHERE tenant_id = ? AND user_id = ? "
+            "AND status IN ('active', 'provisional')",
+            (scope.tenant_id, scope.user_id),
+        ).fetchall()
+        never = np.iinfo(np.int64).max
+        part = _Partition(
+            gen=gen,
+            ids=[r[0] for r in rows],
+            statuses=np.array([r[1] for r in rows], dtype=object),
+            expires=np.array([never if r[2] is None else r[2] for r in rows], dtype=np.int64),
+            matrix=(
+                np.frombuffer(b"".join(r[3] for r in rows), dtype=np.float32).reshape(len(rows), self.dim)
+                if rows
+                else np.zeros((0, self.dim), dtype=np.float32)
+            ),
+        )
+        with self._cache_lock:
+            self._cache[scope] = part
+            total = sum(p.nbytes for p in self._cache.values())
+            while total > self._cache_bytes and len(self._cache) > 1:
+                _, old = self._cache.popitem(last=False)
+                total -= old.nbytes
+        return part
+
+    def search_vector(
+        self, scope: Scope, vector: np.ndarray, *, k: int, now: datetime, statuses: Sequence[Status] = RETRIEVABLE
+    ) -> list[Scored]:
+        vector = np.asarray(vector, dtype=np.float32)
+        if vector.shape != (self.dim,):
+            raise ValidationError(f"query vector has shape {vector.shape}; this store holds {self.dim} dims")
+        with self._read() as con:
+            part = self._partition(con, scope)
+        if not part.ids or k <= 0:
+            return []
+        wanted = {s.value for s in statuses}
+        mask = part.expires > to_us(now)
+        if wanted != {"active", "provisional"}:
+            mask &= np.isin(part.statuses, list(wanted))
+        idx = np.flatnonzero(mask)
+        if idx.size == 0:
+            return []
+        sims = part.matrix[idx] @ vector
+        top = idx[np.argsort(-sims, kind="stable")[:k]] if idx.size > k else idx[np.argsort(-sims, kind="stable")]
+        sim_of = dict(zip(idx.tolist(), sims.tolist()))
+        mems = {m.id: m for m in self.get_many(scope, [part.ids[i] for i in top])}
+        return [Scored(mems[part.ids[i]], sim_of[i]) for i in top if part.ids[i] in mems and mems[part.ids[i]].status.value in wanted]
+
+    def search_keywords(
+        self, scope: Scope, query: str, *, k: int, now: datetime, statuses: Sequence[Status] = RETRIEVABLE
+    ) -> list[Scored]:
+        q = fts_query(query)
+        if q is None or k <= 0:
+            return []
+        marks = ",".join("?" * len(statuses))
+        with self._read() as con:
+            rows = con.execute(
+                f"SELECT {_MEM_COLS}, -bm25(memory_fts) AS s FROM memory_fts JOIN memories m ON m.rowid = memory_fts.rowid "
+                "LEFT JOIN memory_vectors v ON v.tenant_id = m.tenant_id AND v.user_id = m.user_id AND v.id = m.id "
+                "WHERE memory_fts MATCH ? AND memory_fts.tenant_id = ? AND memory_fts.user_id = ? "
+                f"AND m.tenant_id = ? AND m.user_id = ? AND m.status IN ({marks}) "
+                "AND (m.expires_at IS NULL OR m.expires_at > ?) ORDER BY s DESC LIMIT ?",
+                (q, scope.tenant_id, scope.user_id, scope.tenant_id, scope.user_id, *[s.value for s in statuses], to_us(now), k),
+            ).fetchall()
+        return [Scored(_row(r), max(float(r[-1]), 1e-9)) for r in rows]
+
+    def list(
+        self,
+        scope: Scope,
+        *,
+        statuses: Sequence[Status] = RETRIEVABLE,
+        kinds: Sequence[Kind] | None = None,
+        limit: int | None = None,
+        offset: int = 0,
+    ) -> list[Memory]:
+        sql = f"SELECT {_MEM_COLS} {_FROM} WHERE m.tenant_id = ? AND m.user_id = ? AND m.status IN ({','.join('?' * len(statuses))})"
+        args: list[object] = [scope.tenant_id, scope.user_id, *[s.value for s in statuses]]
+        if kinds:
+            sql += f" AND m.kind IN ({','.join('?' * len(kinds))})"
+            args.extend(k.value for k in kinds)
+        sql += " ORDER BY m.created_at DESC, m.id DESC LIMIT ? OFFSET ?"
+        args.extend([-1 if limit is None else int(limit), int(offset)])
+        with self._read() as con:
+            return [_row(r) for r in con.execute(sql, args).fetchall()]
+
+    def count(self, scope: Scope, *, statuses: Sequence[Status] = RETRIEVABLE) -> int:
+        marks = ",".join("?" * len(statuses))
+        with self._read() as con:
+            return con.execute(
+                f"SELECT count(*) FROM memories WHERE tenant_id = ? AND user_id = ? AND status IN ({marks})",
+                (scope.tenant_id, scope.user_id, *[s.value for s in statuses]),
+            ).fetchone()[0]
+
+    def citing(self, scope: Scope, memory_id: str) -> list[Memory]:
+        with self._read() as con:
+            ids = [
+                r[0]
+                for r in con.execute(
+                    "SELECT DISTINCT memory_id FROM memory_refs WHERE tenant_id = ? AND user_id = ? AND ref_id = ?",
+                    (scope.tenant_id, scope.user_id, memory_id),
+                )
+            ]
+        return self.get_many(scope, ids)
+
+    def export(self, scope: Scope) -> list[Memory]:
+        with self._read() as con:
+            rows = con.execute(
+                f"SELECT {_MEM_COLS} {_FROM} WHERE m.tenant_id = ? AND m.user_id = ? ORDER BY m.created_at, m.id",
+                (scope.tenant_id, scope.user_id),
+            ).fetchall()
+        return [_row(r) for r in rows]
+
+    def audit(self, scope: Scope, memory_id: str | None = None) -> list[AuditEntry]:
+        with self._read() as con:
+            rows = con.execute(
+                "SELECT id, tenant_id, user_id, at, op, memory_ids, source, reason FROM audit "
+                "WHERE tenant_id = ? AND user_id = ? ORDER BY seq",
+                (scope.tenant_id, scope.user_id),
+            ).fetchall()
+        entries = [AuditEntry(r[0], r[1], r[2], from_us(r[3]), r[4], tuple(json.loads(r[5])), r[6], r[7]) for r in rows]
+        return [a for a in entries if memory_id is None or memory_id in a.memory_ids]
+
+    def scopes(self) -> list[Scope]:
+        with self._read() as con:
+            rows = con.execute("SELECT DISTINCT tenant_id, user_id FROM memories ORDER BY tenant_id, user_id").fetchall()
+        return [Scope(t, u) for t, u in rows]
+
+    # -- leases ---------------------------------------------------------------
+
+    def acquire_lease(self, name: str, holder: str, now: datetime, ttl_s: float) -> bool:
+        now_us = to_us(now)
+        until = now_us + int(ttl_s * 1_000_000)
+        with self._write() as con:
+            cur = con.execute(
+                "INSERT INTO leases (name, holder, until) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE "
+                "SET holder = excluded.holder, until = excluded.until WHERE leases.holder = excluded.holder OR leases.until <= ?",
+                (name, holder, until, now_us),
+            )
+            return cur.rowcount == 1
+
+    def release_lease(self, name: str, holder: str) -> None:
+        with self._write() as con:
+            con.execute("DELETE FROM leases WHERE name = ? AND holder = ?", (name, holder))
+
+
+def _row(r: tuple) -> Memory:
+    return Memory(
+        id=r[0],
+        tenant_id=r[1],
+        user_id=r[2],
+        kind=r[3],
+        text=r[4],
+        source=r[5],
+        source_refs=tuple(json.loads(r[6])),
+        created_at=from_us(r[7]),
+        last_used_at=from_us(r[8]),
+        importance=r[9],
+        confidence=r[10],
+        supersedes=tuple(json.loads(r[11])),
+        expires_at=from_us(r[12]),
+        sensitivity=r[13],
+        status=r[14],
+        session_id=r[15],
+        metadata=json.loads(r[16]),
+        embedding=None if r[17] is None else np.frombuffer(r[17], dtype=np.float32),
+    )

@@ -1,0 +1,270 @@
+"""Kenning's data: records, scopes, hits and changes. No I/O lives here.
+
+Invariants every constructor enforces:
+- datetimes are timezone-aware (converted to UTC);
+- ``importance`` and ``confidence`` are in [0, 1];
+- ids carry a prefix (``mem_``, ``aud_``);
+- a ``Scope`` has a non-empty tenant and user.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timezone
+from enum import StrEnum
+from typing import Any, Mapping
+
+import numpy as np
+
+from kenning.errors import ValidationError
+
+MAX_ID_CHARS = 200
+
+
+class Kind(StrEnum):
+    """What a memory is; decides how fast it fades."""
+
+    EPISODE = "episode"
+    FACT = "fact"
+    PREFERENCE = "preference"
+    PROCEDURE = "procedure"
+
+
+class Source(StrEnum):
+    """Where a memory came from; decides how far it is trusted."""
+
+    USER_SAID = "user_said"
+    TOOL_RESULT = "tool_result"
+    INFERRED = "inferred"
+    CONSOLIDATED = "consolidated"
+
+
+class Sensitivity(StrEnum):
+    NORMAL = "normal"
+    PERSONAL = "personal"
+    RESTRICTED = "restricted"
+
+
+class Status(StrEnum):
+    """Lifecycle state. Only ACTIVE records are retrieved.
+
+    PROVISIONAL: written on the request path, awaiting reconciliation.
+    RETIRED: superseded or retracted; kept for history and audit.
+    DELETED: tombstone left by explicit deletion (text and vector are gone).
+    """
+
+    ACTIVE = "active"
+    PROVISIONAL = "provisional"
+    RETIRED = "retired"
+    DELETED = "deleted"
+
+
+class Op(StrEnum):
+    """Reconciliation and lifecycle operations, as written to the audit log."""
+
+    ADD = "ADD"
+    UPDATE = "UPDATE"
+    DELETE = "DELETE"
+    NOOP = "NOOP"
+    CONSOLIDATE = "CONSOLIDATE"
+    EXPIRE = "EXPIRE"
+    EVICT = "EVICT"
+    PURGE = "PURGE"
+    TOUCH = "TOUCH"
+
+
+def new_id(prefix: str) -> str:
+    """A sortable, unique id: prefix, 12 hex digits of microseconds, 8 random hex."""
+    return f"{prefix}_{int(time.time() * 1_000_000):013x}{secrets.token_hex(4)}"
+
+
+def utc(dt: datetime | None, name: str = "datetime") -> datetime | None:
+    """Return ``dt`` in UTC; reject naive datetimes."""
+    if dt is None:
+        return None
+    if not isinstance(dt, datetime):
+        raise ValidationError(f"{name} must be a datetime, got {type(dt).__name__}")
+    if dt.tzinfo is None or dt.tzinfo.utcoffset(dt) is None:
+        raise ValidationError(f"{name} must be timezone-aware (got a naive datetime)")
+    return dt.astimezone(timezone.utc)
+
+
+def now_utc() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def _unit(value: float, name: str) -> float:
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise ValidationError(f"{name} must be a number in [0, 1], got {value!r}") from None
+    if not 0.0 <= v <= 1.0:
+        raise ValidationError(f"{name} must be in [0, 1], got {v}")
+    return v
+
+
+def _ident(value: str, name: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ValidationError(f"{name} must be a non-empty string")
+    if len(value) > MAX_ID_CHARS:
+        raise ValidationError(f"{name} is longer than {MAX_ID_CHARS} characters")
+    return value
+
+
+def enum_value(enum: type[StrEnum], value: Any, name: str) -> Any:
+    """Coerce ``value`` into ``enum`` or raise a ValidationError listing the choices."""
+    try:
+        return enum(value)
+    except ValueError:
+        choices = ", ".join(e.value for e in enum)
+        raise ValidationError(f"{name} must be one of {choices}; got {value!r}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Scope:
+    """The (tenant, user) partition. Every read and write takes one."""
+
+    tenant_id: str
+    user_id: str
+
+    def __post_init__(self) -> None:
+        _ident(self.tenant_id, "tenant_id")
+        _ident(self.user_id, "user_id")
+
+    def __str__(self) -> str:
+        return f"{self.tenant_id}/{self.user_id}"
+
+
+@dataclass(frozen=True, slots=True)
+class Memory:
+    """One claim, with the metadata every lifecycle stage decides on.
+
+    ``embedding`` is a float32 unit vector (or None before embedding). Scores
+    never live on the record: search returns ``Hit``.
+    """
+
+    id: str
+    tenant_id: str
+    user_id: str
+    kind: Kind
+    text: str
+    embedding: np.ndarray | None = field(compare=False, repr=False)
+    source: Source
+    source_refs: tuple[str, ...]
+    created_at: datetime
+    last_used_at: datetime
+    importance: float
+    confidence: float
+    supersedes: tuple[str, ...] = ()
+    expires_at: datetime | None = None
+    sensitivity: Sensitivity = Sensitivity.NORMAL
+    status: Status = Status.ACTIVE
+    session_id: str | None = None
+    metadata: Mapping[str, Any] = field(default_factory=dict, compare=False)
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        set_(self, "kind", enum_value(Kind, self.kind, "kind"))
+        set_(self, "source", enum_value(Source, self.source, "source"))
+        set_(self, "sensitivity", enum_value(Sensitivity, self.sensitivity, "sensitivity"))
+        set_(self, "status", enum_value(Status, self.status, "status"))
+        set_(self, "importance", _unit(self.importance, "importance"))
+        set_(self, "confidence", _unit(self.confidence, "confidence"))
+        set_(self, "created_at", utc(self.created_at, "created_at"))
+        set_(self, "last_used_at", utc(self.last_used_at, "last_used_at"))
+        set_(self, "expires_at", utc(self.expires_at, "expires_at"))
+        set_(self, "source_refs", tuple(self.source_refs))
+        set_(self, "supersedes", tuple(self.supersedes))
+        if self.embedding is not None:
+            set_(self, "embedding", np.asarray(self.embedding, dtype=np.float32))
+
+    @property
+    def scope(self) -> Scope:
+        return Scope(self.tenant_id, self.user_id)
+
+    def is_expired(self, now: datetime) -> bool:
+        return self.expires_at is not None and self.expires_at <= now
+
+    def evolve(self, **changes: Any) -> "Memory":
+        """A copy with ``changes`` applied (records are immutable)."""
+        return replace(self, **changes)
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """A search result: the memory, its final score and the parts of that score.
+
+    ``score`` is in [0, 1], higher ranks first. ``components`` holds at least
+    ``relevance``, ``recency`` and ``importance`` (each in [0, 1]).
+    """
+
+    memory: Memory
+    score: float
+    components: Mapping[str, float]
+
+
+@dataclass(frozen=True, slots=True)
+class AuditEntry:
+    """One append-only audit line: ids, operation, source and reason; never content."""
+
+    id: str
+    tenant_id: str
+    user_id: str
+    at: datetime
+    op: Op
+    memory_ids: tuple[str, ...]
+    source: str = ""
+    reason: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "at", utc(self.at, "at"))
+        object.__setattr__(self, "op", enum_value(Op, self.op, "op"))
+        object.__setattr__(self, "memory_ids", tuple(self.memory_ids))
+
+
+@dataclass(frozen=True, slots=True)
+class Transition:
+    """Move one memory to ``to`` if (and only if) it is currently in ``from_``."""
+
+    memory_id: str
+    from_: tuple[Status, ...]
+    to: Status
+
+
+@dataclass(frozen=True, slots=True)
+class Changeset:
+    """Everything one decision writes, applied atomically by ``Store.apply``.
+
+    Order of application: inserts, transitions, deletes, audit. If any
+    transition's guard does not hold, nothing is applied (``Conflict``). That is
+    what lets two workers race on the same decision safely: the loser's guard
+    fails and it changes nothing.
+    """
+
+    inserts: tuple[Memory, ...] = ()
+    transitions: tuple[Transition, ...] = ()
+    deletes: tuple[str, ...] = ()
+    audit: tuple[AuditEntry, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.inserts or self.transitions or self.deletes or self.audit)
+
+    def __add__(self, other: "Changeset") -> "Changeset":
+        return Changeset(
+            self.inserts + other.inserts,
+            self.transitions + other.transitions,
+            self.deletes + other.deletes,
+            self.audit + other.audit,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A reconciliation verdict for one candidate against the memories it was shown."""
+
+    op: Op
+    target_id: str | None = None
+    text: str | None = None
+    reason: str = ""

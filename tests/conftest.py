@@ -1,0 +1,52 @@
+"""Shared fixtures: real SQLite files in tmp dirs, the deterministic embedder for logic
+tests and the real bundled embedder (loaded once per session) for integration tests."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+
+import kenning
+from kenning.embedders import HashEmbedder, MiniLMEmbedder
+from kenning.stores.sqlite import SQLiteStore
+
+T0 = datetime(2026, 1, 1, 9, 0, tzinfo=timezone.utc)
+
+
+def at(text: str) -> datetime:
+    """A UTC datetime from an ISO string without offset, for readable tests."""
+    return datetime.fromisoformat(text).replace(tzinfo=timezone.utc)
+
+
+@pytest.fixture
+def hash_embedder() -> HashEmbedder:
+    return HashEmbedder()
+
+
+@pytest.fixture(scope="session")
+def minilm() -> MiniLMEmbedder:
+    return MiniLMEmbedder()
+
+
+@pytest.fixture
+def sqlite_store(tmp_path, hash_embedder) -> SQLiteStore:
+    store = SQLiteStore(tmp_path / "k.db", dim=hash_embedder.dim, embedder_id=hash_embedder.model_id)
+    yield store
+    store.close()
+
+
+@pytest.fixture
+def system(tmp_path, hash_embedder) -> kenning.Kenning:
+    """A facade over a real SQLite file with the deterministic embedder."""
+    k = kenning.open(f"sqlite:///{tmp_path / 'k.db'}", embedder=hash_embedder)
+    yield k
+    k.close()
+
+
+@pytest.fixture
+def real_system(tmp_path, minilm) -> kenning.Kenning:
+    """A facade over a real SQLite file with the real bundled embedder."""
+    k = kenning.open(f"sqlite:///{tmp_path / 'k.db'}", embedder=minilm)
+    yield k
+    k.close()
