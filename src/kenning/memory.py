@@ -85,6 +85,46 @@ class Kenning:
 
         return worker.maintain_all(self.ctx, now=_now(now))
 
+    # -- tenant API keys: the server authenticates with these ------------------
+
+    def create_api_key(self, tenant_id: str, name: str = "", *, now: datetime | None = None) -> tuple[Any, str]:
+        """Make a key for ``tenant_id``; returns ``(record, raw_key)``. Only the hash is stored: show the raw key once."""
+        import hashlib
+        import secrets as _secrets
+
+        from kenning.types import ApiKey
+
+        if not isinstance(name, str) or len(name) > 200:
+            raise ValidationError("key name must be a string of at most 200 characters")
+        raw = "kn_" + _secrets.token_urlsafe(32)
+        key = ApiKey(new_id("key"), tenant_id, name, hashlib.sha256(raw.encode()).hexdigest(), _now(now))
+        self.ctx.store.put_api_key(key)
+        return key, raw
+
+    def authenticate(self, raw_key: str) -> str | None:
+        """The tenant an unrevoked ``raw_key`` belongs to; None for anything else."""
+        import hashlib
+
+        if not isinstance(raw_key, str) or not raw_key.startswith("kn_") or len(raw_key) > 200:
+            return None
+        key = self.ctx.store.find_api_key(hashlib.sha256(raw_key.encode()).hexdigest())
+        return key.tenant_id if key is not None and key.revoked_at is None else None
+
+    def list_api_keys(self, tenant_id: str) -> list[Any]:
+        """The tenant's key records (hashes only), oldest first."""
+        return self.ctx.store.list_api_keys(tenant_id)
+
+    def revoke_api_key(self, tenant_id: str, key_id: str, *, now: datetime | None = None) -> None:
+        """Revoke one of the tenant's keys; ``NotFound`` if the tenant has no such active key."""
+        if not self.ctx.store.revoke_api_key(tenant_id, key_id, _now(now)):
+            raise NotFound(f"no active key {key_id!r} for this tenant")
+
+    def secret(self, name: str) -> bytes:
+        """A random secret persisted in the database under ``name`` (made on first use); e.g. for signing links."""
+        import secrets as _secrets
+
+        return bytes.fromhex(self.ctx.store.secret(name, _secrets.token_hex(32)))
+
     def close(self) -> None:
         self.ctx.store.close()
 

@@ -268,3 +268,23 @@ class Decision:
     target_id: str | None = None
     text: str | None = None
     reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ApiKey:
+    """A tenant API key as stored: the sha256 hex of the secret, never the secret itself.
+
+    A key authenticates exactly one tenant; ``revoked_at`` set means it no longer does.
+    """
+
+    id: str
+    tenant_id: str
+    name: str
+    key_hash: str
+    created_at: datetime
+    revoked_at: datetime | None = None
+
+    def __post_init__(self) -> None:
+        _ident(self.tenant_id, "tenant_id")
+        object.__setattr__(self, "created_at", utc(self.created_at, "created_at"))
+        object.__setattr__(self, "revoked_at", utc(self.revoked_at, "revoked_at"))

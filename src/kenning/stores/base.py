@@ -20,6 +20,7 @@ import numpy as np
 
 from kenning.errors import Conflict, ValidationError
 from kenning.types import (
+    ApiKey,
     AuditEntry,
     Changeset,
     Kind,
@@ -119,6 +120,26 @@ class Store(Protocol):
 
     def release_lease(self, name: str, holder: str) -> None:
         """Give the lease back if ``holder`` holds it."""
+
+    # -- tenant API keys and database secrets (administrative, not memory data) --
+
+    def put_api_key(self, key: ApiKey) -> None:
+        """Store a new API key record; ``Conflict`` if its id or hash already exists."""
+
+    def find_api_key(self, key_hash: str) -> ApiKey | None:
+        """The key with this sha256 hex, revoked or not; None if unknown.
+
+        The one lookup not scoped by tenant: it is how a request's tenant is found.
+        """
+
+    def list_api_keys(self, tenant_id: str) -> list[ApiKey]:
+        """The tenant's keys (revoked ones too), oldest first."""
+
+    def revoke_api_key(self, tenant_id: str, key_id: str, now: datetime) -> bool:
+        """Mark the tenant's key revoked at ``now``; False if the tenant has no such unrevoked key."""
+
+    def secret(self, name: str, candidate: str) -> str:
+        """The secret stored under ``name``; stores ``candidate`` first if there is none (atomically)."""
 
     def close(self) -> None:
         """Release connections. Idempotent."""

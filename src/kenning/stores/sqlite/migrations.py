@@ -80,8 +80,23 @@ CREATE TABLE leases (name TEXT PRIMARY KEY, holder TEXT NOT NULL, until INTEGER 
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
+# Tenant API keys (only the sha256 of the secret) and per-database secrets (page-link signing).
+M002_API_KEYS = """
+CREATE TABLE api_keys (
+    id TEXT PRIMARY KEY,
+    tenant_id TEXT NOT NULL,
+    name TEXT NOT NULL DEFAULT '',
+    key_hash TEXT NOT NULL UNIQUE,
+    created_at INTEGER NOT NULL,
+    revoked_at INTEGER
+);
+CREATE INDEX api_keys_tenant ON api_keys (tenant_id, created_at);
+CREATE TABLE secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+"""
+
 MIGRATIONS: list[tuple[str, str]] = [
     ("m001_initial", M001_INITIAL),
+    ("m002_api_keys", M002_API_KEYS),
 ]
 
 

@@ -29,7 +29,7 @@ from kenning.errors import ConfigError, Conflict, StoreError, ValidationError
 from kenning.lifecycle.retrieve import STOPWORDS
 from kenning.stores.base import RETRIEVABLE, Scored, StoreBase
 from kenning.stores.sqlite.migrations import migrate
-from kenning.types import AuditEntry, Changeset, Kind, Memory, Scope, Status
+from kenning.types import ApiKey, AuditEntry, Changeset, Kind, Memory, Scope, Status
 
 EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 _US = timedelta(microseconds=1)
@@ -448,6 +448,47 @@ class SQLiteStore(StoreBase):
     def release_lease(self, name: str, holder: str) -> None:
         with self._write() as con:
             con.execute("DELETE FROM leases WHERE name = ? AND holder = ?", (name, holder))
+
+    # -- API keys and secrets ---------------------------------------------------
+
+    def put_api_key(self, key: ApiKey) -> None:
+        with self._write() as con:
+            con.execute(
+                "INSERT INTO api_keys (id, tenant_id, name, key_hash, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?)",
+                (key.id, key.tenant_id, key.name, key.key_hash, to_us(key.created_at), to_us(key.revoked_at)),
+            )
+
+    def find_api_key(self, key_hash: str) -> ApiKey | None:
+        with self._read() as con:
+            row = con.execute(f"SELECT {_KEY_COLS} FROM api_keys WHERE key_hash = ?", (key_hash,)).fetchone()
+        return _key_row(row) if row else None
+
+    def list_api_keys(self, tenant_id: str) -> list[ApiKey]:
+        with self._read() as con:
+            rows = con.execute(
+                f"SELECT {_KEY_COLS} FROM api_keys WHERE tenant_id = ? ORDER BY created_at, id", (tenant_id,)
+            ).fetchall()
+        return [_key_row(r) for r in rows]
+
+    def revoke_api_key(self, tenant_id: str, key_id: str, now: datetime) -> bool:
+        with self._write() as con:
+            cur = con.execute(
+                "UPDATE api_keys SET revoked_at = ? WHERE tenant_id = ? AND id = ? AND revoked_at IS NULL",
+                (to_us(now), tenant_id, key_id),
+            )
+            return cur.rowcount == 1
+
+    def secret(self, name: str, candidate: str) -> str:
+        with self._write() as con:
+            con.execute("INSERT OR IGNORE INTO secrets (name, value) VALUES (?, ?)", (name, candidate))
+            return con.execute("SELECT value FROM secrets WHERE name = ?", (name,)).fetchone()[0]
+
+
+_KEY_COLS = "id, tenant_id, name, key_hash, created_at, revoked_at"
+
+
+def _key_row(r: tuple) -> ApiKey:
+    return ApiKey(r[0], r[1], r[2], r[3], from_us(r[4]), from_us(r[5]))
 
 
 def _row(r: tuple) -> Memory:
