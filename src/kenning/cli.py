@@ -1,0 +1,250 @@
+"""The ``kenning`` command: a thin map from commands onto the facade.
+
+Subcommands that live with their subsystem (eval, worker, serve, keys, mcp,
+pg) are imported only when invoked, so ``kenning --help`` stays fast and a
+missing optional extra only breaks the command that needs it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from datetime import datetime
+from typing import Any
+
+import click
+
+import kenning
+from kenning.config import Settings
+from kenning.errors import KenningError
+from kenning.serialize import audit_to_dict, memory_to_dict
+
+LAZY = {
+    "eval": ("kenning.evals.cli", "eval_cmd", "Run scenario files or the LoCoMo retrieval benchmark."),
+    "worker": ("kenning.worker", "worker_cmd", "Run background maintenance on a schedule."),
+    "serve": ("kenning.server.cli", "serve_cmd", "Start the REST API, MCP endpoint and memory page."),
+    "keys": ("kenning.server.cli", "keys_cmd", "Create, list and revoke tenant API keys."),
+    "mcp": ("kenning.server.cli", "mcp_cmd", "Serve one tenant's user over MCP (stdio)."),
+    "pg": ("kenning.stores.postgres.cli", "pg_cmd", "Start or stop a local pgvector PostgreSQL."),
+}
+
+
+class LazyGroup(click.Group):
+    """A group whose heavy subcommands are imported on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*super().list_commands(ctx), *LAZY])
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in LAZY:
+            module, attr, _ = LAZY[name]
+            try:
+                return getattr(importlib.import_module(module), attr)
+            except (ImportError, AttributeError) as exc:
+                msg = f"'kenning {name}' is unavailable: {exc}"
+
+                @click.command(name=name, help=LAZY[name][2])
+                def unavailable() -> None:
+                    raise click.ClickException(msg)
+
+                return unavailable
+        return super().get_command(ctx, name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(n, LAZY[n][2]) if n in LAZY else (n, (self.commands[n].get_short_help_str(60))) for n in self.list_commands(ctx)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+def scope_options(f: Any) -> Any:
+    """--db, --tenant, --user and --json, shared by every data command."""
+    f = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(f)
+    f = click.option("--user", default="user", show_default=True, help="User id within the tenant.")(f)
+    f = click.option("--tenant", default="default", show_default=True, help="Tenant id.")(f)
+    f = click.option("--db", envvar="KENNING_DB", default=None, help="sqlite:///path.db or postgresql://… (default: user data dir).")(f)
+    return f
+
+
+def open_scope(db: str | None, tenant: str, user: str) -> kenning.ScopedMemory:
+    return kenning.open(db, settings=Settings()).scope(tenant, user)
+
+
+def emit(data: Any, as_json: bool, text: str) -> None:
+    click.echo(json.dumps(data, indent=2, default=str) if as_json else text)
+
+
+def fmt_memory(m: kenning.Memory) -> str:
+    when = m.created_at.strftime("%Y-%m-%d %H:%M")
+    return f"{m.id}  [{m.kind.value}/{m.source.value} imp={m.importance:.2f} conf={m.confidence:.2f} {when}]  {m.text}"
+
+
+@click.group(cls=LazyGroup)
+@click.version_option(kenning.__version__, prog_name="kenning")
+def main() -> None:
+    """Kenning: long-term memory for AI agents."""
+
+
+def run(fn: Any) -> Any:
+    """Turn Kenning errors into a one-line message and exit status 1."""
+    try:
+        return fn()
+    except KenningError as exc:
+        raise click.ClickException(f"{type(exc).__name__}: {exc}") from None
+
+
+@main.command()
+@scope_options
+@click.argument("text")
+@click.option("--kind", type=click.Choice([k.value for k in kenning.Kind]), default="fact", show_default=True)
+@click.option("--importance", type=float, default=None)
+@click.option("--confidence", type=float, default=None)
+@click.option("--expires", "expires_at", type=click.DateTime(["%Y-%m-%dT%H:%M:%S%z", "%Y-%m-%d %H:%M:%S%z"]), default=None,
+              help="Expiry with a UTC offset, e.g. 2026-02-10T00:00:00+0000.")
+def remember(db, tenant, user, as_json, text, kind, importance, confidence, expires_at) -> None:
+    """Store one claim as given."""
+    m = run(lambda: open_scope(db, tenant, user).remember(text, kind=kind, importance=importance, confidence=confidence, expires_at=expires_at))
+    emit(memory_to_dict(m, embedding=False), as_json, fmt_memory(m))
+
+
+@main.command()
+@scope_options
+@click.argument("messages", nargs=-1, required=True)
+@click.option("--role", type=click.Choice(["user", "assistant", "tool"]), default="user", show_default=True)
+@click.option("--session", default=None)
+@click.option("--wait/--no-wait", default=True, show_default=True, help="Reconcile before returning.")
+def add(db, tenant, user, as_json, messages, role, session, wait) -> None:
+    """Capture conversation turns: extract claims and reconcile them."""
+    turns = [{"role": role, "content": m} for m in messages]
+    result = run(lambda: open_scope(db, tenant, user).add(turns, session_id=session, wait=wait))
+    emit(_plain(result), as_json, str(result))
+
+
+@main.command()
+@scope_options
+@click.argument("query")
+@click.option("-k", "--k", "k", default=5, show_default=True, type=int)
+def search(db, tenant, user, as_json, query, k) -> None:
+    """Retrieve the best memories for a query, with why they ranked."""
+    hits = run(lambda: open_scope(db, tenant, user).search(query, k=k))
+    data = [{"score": h.score, "components": dict(h.components), "memory": memory_to_dict(h.memory, embedding=False)} for h in hits]
+    lines = [
+        f"{h.score:.3f}  rel={h.components['relevance']:.2f} rec={h.components['recency']:.2f} "
+        f"imp={h.components['importance']:.2f}  {h.memory.text}  ({h.memory.id})"
+        for h in hits
+    ]
+    emit(data, as_json, "\n".join(lines) or "(nothing relevant)")
+
+
+@main.command(name="list")
+@scope_options
+@click.option("--kind", "kinds", multiple=True, type=click.Choice([k.value for k in kenning.Kind]))
+@click.option("--all", "include_all", is_flag=True, help="Include provisional, retired and deleted records.")
+@click.option("--limit", type=int, default=None)
+def list_(db, tenant, user, as_json, kinds, include_all, limit) -> None:
+    """List remembered memories, newest first."""
+    statuses = list(kenning.Status) if include_all else [kenning.Status.ACTIVE]
+    mems = run(lambda: open_scope(db, tenant, user).list(kinds=kinds or None, statuses=statuses, limit=limit))
+    emit([memory_to_dict(m, embedding=False) for m in mems], as_json, "\n".join(map(fmt_memory, mems)) or "(no memories)")
+
+
+@main.command()
+@scope_options
+@click.argument("memory_id")
+def get(db, tenant, user, as_json, memory_id) -> None:
+    """Show one memory."""
+    m = run(lambda: open_scope(db, tenant, user).get(memory_id))
+    emit(memory_to_dict(m, embedding=False), as_json, fmt_memory(m) + f"  status={m.status.value}")
+
+
+@main.command()
+@scope_options
+@click.argument("memory_id")
+def history(db, tenant, user, as_json, memory_id) -> None:
+    """Show a memory's versions and audit trail."""
+    h = run(lambda: open_scope(db, tenant, user).history(memory_id))
+    data = {"versions": [memory_to_dict(m, embedding=False) for m in h.versions], "audit": [audit_to_dict(a) for a in h.audit]}
+    lines = ["versions:"] + [f"  {m.status.value:<11} {fmt_memory(m)}" for m in h.versions]
+    lines += ["audit:"] + [f"  {a.at:%Y-%m-%d %H:%M} {a.op.value:<11} {' '.join(a.memory_ids)} {a.reason}" for a in h.audit]
+    emit(data, as_json, "\n".join(lines))
+
+
+@main.command()
+@scope_options
+@click.argument("memory_id")
+def delete(db, tenant, user, as_json, memory_id) -> None:
+    """Delete a memory and everything derived from it."""
+    report = run(lambda: open_scope(db, tenant, user).delete(memory_id))
+    emit(_plain(report), as_json, f"deleted {len(report.deleted)}, retired {len(report.retired)}, regenerated {len(report.regenerated)}")
+
+
+@main.command(name="forget-user")
+@scope_options
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+def forget_user(db, tenant, user, as_json, yes) -> None:
+    """Delete everything remembered about one user (account deletion)."""
+    if not yes:
+        click.confirm(f"Delete everything of {tenant}/{user}?", abort=True)
+    n = run(lambda: open_scope(db, tenant, user).delete_all())
+    emit({"deleted": n}, as_json, f"deleted {n} memories of {tenant}/{user}")
+
+
+@main.command()
+@scope_options
+@click.option("-o", "--output", type=click.File("w"), default="-", help="File to write (default stdout).")
+def export(db, tenant, user, as_json, output) -> None:
+    """Export everything held for one user as JSON (every field, every status)."""
+    data = run(lambda: open_scope(db, tenant, user).export())
+    json.dump(data, output, indent=2)
+    output.write("\n")
+
+
+@main.command(name="import")
+@scope_options
+@click.argument("source", type=click.File("r"))
+def import_(db, tenant, user, as_json, source) -> None:
+    """Import a `kenning export` document into a scope (any engine)."""
+    data = json.load(source)
+    n = run(lambda: open_scope(db, tenant, user).import_(data))
+    emit({"imported": n}, as_json, f"imported {n} records into {tenant}/{user}")
+
+
+@main.command()
+@click.option("--db", envvar="KENNING_DB", default=None, help="Database for maintenance (default: user data dir).")
+@click.option("--json", "as_json", is_flag=True)
+def maintain(db, as_json) -> None:
+    """Run all background work once, to completion (reconcile, consolidate, forget)."""
+    reports = run(lambda: kenning.open(db, settings=Settings()).maintain())
+    emit(_plain(reports), as_json, "\n".join(str(r) for r in reports) or "nothing to do")
+
+
+@main.command()
+@click.option("--db", default=None, help="Keep the demo's memories in this database (default: a temporary file).")
+def demo(db) -> None:
+    """A short multi-session story: what Kenning remembers, forgets and recalls, and why."""
+    from kenning.demo import run_demo
+
+    run(lambda: run_demo(db, echo=click.echo))
+
+
+def _plain(obj: Any) -> Any:
+    """A JSON-ready view of dataclass results."""
+    import dataclasses
+
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {f.name: _plain(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+    if isinstance(obj, kenning.Memory):
+        return memory_to_dict(obj, embedding=False)
+    if isinstance(obj, (list, tuple)):
+        return [_plain(x) for x in obj]
+    if isinstance(obj, dict):
+        return {str(k): _plain(v) for k, v in obj.items()}
+    if isinstance(obj, datetime):
+        return obj.isoformat()
+    if hasattr(obj, "value") and isinstance(getattr(obj, "value"), str):
+        return obj.value
+    return obj
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
