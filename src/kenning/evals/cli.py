@@ -1,0 +1,108 @@
+"""``kenning eval``: scenario files, or LoCoMo evidence recall.
+
+    kenning eval PATH [--json] [--plot FILE]
+    kenning eval locomo PATH_TO/locomo10.json [--json] [--k 20] [--plot FILE]
+
+One click command takes the arguments and dispatches on the first: the word
+``locomo`` followed by a path selects the benchmark; anything else is a
+scenario file or folder. (A folder that is literally called ``locomo`` still
+works: ``kenning eval ./locomo``.)
+
+Exit status: 0 when every scenario ran, whatever passed; 2 (click's usage
+error) with the file, step and problem when a scenario file is invalid.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+
+from kenning.errors import KenningError
+
+
+def _embedder() -> Any:
+    from kenning.embedders.minilm import MiniLMEmbedder
+
+    return MiniLMEmbedder()
+
+
+def _say(msg: str) -> None:
+    click.echo(msg, err=True)
+
+
+@click.command("eval", context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("args", nargs=-1, required=True, metavar="PATH | locomo PATH")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Save a PNG chart (needs matplotlib).")
+@click.option("--k", "k", type=int, default=None, help="LoCoMo only: how many memories each question retrieves (default 20).")
+@click.option("--limit", type=int, default=None, help="LoCoMo only: use the first N conversations.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
+def eval_cmd(args: tuple[str, ...], as_json: bool, plot_path: str | None, k: int | None, limit: int | None, quiet: bool) -> None:
+    """Run scenario files (a file, or every *.yaml below a folder), or `locomo PATH` for LoCoMo evidence recall."""
+    progress = None if quiet else _say
+    if args[0] == "locomo" and len(args) == 2:
+        _locomo(args[1], as_json, plot_path, k or 20, limit, progress)
+        return
+    if len(args) != 1:
+        raise click.UsageError("expected one scenario PATH, or: locomo PATH_TO/locomo10.json")
+    if k is not None or limit is not None:
+        raise click.UsageError("--k and --limit apply to `kenning eval locomo` only")
+    _scenarios(args[0], as_json, plot_path, progress)
+
+
+def _scenarios(path: str, as_json: bool, plot_path: str | None, progress: Any) -> None:
+    from kenning.evals.metrics import format_report
+    from kenning.evals.runner import Runner
+    from kenning.evals.scenario import load_path
+
+    try:
+        scenarios = load_path(path)
+    except KenningError as exc:
+        raise click.UsageError(f"invalid scenario: {exc}") from exc
+    report = Runner(_embedder(), progress=progress).run(scenarios)
+    click.echo(json.dumps(report, indent=2) if as_json else format_report(report))
+    if plot_path:
+        _plot(lambda: _plot_tags(report, plot_path))
+
+
+def _locomo(path: str, as_json: bool, plot_path: str | None, k: int, limit: int | None, progress: Any) -> None:
+    from kenning.evals import locomo
+
+    try:
+        report = locomo.run(path, embedder=_embedder(), k=k, limit=limit, progress=progress)
+    except KenningError as exc:
+        raise click.UsageError(str(exc)) from exc
+    click.echo(json.dumps(report, indent=2) if as_json else locomo.format_table(report))
+    if plot_path:
+        _plot(lambda: locomo.plot(report, plot_path))
+
+
+def _plot(draw: Any) -> None:
+    try:
+        draw()
+    except KenningError as exc:
+        raise click.ClickException(str(exc)) from exc
+
+
+def _plot_tags(report: dict[str, Any], path: str) -> None:
+    """Pass rate by tag as a horizontal bar chart."""
+    from kenning.evals.locomo import _pyplot
+
+    plt = _pyplot()
+    tags = list(report["by_tag"])
+    rates = [t["passed"] / t["total"] if t["total"] else 0.0 for t in report["by_tag"].values()]
+    fig, ax = plt.subplots(figsize=(6, max(2.0, 0.3 * len(tags) + 1)))
+    ax.barh(tags, rates)
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("checks passed")
+    ax.set_title("Scenario pass rate by tag")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(eval_cmd())

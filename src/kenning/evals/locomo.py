@@ -1,0 +1,282 @@
+"""LoCoMo evidence recall: retrieval alone, one memory per dialogue turn, through the facade.
+
+For each conversation of ``locomo10.json`` (Maharana et al., ACL 2024) every
+turn becomes one memory of a scope of its own, written with ``remember`` at
+its session's time. Each question is then a ``search`` (top 20) in that
+scope, and the ranked turns are compared with the question's gold evidence
+turns. Nothing is extracted and no LLM runs: this measures the retrieval
+stage (embedder + hybrid scoring) on its own.
+
+Choices, so the figures mean what they say:
+
+- A turn's text is ``"<speaker>: <text>"``, plus ``" [shares <caption>]"``
+  for image turns, plus ``" (<session date>)"`` so that a reader of the
+  memory (an answering model) can resolve "yesterday". The date sits at
+  the end, where it disturbs the embedding least.
+- Every turn is written as ``kind=fact`` with the same importance, and the
+  questions are asked at the conversation's last session date. Facts do not
+  fade, so recency and importance are equal for all turns and the ranking is
+  decided by relevance (cosine + keyword coverage) alone. Treating turns as
+  7-day episodes would bury evidence from months earlier, which measures the
+  decay policy rather than retrieval.
+- Searches pass ``refresh=False`` so one question cannot change the next.
+- Evidence ids are normalised as the data README says (split lists, strip
+  zero padding, ``D:11:26`` -> ``D11:26``, drop a bare ``D``); gold turns that
+  do not exist are dropped, and questions left without gold are not scored
+  (4 open-domain items), so pooled n is 1536.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import statistics
+import tempfile
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from kenning.errors import ValidationError
+from kenning.evals.metrics import percentile
+
+KS = (5, 10, 20)
+CATEGORIES = ("1", "2", "3", "4", "5")
+POOLED = ("1", "2", "3", "4")
+CATEGORY_NAMES = {"1": "multi-hop", "2": "temporal", "3": "open-domain", "4": "single-hop", "5": "adversarial"}
+_EVIDENCE = re.compile(r"D:?(\d+):(\d+)")
+_SESSION = re.compile(r"^session_(\d+)$")
+_DATE = re.compile(r"^\s*(\d{1,2}):(\d{2})\s*(am|pm)\s+on\s+(\d{1,2})\s+(\w+),?\s+(\d{4})\s*$", re.IGNORECASE)
+_MONTHS = {m: i for i, m in enumerate(
+    ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"], 1
+)}
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One dialogue turn, ready to be stored."""
+
+    dia_id: str
+    text: str
+    at: datetime
+
+
+@dataclass(frozen=True)
+class Question:
+    question: str
+    category: str
+    gold: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Conversation:
+    sample_id: str
+    turns: list[Turn]
+    questions: list[Question]
+    last_at: datetime
+    skipped: int = 0
+
+
+def evidence_ids(raw: Iterable[Any]) -> list[str]:
+    """Normalised ``D<session>:<turn>`` ids from LoCoMo's evidence list, quirks included."""
+    out: list[str] = []
+    for item in raw:
+        for s, t in _EVIDENCE.findall(str(item)):
+            ident = f"D{int(s)}:{int(t)}"
+            if ident not in out:
+                out.append(ident)
+    return out
+
+
+def parse_date(text: str) -> datetime:
+    """LoCoMo's ``"1:56 pm on 8 May, 2023"`` as a UTC datetime."""
+    m = _DATE.match(text)
+    if not m or m.group(5).lower() not in _MONTHS:
+        raise ValidationError(f"unreadable LoCoMo session date {text!r}")
+    hour, minute, ampm, day, month, year = m.groups()
+    h = int(hour) % 12 + (12 if ampm.lower() == "pm" else 0)
+    return datetime(int(year), _MONTHS[month.lower()], int(day), h, int(minute), tzinfo=timezone.utc)
+
+
+def turn_text(turn: dict[str, Any], when: str) -> str:
+    """The memory text of one turn: speaker, words, image caption, session date."""
+    text = f"{turn['speaker']}: {turn.get('text', '').strip()}"
+    if turn.get("blip_caption"):
+        text += f" [shares {turn['blip_caption'].strip()}]"
+    return f"{text} ({when})"
+
+
+def load(path: str | Path) -> list[Conversation]:
+    """Parse ``locomo10.json``; raises ValidationError naming what is wrong."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ValidationError(f"{path}: cannot read LoCoMo data: {exc}") from exc
+    if not isinstance(data, list):
+        raise ValidationError(f"{path}: expected a JSON list of conversations")
+    convs = []
+    for i, sample in enumerate(data):
+        try:
+            convs.append(_conversation(sample))
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise ValidationError(f"{path}: conversation {i} is not in LoCoMo's format ({exc!r})") from exc
+    return convs
+
+
+def _conversation(sample: dict[str, Any]) -> Conversation:
+    conv = sample["conversation"]
+    sessions = sorted(int(m.group(1)) for k in conv if (m := _SESSION.match(k)) and isinstance(conv[k], list))
+    turns: list[Turn] = []
+    last = None
+    for n in sessions:
+        when = conv[f"session_{n}_date_time"]
+        at = parse_date(when)
+        last = at if last is None or at > last else last
+        for t in conv[f"session_{n}"]:
+            turns.append(Turn(evidence_ids([t["dia_id"]])[0], turn_text(t, when), at))
+    known = {t.dia_id for t in turns}
+    questions, skipped = [], 0
+    for qa in sample["qa"]:
+        gold = frozenset(e for e in evidence_ids(qa.get("evidence", [])) if e in known)
+        if not gold:
+            skipped += 1
+            continue
+        questions.append(Question(str(qa["question"]), str(qa["category"]), gold))
+    assert last is not None
+    return Conversation(str(sample["sample_id"]), turns, questions, last, skipped)
+
+
+# -- metrics (pure) -------------------------------------------------------------
+
+
+def item_metrics(ranked: Sequence[str], gold: frozenset[str]) -> dict[str, float]:
+    """Per-question metrics of a ranked list of turn ids against the gold turns."""
+    out = {f"recall@{k}": len(gold.intersection(ranked[:k])) / len(gold) for k in KS}
+    out["any@10"] = 1.0 if gold.intersection(ranked[:10]) else 0.0
+    dcg = sum(1.0 / math.log2(i + 2) for i, r in enumerate(ranked[:10]) if r in gold)
+    ideal = sum(1.0 / math.log2(i + 2) for i in range(min(len(gold), 10)))
+    out["ndcg@10"] = dcg / ideal
+    out["mrr"] = next((1.0 / (i + 1) for i, r in enumerate(ranked) if r in gold), 0.0)
+    return out
+
+
+METRIC_KEYS = ("recall@5", "recall@10", "recall@20", "any@10", "ndcg@10", "mrr")
+
+
+def aggregate(rows: Sequence[dict[str, float]]) -> dict[str, Any]:
+    """Macro averages over questions, with ``n``; zeros when there are none."""
+    out: dict[str, Any] = {"n": len(rows)}
+    for key in METRIC_KEYS:
+        out[key] = round(sum(r[key] for r in rows) / len(rows), 4) if rows else 0.0
+    return out
+
+
+# -- the run ----------------------------------------------------------------------
+
+
+def run(
+    path: str | Path,
+    *,
+    embedder: Any = None,
+    k: int = 20,
+    limit: int | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
+    """Ingest every conversation through the facade, ask every question, return the report.
+
+    The report has ``pooled`` (categories 1-4), ``categories`` (1..5, each with
+    ``n``), ``ingest_s``, ``search_ms_p50`` and ``search_ms_p95``.
+    """
+    import kenning
+    from kenning.embedders.base import CachedEmbedder
+
+    if not isinstance(k, int) or k < max(KS):
+        raise ValidationError(f"--k must be an integer of at least {max(KS)} (recall@{max(KS)} is reported)")
+    convs = load(path)[:limit]
+    if embedder is None:
+        from kenning.embedders.minilm import MiniLMEmbedder
+
+        embedder = MiniLMEmbedder()
+    # A cache big enough for one conversation lets us embed its turns in batches
+    # up front; ``remember`` then finds each vector in the cache.
+    cached = CachedEmbedder(embedder, size=4096)
+    rows: dict[str, list[dict[str, float]]] = {c: [] for c in CATEGORIES}
+    ingest_s = 0.0
+    search_ms: list[float] = []
+    with tempfile.TemporaryDirectory(prefix="kenning-locomo-") as tmp:
+        system = kenning.open(f"sqlite:///{tmp}/locomo.db", embedder=cached)
+        try:
+            for conv in convs:
+                mem = system.scope("locomo", conv.sample_id)
+                t0 = time.perf_counter()
+                cached.embed([t.text for t in conv.turns], "document")
+                ids: dict[str, str] = {}
+                for t in conv.turns:
+                    m = mem.remember(t.text, kind="fact", importance=0.5, source_refs=[t.dia_id], now=t.at)
+                    ids[m.id] = t.dia_id
+                ingest_s += time.perf_counter() - t0
+                for q in conv.questions:
+                    t1 = time.perf_counter()
+                    hits = mem.search(q.question, k=k, now=conv.last_at, refresh=False)
+                    search_ms.append((time.perf_counter() - t1) * 1000)
+                    ranked = [ids[h.memory.id] for h in hits]
+                    rows.setdefault(q.category, []).append(item_metrics(ranked, q.gold))
+                if progress:
+                    progress(f"{conv.sample_id}: {len(conv.turns)} turns, {len(conv.questions)} questions")
+        finally:
+            system.close()
+    return {
+        "pooled": aggregate([r for c in POOLED for r in rows.get(c, [])]),
+        "categories": {c: aggregate(rows.get(c, [])) for c in CATEGORIES},
+        "ingest_s": round(ingest_s, 2),
+        "search_ms_p50": round(statistics.median(search_ms), 2) if search_ms else 0.0,
+        "search_ms_p95": round(percentile(search_ms, 95), 2),
+    }
+
+
+def format_table(report: dict[str, Any]) -> str:
+    """The report as a readable table."""
+    head = f"{'cat':<4}{'type':<13}{'n':>6}" + "".join(f"{key:>11}" for key in METRIC_KEYS)
+    lines = [head, "-" * len(head)]
+    for c in CATEGORIES:
+        r = report["categories"][c]
+        lines.append(f"{c:<4}{CATEGORY_NAMES[c]:<13}{r['n']:>6}" + "".join(f"{r[key]:>11.3f}" for key in METRIC_KEYS))
+    p = report["pooled"]
+    lines.append(f"{'1-4':<4}{'pooled':<13}{p['n']:>6}" + "".join(f"{p[key]:>11.3f}" for key in METRIC_KEYS))
+    lines.append(
+        f"ingest {report['ingest_s']:.1f} s · search p50 {report['search_ms_p50']:.1f} ms · p95 {report['search_ms_p95']:.1f} ms"
+    )
+    return "\n".join(lines)
+
+
+def plot(report: dict[str, Any], path: str | Path) -> None:
+    """Save recall@k curves per category as a PNG (needs matplotlib, not a Kenning dependency)."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(6, 4))
+    series = [(f"{c} {CATEGORY_NAMES[c]}", report["categories"][c]) for c in CATEGORIES] + [("1-4 pooled", report["pooled"])]
+    for label, r in series:
+        ax.plot(KS, [r[f"recall@{k}"] for k in KS], marker="o", label=label)
+    ax.set_xlabel("k")
+    ax.set_ylabel("evidence recall@k")
+    ax.set_ylim(0, 1)
+    ax.set_xticks(KS)
+    ax.legend(fontsize=8)
+    ax.set_title("LoCoMo turn-level evidence recall")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def _pyplot() -> Any:
+    """matplotlib's pyplot on the file-only backend; a clear error when matplotlib is absent."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError as exc:
+        raise ValidationError("--plot needs matplotlib, which Kenning does not install: pip install matplotlib") from exc
+    return plt

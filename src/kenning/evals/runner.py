@@ -1,0 +1,227 @@
+"""The scenario runner: every step through the public facade, the clock set to the step's time.
+
+Each scenario runs on a fresh SQLite file of its own; one embedder instance
+is shared by all of them (loading the model is the slow part).
+
+Honesty rules:
+- A step that raises (for instance ``CapabilityMissing`` while extraction is
+  not built) is recorded, and every later check of that scenario fails with
+  the reason, even if its own conditions happen to hold: a "forbid" that
+  passes because nothing was ever stored proves nothing. Checks are never
+  skipped and never counted as passed by default.
+- An error inside a check (search raising, say) fails that check.
+- A crash while setting up one scenario fails that scenario's checks; the
+  other scenarios still run.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+import kenning
+from kenning.config import Settings
+from kenning.evals import checks
+from kenning.evals.metrics import Tally, build_report
+from kenning.evals.scenario import ACTION_KINDS, Scenario, Step
+
+EVERYWHERE_K = 50
+
+
+@dataclass
+class CheckResult:
+    step: int
+    kind: str
+    passed: bool
+    why: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"step": self.step, "kind": self.kind, "passed": self.passed, "why": self.why}
+
+
+@dataclass
+class ScenarioResult:
+    name: str
+    tags: tuple[str, ...]
+    checks: list[CheckResult] = field(default_factory=list)
+
+    @property
+    def passed(self) -> int:
+        return sum(1 for c in self.checks if c.passed)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "tags": list(self.tags),
+            "passed": self.passed,
+            "total": len(self.checks),
+            "checks": [c.as_dict() for c in self.checks],
+        }
+
+
+def _error(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"
+
+
+class Runner:
+    """Runs validated scenarios against fresh stores; ``run`` returns the SPEC's report dict."""
+
+    def __init__(self, embedder: Any, *, progress: Callable[[str], None] | None = None) -> None:
+        self.embedder = embedder
+        self.progress = progress
+
+    def run(self, scenarios: Sequence[Scenario]) -> dict[str, Any]:
+        tally = Tally()
+        results = []
+        for sc in scenarios:
+            results.append(self.run_one(sc, tally))
+            if self.progress:
+                r = results[-1]
+                self.progress(f"{sc.name}: {r.passed}/{len(r.checks)}")
+        return build_report([r.as_dict() for r in results], tally)
+
+    def run_one(self, sc: Scenario, tally: Tally) -> ScenarioResult:
+        result = ScenarioResult(sc.name, sc.tags)
+        with tempfile.TemporaryDirectory(prefix="kenning-eval-") as tmp:
+            try:
+                settings = Settings.model_construct(capacity=sc.capacity) if sc.capacity else Settings.model_construct()
+                system = kenning.open(f"sqlite:///{tmp}/s.db", embedder=self.embedder, settings=settings)
+            except Exception as exc:  # noqa: BLE001 - one broken scenario must not stop the others
+                why = f"could not open a store for the scenario: {_error(exc)}"
+                result.checks = [CheckResult(s.index, s.kind, False, why) for s in sc.steps if s.kind not in ACTION_KINDS]
+                return result
+            try:
+                _ScenarioRun(sc, system, tally, result).go()
+            finally:
+                system.close()
+        return result
+
+
+class _ScenarioRun:
+    def __init__(self, sc: Scenario, system: kenning.Kenning, tally: Tally, result: ScenarioResult) -> None:
+        self.sc = sc
+        self.system = system
+        self.tally = tally
+        self.result = result
+        self.broken: list[tuple[int, str, str]] = []  # failed action steps: (index, kind, error)
+
+    def go(self) -> None:
+        for step in self.sc.steps:
+            if step.kind in ACTION_KINDS:
+                try:
+                    self.act(step)
+                except Exception as exc:  # noqa: BLE001 - recorded; later checks fail with it
+                    self.broken.append((step.index, step.kind, _error(exc)))
+                continue
+            try:
+                why = getattr(self, f"check_{step.kind}")(step)
+            except Exception as exc:  # noqa: BLE001 - the check fails, the scenario goes on
+                why = f"the check raised {_error(exc)}"
+            if self.broken:
+                own = f"; on its own the check {'would have passed' if not why else 'failed: ' + why}"
+                why = f"depends on {self.broken_reason()}{own}"
+            self.result.checks.append(CheckResult(step.index, step.kind, not why, why))
+        if self.broken and not any(c.step > self.broken[0][0] for c in self.result.checks):
+            # No check came after the failure; report it rather than let it vanish.
+            self.result.checks.append(CheckResult(self.broken[0][0], "step", False, self.broken_reason()))
+
+    def broken_reason(self) -> str:
+        """The failed steps, grouped by error: 'failed steps 0, 1 (say): CapabilityMissing: …'."""
+        groups: dict[str, list[str]] = {}
+        for index, kind, error in self.broken:
+            groups.setdefault(error, []).append(f"{index} ({kind})")
+        parts = []
+        for error, steps in groups.items():
+            parts.append(f"failed step{'s' if len(steps) > 1 else ''} {', '.join(steps)}: {error}")
+        return "; ".join(parts)
+
+    def scope(self, step: Step) -> kenning.ScopedMemory:
+        return self.system.scope(step.tenant, step.user)
+
+    # -- actions --------------------------------------------------------------
+
+    def act(self, step: Step) -> None:
+        mem, at, arg = self.scope(step), step.at, step.arg
+        if step.kind == "say":
+            mem.add([{"role": "user", "content": arg}], session_id=step.session, now=at)
+        elif step.kind == "reply":
+            mem.add([{"role": "assistant", "content": arg}], session_id=step.session, now=at)
+        elif step.kind == "tool":
+            mem.add([{"role": "tool", "name": arg["name"], "content": arg["content"]}], session_id=step.session, now=at)
+        elif step.kind == "remember":
+            mem.remember(**arg, session_id=step.session, now=at)
+        elif step.kind == "forget":
+            mem.forget(arg, now=at)
+        elif step.kind == "forget_user":
+            mem.delete_all(now=at)
+        elif step.kind == "maintain":
+            self.system.maintain(now=at)
+        else:  # pragma: no cover - the validator admits only known kinds
+            raise AssertionError(step.kind)
+
+    # -- checks (each returns "" when it holds, else the reason) ----------------
+
+    def search(self, step: Step, query: str, k: int) -> list[kenning.Hit]:
+        t0 = time.perf_counter()
+        try:
+            return self.scope(step).search(query, k=k, now=step.at, session_id=step.session)
+        finally:
+            self.tally.search_ms.append((time.perf_counter() - t0) * 1000)
+
+    def check_check(self, step: Step) -> str:
+        spec = step.arg
+        hits = self.search(step, spec["query"], spec["k"])
+        mems = [h.memory for h in hits]
+        outcome = checks.evaluate(spec, mems)
+        # After a failed step, leaks still count (a leak is a leak) but the
+        # ratios (precision, stale recall, crowding) would describe a store
+        # missing what the scenario wrote, so they leave this check out.
+        self.tally.add_check(self.sc.tags, outcome, _pairs(mems), complete=not self.broken)
+        return "; ".join(outcome.failures)
+
+    def check_check_everywhere(self, step: Step) -> str:
+        mem = self.scope(step)
+        active = mem.list()
+        exported = json.dumps(mem.export(), default=str).lower()
+        problems = []
+        for s in step.arg["forbid"]:
+            paths = []
+            hit = next((h.memory.text for h in self.search(step, s, EVERYWHERE_K) if checks.contains(h.memory.text, s)), None)
+            if hit is not None:
+                paths.append(f"search ({checks.quote(hit)})")
+            listed = next((m.text for m in active if checks.contains(m.text, s)), None)
+            if listed is not None:
+                paths.append(f"list ({checks.quote(listed)})")
+            if s.lower() in exported:
+                paths.append("export")
+            if paths:
+                problems.append(f"{s!r} reachable via {', '.join(paths)}")
+                self.tally.everywhere_leaks += 1
+        return "; ".join(problems)
+
+    def check_count_active(self, step: Step) -> str:
+        n = self.scope(step).count()
+        bounds = step.arg
+        if "max" in bounds and n > bounds["max"]:
+            return f"{n} active memories, max {bounds['max']}"
+        if "min" in bounds and n < bounds["min"]:
+            return f"{n} active memories, min {bounds['min']}"
+        return ""
+
+
+def _pairs(mems: Sequence[Any]) -> tuple[int, int]:
+    """(pairs of returned hits, pairs with cosine >= 0.9), from their stored unit embeddings."""
+    vecs = [m.embedding for m in mems if m.embedding is not None]
+    n = len(vecs)
+    if n < 2:
+        return 0, 0
+    matrix = np.stack(vecs).astype(np.float32)
+    sims = matrix @ matrix.T
+    iu = np.triu_indices(n, k=1)
+    return len(iu[0]), int((sims[iu] >= 0.9).sum())
