@@ -37,10 +37,12 @@ def test_a_cached_partition_sees_writes_from_another_process(tmp_path):
     with kenning.open(url, embedder=HashEmbedder()) as k:
         alice = k.scope("acme", "alice")
         alice.remember("Alice likes green tea")
-        assert len(alice.search("tea", k=10)) == 1  # partition now cached in this process
+        store, vec = k.ctx.store, k.ctx.embedder.embed(["tea"], "query")[0]
+        now = kenning.types.now_utc()
+        assert len(store.search_vector(alice.scope, vec, k=10, now=now)) == 1  # partition now cached here
         code = (
             "import sys, kenning\nfrom kenning.embedders import HashEmbedder\n"
             "kenning.open(sys.argv[1], embedder=HashEmbedder()).scope('acme', 'alice').remember('Alice likes black tea')"
         )
         subprocess.run([sys.executable, "-c", code, url], check=True, timeout=120)
-        assert len(alice.search("tea", k=10)) == 2
+        assert len(store.search_vector(alice.scope, vec, k=10, now=now)) == 2
