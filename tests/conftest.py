@@ -11,6 +11,9 @@ import kenning
 from kenning.embedders import HashEmbedder, MiniLMEmbedder
 from kenning.stores.sqlite import SQLiteStore
 
+# One local PostgreSQL per session and a fresh database per test (pg_server, pg_url fixtures).
+pytest_plugins = ["kenning.stores.postgres.testing"]
+
 T0 = datetime(2026, 1, 1, 9, 0, tzinfo=timezone.utc)
 
 

@@ -13,7 +13,10 @@ from kenning.embedders import HashEmbedder
 DIM = HashEmbedder().dim
 EMBEDDER_ID = HashEmbedder().model_id
 
-ENGINES = [pytest.param("sqlite", id="sqlite")]
+ENGINES = [
+    pytest.param("sqlite", id="sqlite"),
+    pytest.param("postgres", id="postgres", marks=pytest.mark.postgres),
+]
 
 
 @pytest.fixture(params=ENGINES)
@@ -23,6 +26,10 @@ def engine(request, tmp_path):
         from kenning.stores.sqlite import SQLiteStore
 
         store = SQLiteStore(tmp_path / "contract.db", dim=DIM, embedder_id=EMBEDDER_ID)
+    elif request.param == "postgres":  # a fresh database on the session's server (kenning.stores.postgres.testing)
+        from kenning.stores.postgres import PostgresStore
+
+        store = PostgresStore(request.getfixturevalue("pg_url"), dim=DIM, embedder_id=EMBEDDER_ID)
     else:  # pragma: no cover - engines are added above
         raise AssertionError(request.param)
     yield store

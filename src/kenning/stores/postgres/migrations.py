@@ -1,0 +1,115 @@
+"""Named, append-only migrations of the PostgreSQL engine. Never edit one that has shipped; add another.
+
+Every table that holds user data leads its keys and indexes with
+``tenant_id``: that is what lets a deployment partition or distribute the
+tables by tenant (declarative partitioning, Citus) without rewriting a query.
+"""
+
+from __future__ import annotations
+
+import psycopg
+
+# One advisory-lock key for the whole migration run, so processes that open a
+# fresh database at the same moment migrate it once, one after the other.
+_LOCK_KEY = 0x6B656E6E696E67  # "kenning"
+
+M001_INITIAL = """
+CREATE EXTENSION IF NOT EXISTS vector;
+
+CREATE TABLE kenning_memories (
+    -- Bytewise ("C") collation: orderings match the SQLite engine and btree compares stay cheap.
+    tenant_id text COLLATE "C" NOT NULL,
+    user_id text COLLATE "C" NOT NULL,
+    id text COLLATE "C" NOT NULL,
+    kind text NOT NULL,
+    text text NOT NULL,
+    source text NOT NULL,
+    source_refs text[] NOT NULL DEFAULT '{}',
+    created_at timestamptz NOT NULL,
+    last_used_at timestamptz NOT NULL,
+    importance double precision NOT NULL,
+    confidence double precision NOT NULL,
+    supersedes text[] NOT NULL DEFAULT '{}',
+    expires_at timestamptz,
+    sensitivity text NOT NULL,
+    status text NOT NULL,
+    session_id text,
+    metadata jsonb NOT NULL DEFAULT '{}',
+    -- Dimension checked by the engine against kenning_meta: one model per database.
+    embedding vector,
+    -- Tombstones never reach the keyword index.
+    tsv tsvector GENERATED ALWAYS AS (
+        CASE WHEN status = 'deleted' THEN ''::tsvector ELSE to_tsvector('english'::regconfig, text) END
+    ) STORED,
+    PRIMARY KEY (tenant_id, user_id, id)
+);
+-- Ids are unique across scopes, as in the SQLite engine (a duplicate is a Conflict).
+CREATE UNIQUE INDEX kenning_memories_id ON kenning_memories (id);
+-- The per-scope search pre-filter and the newest-first listing.
+CREATE INDEX kenning_memories_scope ON kenning_memories (tenant_id, user_id, status, created_at);
+CREATE INDEX kenning_memories_tsv ON kenning_memories USING gin (tsv);
+
+CREATE TABLE kenning_audit (
+    seq bigint GENERATED ALWAYS AS IDENTITY,
+    id text COLLATE "C" NOT NULL UNIQUE,
+    tenant_id text COLLATE "C" NOT NULL,
+    user_id text COLLATE "C" NOT NULL,
+    at timestamptz NOT NULL,
+    op text NOT NULL,
+    memory_ids text[] NOT NULL,
+    source text NOT NULL DEFAULT '',
+    reason text NOT NULL DEFAULT '',
+    PRIMARY KEY (tenant_id, user_id, seq)
+);
+
+CREATE FUNCTION kenning_audit_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    RAISE EXCEPTION 'the audit log is append-only';
+END
+$$;
+CREATE TRIGGER kenning_audit_append_only BEFORE UPDATE ON kenning_audit
+    FOR EACH ROW EXECUTE FUNCTION kenning_audit_append_only();
+
+CREATE TABLE kenning_leases (name text PRIMARY KEY, holder text NOT NULL, until timestamptz NOT NULL);
+CREATE TABLE kenning_meta (key text PRIMARY KEY, value text NOT NULL);
+"""
+
+M002_API_KEYS = """
+CREATE TABLE kenning_api_keys (
+    tenant_id text COLLATE "C" NOT NULL,
+    id text COLLATE "C" NOT NULL UNIQUE,
+    name text NOT NULL DEFAULT '',
+    key_hash text COLLATE "C" NOT NULL UNIQUE,
+    created_at timestamptz NOT NULL,
+    revoked_at timestamptz,
+    PRIMARY KEY (tenant_id, id)
+);
+CREATE INDEX kenning_api_keys_tenant ON kenning_api_keys (tenant_id, created_at);
+CREATE TABLE kenning_secrets (name text PRIMARY KEY, value text NOT NULL);
+"""
+
+MIGRATIONS: list[tuple[str, str]] = [
+    ("m001_initial", M001_INITIAL),
+    ("m002_api_keys", M002_API_KEYS),
+]
+
+
+def migrate(conn: psycopg.Connection) -> list[str]:
+    """Apply the migrations not yet applied, in one transaction; return their names.
+
+    ``conn`` must be in autocommit mode; the transaction is opened here.
+    """
+    applied: list[str] = []
+    with conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS kenning_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())"
+        )
+        done = {r[0] for r in conn.execute("SELECT name FROM kenning_migrations")}
+        for name, sql in MIGRATIONS:
+            if name in done:
+                continue
+            conn.execute(sql)  # no parameters: psycopg sends the script as one simple query
+            conn.execute("INSERT INTO kenning_migrations (name) VALUES (%s)", (name,))
+            applied.append(name)
+    return applied

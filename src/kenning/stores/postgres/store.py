@@ -1,0 +1,422 @@
+"""The PostgreSQL engine: memories, audit and leases in one database, vectors in pgvector.
+
+- psycopg 3 with a connection pool; reads run in autocommit, every write in
+  one explicit transaction, so ``apply`` is all-or-nothing.
+- The scope (tenant, user) is a parameter of every statement that touches
+  memories or audit lines, and leads every key and index.
+- Vector search is exact per scope: the scope's rows are fetched through the
+  btree on (tenant_id, user_id, status) in a ``MATERIALIZED`` CTE, then
+  sorted by inner product. An approximate HNSW index with a tenant filter
+  walks the global graph and filters afterwards, losing most of a small
+  scope's true neighbours (see docs/scaling.md for the measurements).
+- Keyword search is PostgreSQL full-text search (English stemming, as the
+  SQLite engine's porter tokenizer) ranked by ``ts_rank``.
+- Leases are rows taken with ``INSERT … ON CONFLICT … DO UPDATE … WHERE``,
+  which locks the row, so two processes can never both win.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import datetime, timedelta
+
+import numpy as np
+import psycopg
+from psycopg.types.json import Jsonb
+from psycopg_pool import ConnectionPool
+
+from kenning.errors import ConfigError, Conflict, StoreError, ValidationError
+from kenning.lifecycle.retrieve import STOPWORDS
+from kenning.stores.base import RETRIEVABLE, Scored, StoreBase
+from kenning.stores.postgres.adapt import Vector, register_vector, translated
+from kenning.stores.postgres.migrations import migrate
+from kenning.types import ApiKey, AuditEntry, Changeset, Kind, Memory, Scope, Status
+
+_COLS = (
+    "m.id, m.tenant_id, m.user_id, m.kind, m.text, m.source, m.source_refs, m.created_at, m.last_used_at, "
+    "m.importance, m.confidence, m.supersedes, m.expires_at, m.sensitivity, m.status, m.session_id, m.metadata, m.embedding"
+)
+_SCOPE = "m.tenant_id = %(t)s AND m.user_id = %(u)s"
+_INSERT = (
+    "INSERT INTO kenning_memories (tenant_id, user_id, id, kind, text, source, source_refs, created_at, last_used_at, "
+    "importance, confidence, supersedes, expires_at, sensitivity, status, session_id, metadata, embedding) "
+    "VALUES (%s, %s, %s, %s, %s, %s, %s::text[], %s, %s, %s, %s, %s::text[], %s, %s, %s, %s, %s, %s)"
+)
+_AUDIT_COLS = "id, tenant_id, user_id, at, op, memory_ids, source, reason"
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+
+
+def tsquery(text: str) -> str | None:
+    """A tsquery OR-ing the text's distinct content words (the SQLite engine's rule); None if none.
+
+    Words are letters and digits only, each a quoted lexeme, so user text can
+    never inject tsquery operators.
+    """
+    words: list[str] = []
+    for w in _WORD.findall(text.lower()):
+        if w not in STOPWORDS and w not in words:
+            words.append(w)
+    return " | ".join(f"'{w}'" for w in words[:32]) or None
+
+
+class PostgresStore(StoreBase):
+    """A ``Store`` in a PostgreSQL database with the pgvector extension. Safe across threads and processes."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        dim: int,
+        embedder_id: str,
+        min_connections: int = 1,
+        max_connections: int = 10,
+        timeout_s: float = 30.0,
+    ) -> None:
+        self.url = url
+        self.dim = dim
+        self._closed = False
+        kwargs = {"autocommit": True, "options": "-c timezone=UTC"}
+        try:
+            with psycopg.connect(url, **kwargs) as conn:
+                migrate(conn)
+                self._check_embedder(conn, embedder_id, dim)
+                info = psycopg.types.TypeInfo.fetch(conn, "vector")
+        except psycopg.errors.InsufficientPrivilege as exc:
+            raise ConfigError(
+                f"cannot set up the Kenning schema (is pgvector installed, may this role CREATE EXTENSION vector?): {exc}"
+            ) from exc
+        except psycopg.Error as exc:
+            raise StoreError(f"cannot open PostgreSQL database {_redact(url)}: {exc}") from exc
+        if info is None:  # pragma: no cover - the first migration creates it
+            raise ConfigError("the pgvector extension is missing")
+        oid = info.oid
+
+        def configure(conn: psycopg.Connection) -> None:
+            register_vector(conn, oid)
+
+        self._pool = ConnectionPool(
+            url,
+            min_size=min_connections,
+            max_size=max_connections,
+            kwargs=kwargs,
+            configure=configure,
+            timeout=timeout_s,
+            open=False,
+            name="kenning",
+        )
+        try:
+            self._pool.open(wait=True, timeout=timeout_s)
+        except psycopg.Error as exc:
+            self._pool.close()
+            raise StoreError(f"cannot open a connection pool to {_redact(url)}: {exc}") from exc
+
+    def _check_embedder(self, conn: psycopg.Connection, embedder_id: str, dim: int) -> None:
+        with conn.transaction():
+            conn.execute(
+                "INSERT INTO kenning_meta (key, value) VALUES ('embedder', %s), ('dim', %s) ON CONFLICT (key) DO NOTHING",
+                (embedder_id, str(dim)),
+            )
+            rows = dict(conn.execute("SELECT key, value FROM kenning_meta WHERE key IN ('embedder', 'dim')").fetchall())
+        if rows.get("embedder") != embedder_id or rows.get("dim") != str(dim):
+            raise ConfigError(
+                f"{_redact(self.url)} holds vectors of {rows.get('embedder')} ({rows.get('dim')} dims); "
+                f"it cannot be opened with {embedder_id} ({dim} dims)"
+            )
+
+    @contextmanager
+    def _conn(self, what: str) -> Iterator[psycopg.Connection]:
+        if self._closed:
+            raise StoreError("the store is closed")
+        with translated(what), self._pool.connection() as conn:
+            yield conn
+
+    @contextmanager
+    def _tx(self, what: str) -> Iterator[psycopg.Connection]:
+        with self._conn(what) as conn, conn.transaction():
+            yield conn
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self._pool.close()
+
+    # -- writes ---------------------------------------------------------------
+
+    def apply(self, scope: Scope, change: Changeset) -> None:
+        t, u = scope.tenant_id, scope.user_id
+        for m in change.inserts:
+            if m.scope != scope:
+                raise ValidationError("an inserted memory does not belong to the scope it is written to")
+            if m.embedding is not None and m.embedding.shape != (self.dim,):
+                raise ValidationError(f"embedding has shape {m.embedding.shape}; this store holds {self.dim} dims")
+        for a in change.audit:
+            if (a.tenant_id, a.user_id) != (t, u):
+                raise ValidationError("an audit entry does not belong to the scope it is written to")
+        if not change:
+            return
+        with self._tx("write") as conn, conn.cursor() as cur:
+            if change.inserts:
+                cur.executemany(_INSERT, [_insert_row(m) for m in change.inserts])
+            for tr in change.transitions:
+                cur.execute(
+                    "UPDATE kenning_memories SET status = %s WHERE tenant_id = %s AND user_id = %s AND id = %s "
+                    "AND status = ANY(%s::text[])",
+                    (tr.to.value, t, u, tr.memory_id, [s.value for s in tr.from_]),
+                )
+                if cur.rowcount != 1:
+                    raise Conflict(f"memory {tr.memory_id} is not in state {'/'.join(s.value for s in tr.from_)} in this scope")
+            for mid in change.deletes:
+                cur.execute(
+                    "UPDATE kenning_memories SET text = '', metadata = '{}', status = 'deleted', embedding = NULL "
+                    "WHERE tenant_id = %s AND user_id = %s AND id = %s",
+                    (t, u, mid),
+                )
+                if cur.rowcount != 1:
+                    raise Conflict(f"memory {mid} does not exist in this scope")
+            if change.audit:
+                cur.executemany(
+                    f"INSERT INTO kenning_audit ({_AUDIT_COLS}) VALUES (%s, %s, %s, %s, %s, %s::text[], %s, %s)",
+                    [(a.id, t, u, a.at, a.op.value, list(a.memory_ids), a.source, a.reason) for a in change.audit],
+                )
+
+    def touch(self, scope: Scope, ids: Sequence[str], now: datetime) -> None:
+        if not ids:
+            return
+        with self._tx("touch") as conn:
+            conn.execute(
+                "UPDATE kenning_memories SET last_used_at = greatest(last_used_at, %s) "
+                "WHERE tenant_id = %s AND user_id = %s AND id = ANY(%s::text[])",
+                (now, scope.tenant_id, scope.user_id, list(ids)),
+            )
+
+    def delete_scope(self, scope: Scope) -> int:
+        args = (scope.tenant_id, scope.user_id)
+        with self._tx("delete scope") as conn:
+            n = conn.execute("DELETE FROM kenning_memories WHERE tenant_id = %s AND user_id = %s", args).rowcount
+            conn.execute("DELETE FROM kenning_audit WHERE tenant_id = %s AND user_id = %s", args)
+        return n
+
+    # -- reads ----------------------------------------------------------------
+
+    def _rows(self, what: str, sql: str, params: dict | tuple) -> list[tuple]:
+        with self._conn(what) as conn, conn.cursor(binary=True) as cur:
+            return cur.execute(sql, params).fetchall()
+
+    def get(self, scope: Scope, memory_id: str) -> Memory | None:
+        found = self.get_many(scope, [memory_id])
+        return found[0] if found else None
+
+    def get_many(self, scope: Scope, ids: Sequence[str]) -> list[Memory]:
+        ids = list(dict.fromkeys(ids))
+        if not ids:
+            return []
+        rows = self._rows(
+            "read",
+            f"SELECT {_COLS} FROM kenning_memories m WHERE {_SCOPE} AND m.id = ANY(%(ids)s::text[])",
+            {"t": scope.tenant_id, "u": scope.user_id, "ids": ids},
+        )
+        return [_memory(r) for r in rows]
+
+    def search_vector(
+        self, scope: Scope, vector: np.ndarray, *, k: int, now: datetime, statuses: Sequence[Status] = RETRIEVABLE
+    ) -> list[Scored]:
+        vector = np.asarray(vector, dtype=np.float32)
+        if vector.shape != (self.dim,):
+            raise ValidationError(f"query vector has shape {vector.shape}; this store holds {self.dim} dims")
+        if k <= 0 or not statuses:
+            return []
+        # MATERIALIZED keeps the planner from pushing the ORDER BY distance into
+        # a global index scan: the scope's rows are fetched first, then ranked.
+        rows = self._rows(
+            "vector search",
+            f"WITH c AS MATERIALIZED (SELECT m.id, m.embedding <#> %(q)s AS d FROM kenning_memories m "
+            f"WHERE {_SCOPE} AND m.status = ANY(%(st)s::text[]) AND (m.expires_at IS NULL OR m.expires_at > %(now)s) "
+            "AND m.embedding IS NOT NULL), "
+            "top AS (SELECT id, d FROM c ORDER BY d, id LIMIT %(k)s) "
+            f"SELECT {_COLS}, -top.d FROM top JOIN kenning_memories m ON {_SCOPE} AND m.id = top.id ORDER BY top.d, top.id",
+            {"t": scope.tenant_id, "u": scope.user_id, "st": [s.value for s in statuses], "now": now, "q": Vector(vector), "k": k},
+        )
+        return [Scored(_memory(r), float(r[-1])) for r in rows]
+
+    def search_keywords(
+        self, scope: Scope, query: str, *, k: int, now: datetime, statuses: Sequence[Status] = RETRIEVABLE
+    ) -> list[Scored]:
+        tsq = tsquery(query)
+        if tsq is None or k <= 0 or not statuses:
+            return []
+        rows = self._rows(
+            "keyword search",
+            f"SELECT {_COLS}, ts_rank(m.tsv, q) AS s FROM kenning_memories m, to_tsquery('english', %(q)s) q "
+            f"WHERE {_SCOPE} AND m.status = ANY(%(st)s::text[]) AND (m.expires_at IS NULL OR m.expires_at > %(now)s) "
+            "AND m.tsv @@ q ORDER BY s DESC, m.id LIMIT %(k)s",
+            {"t": scope.tenant_id, "u": scope.user_id, "st": [s.value for s in statuses], "now": now, "q": tsq, "k": k},
+        )
+        return [Scored(_memory(r), max(float(r[-1]), 1e-9)) for r in rows]
+
+    def list(
+        self,
+        scope: Scope,
+        *,
+        statuses: Sequence[Status] = RETRIEVABLE,
+        kinds: Sequence[Kind] | None = None,
+        limit: int | None = None,
+        offset: int = 0,
+    ) -> list[Memory]:
+        if not statuses:
+            return []
+        sql = f"SELECT {_COLS} FROM kenning_memories m WHERE {_SCOPE} AND m.status = ANY(%(st)s::text[])"
+        params: dict = {"t": scope.tenant_id, "u": scope.user_id, "st": [s.value for s in statuses]}
+        if kinds:
+            sql += " AND m.kind = ANY(%(kinds)s::text[])"
+            params["kinds"] = [k.value for k in kinds]
+        sql += " ORDER BY m.created_at DESC, m.id DESC LIMIT %(limit)s OFFSET %(offset)s"
+        params.update(limit=None if limit is None else max(int(limit), 0), offset=max(int(offset), 0))
+        return [_memory(r) for r in self._rows("list", sql, params)]
+
+    def count(self, scope: Scope, *, statuses: Sequence[Status] = RETRIEVABLE) -> int:
+        if not statuses:
+            return 0
+        rows = self._rows(
+            "count",
+            f"SELECT count(*) FROM kenning_memories m WHERE {_SCOPE} AND m.status = ANY(%(st)s::text[])",
+            {"t": scope.tenant_id, "u": scope.user_id, "st": [s.value for s in statuses]},
+        )
+        return int(rows[0][0])
+
+    def citing(self, scope: Scope, memory_id: str) -> list[Memory]:
+        rows = self._rows(
+            "read",
+            f"SELECT {_COLS} FROM kenning_memories m WHERE {_SCOPE} "
+            "AND (%(ref)s = ANY(m.source_refs) OR %(ref)s = ANY(m.supersedes))",
+            {"t": scope.tenant_id, "u": scope.user_id, "ref": memory_id},
+        )
+        return [_memory(r) for r in rows]
+
+    def export(self, scope: Scope) -> list[Memory]:
+        rows = self._rows(
+            "export",
+            f"SELECT {_COLS} FROM kenning_memories m WHERE {_SCOPE} ORDER BY m.created_at, m.id",
+            {"t": scope.tenant_id, "u": scope.user_id},
+        )
+        return [_memory(r) for r in rows]
+
+    def audit(self, scope: Scope, memory_id: str | None = None) -> list[AuditEntry]:
+        sql = f"SELECT {_AUDIT_COLS} FROM kenning_audit m WHERE {_SCOPE}"
+        params = {"t": scope.tenant_id, "u": scope.user_id, "mid": memory_id}
+        if memory_id is not None:
+            sql += " AND %(mid)s = ANY(m.memory_ids)"
+        rows = self._rows("audit read", sql + " ORDER BY m.seq", params)
+        return [AuditEntry(r[0], r[1], r[2], r[3], r[4], tuple(r[5]), r[6], r[7]) for r in rows]
+
+    def scopes(self) -> list[Scope]:
+        # A loose index scan over the primary key: one probe per scope, not a pass over every row.
+        rows = self._rows(
+            "scopes",
+            "WITH RECURSIVE s AS ("
+            " (SELECT tenant_id, user_id FROM kenning_memories ORDER BY tenant_id, user_id LIMIT 1)"
+            " UNION ALL"
+            " SELECT n.tenant_id, n.user_id FROM s, LATERAL (SELECT m.tenant_id, m.user_id FROM kenning_memories m"
+            "  WHERE (m.tenant_id, m.user_id) > (s.tenant_id, s.user_id) ORDER BY m.tenant_id, m.user_id LIMIT 1) n"
+            ") SELECT tenant_id, user_id FROM s",
+            (),
+        )
+        return [Scope(t, u) for t, u in rows]
+
+    # -- leases ---------------------------------------------------------------
+
+    def acquire_lease(self, name: str, holder: str, now: datetime, ttl_s: float) -> bool:
+        with self._tx("lease") as conn:
+            cur = conn.execute(
+                "INSERT INTO kenning_leases (name, holder, until) VALUES (%s, %s, %s) ON CONFLICT (name) DO UPDATE "
+                "SET holder = excluded.holder, until = excluded.until "
+                "WHERE kenning_leases.holder = excluded.holder OR kenning_leases.until <= %s",
+                (name, holder, now + timedelta(seconds=ttl_s), now),
+            )
+            return cur.rowcount == 1
+
+    def release_lease(self, name: str, holder: str) -> None:
+        with self._tx("lease") as conn:
+            conn.execute("DELETE FROM kenning_leases WHERE name = %s AND holder = %s", (name, holder))
+
+    # -- API keys and secrets ---------------------------------------------------
+
+    def put_api_key(self, key: ApiKey) -> None:
+        with self._tx("API key write") as conn:
+            conn.execute(
+                f"INSERT INTO kenning_api_keys ({_KEY_COLS}) VALUES (%s, %s, %s, %s, %s, %s)",
+                (key.id, key.tenant_id, key.name, key.key_hash, key.created_at, key.revoked_at),
+            )
+
+    def find_api_key(self, key_hash: str) -> ApiKey | None:
+        rows = self._rows("API key read", f"SELECT {_KEY_COLS} FROM kenning_api_keys WHERE key_hash = %s", (key_hash,))
+        return ApiKey(*rows[0]) if rows else None
+
+    def list_api_keys(self, tenant_id: str) -> list[ApiKey]:
+        rows = self._rows(
+            "API key read",
+            f"SELECT {_KEY_COLS} FROM kenning_api_keys WHERE tenant_id = %s ORDER BY created_at, id",
+            (tenant_id,),
+        )
+        return [ApiKey(*r) for r in rows]
+
+    def revoke_api_key(self, tenant_id: str, key_id: str, now: datetime) -> bool:
+        with self._tx("API key write") as conn:
+            cur = conn.execute(
+                "UPDATE kenning_api_keys SET revoked_at = %s WHERE tenant_id = %s AND id = %s AND revoked_at IS NULL",
+                (now, tenant_id, key_id),
+            )
+            return cur.rowcount == 1
+
+    def secret(self, name: str, candidate: str) -> str:
+        with self._tx("secret") as conn:
+            conn.execute("INSERT INTO kenning_secrets (name, value) VALUES (%s, %s) ON CONFLICT (name) DO NOTHING", (name, candidate))
+            return conn.execute("SELECT value FROM kenning_secrets WHERE name = %s", (name,)).fetchone()[0]
+
+
+_KEY_COLS = "id, tenant_id, name, key_hash, created_at, revoked_at"
+
+
+def _insert_row(m: Memory) -> tuple:
+    tombstone = m.status is Status.DELETED  # as in SQLite: a tombstone keeps no vector
+    return (
+        m.tenant_id, m.user_id, m.id, m.kind.value, m.text, m.source.value, list(m.source_refs), m.created_at,
+        m.last_used_at, m.importance, m.confidence, list(m.supersedes), m.expires_at, m.sensitivity.value,
+        m.status.value, m.session_id, Jsonb(dict(m.metadata)),
+        None if tombstone or m.embedding is None else Vector(m.embedding),
+    )
+
+
+def _memory(r: tuple) -> Memory:
+    return Memory(
+        id=r[0],
+        tenant_id=r[1],
+        user_id=r[2],
+        kind=r[3],
+        text=r[4],
+        source=r[5],
+        source_refs=tuple(r[6]),
+        created_at=r[7],
+        last_used_at=r[8],
+        importance=r[9],
+        confidence=r[10],
+        supersedes=tuple(r[11]),
+        expires_at=r[12],
+        sensitivity=r[13],
+        status=r[14],
+        session_id=r[15],
+        metadata=r[16],
+        embedding=r[17],
+    )
+
+
+def _redact(url: str) -> str:
+    """The URL without its password, for error messages."""
+    try:
+        from psycopg.conninfo import conninfo_to_dict
+
+        d = conninfo_to_dict(url)
+    except psycopg.Error:
+        return "the configured database"
+    return f"postgresql://{d.get('user', '')}@{d.get('host', '')}:{d.get('port', '')}/{d.get('dbname', '')}"
