@@ -1,0 +1,126 @@
+"""Who is calling: tenant API keys for applications, signed page tokens for one end user.
+
+Invariants:
+- the tenant always comes from the credential, never from the path or body;
+- an API key acts for any user of its tenant; a page token for exactly one
+  (tenant, user) until it expires, and only on the routes the page needs;
+- a user id that is not the token's answers 404, exactly like a foreign id,
+  so a caller never learns what exists outside its scope.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+
+from fastapi import Depends, HTTPException, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from kenning.memory import Kenning, ScopedMemory
+from kenning.types import MAX_ID_CHARS, Scope
+
+PAGE_PREFIX = "kp_"
+bearer = HTTPBearer(auto_error=False, description="A tenant API key (kn_…) or a page token (kp_…)")
+
+
+@dataclass(frozen=True)
+class Principal:
+    """An authenticated caller: a tenant, and for page tokens the one user it may act for."""
+
+    tenant_id: str
+    user_id: str | None = None  # set only for page tokens
+
+    @property
+    def is_page(self) -> bool:
+        return self.user_id is not None
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def _unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def sign_page_token(secret: bytes, scope: Scope, expires_at: datetime) -> str:
+    """``kp_<payload>.<HMAC-SHA256(payload)>``; the payload names tenant, user and expiry."""
+    payload = _b64(json.dumps({"t": scope.tenant_id, "u": scope.user_id, "exp": int(expires_at.timestamp())}).encode())
+    sig = _b64(hmac.new(secret, payload.encode(), hashlib.sha256).digest())
+    return f"{PAGE_PREFIX}{payload}.{sig}"
+
+
+def verify_page_token(secret: bytes, token: str, now: datetime) -> Scope | None:
+    """The scope a valid, unexpired token grants; None for anything else (tampered, expired, malformed)."""
+    if not isinstance(token, str) or not token.startswith(PAGE_PREFIX) or len(token) > 2000:
+        return None
+    payload, _, sig = token[len(PAGE_PREFIX):].partition(".")
+    want = _b64(hmac.new(secret, payload.encode(), hashlib.sha256).digest())
+    if not sig or not hmac.compare_digest(sig, want):
+        return None
+    try:
+        data = json.loads(_unb64(payload))
+        scope = Scope(str(data["t"]), str(data["u"]))
+        expires = datetime.fromtimestamp(int(data["exp"]), timezone.utc)
+    except (ValueError, KeyError, TypeError):
+        return None
+    return scope if expires > now else None
+
+
+def page_expiry(now: datetime, ttl_s: int) -> datetime:
+    return now + timedelta(seconds=ttl_s)
+
+
+def credential(request: Request, creds: HTTPAuthorizationCredentials | None) -> str | None:
+    if creds is not None and creds.credentials:
+        return creds.credentials
+    return request.headers.get("x-api-key") or None
+
+
+def principal(request: Request, creds: HTTPAuthorizationCredentials | None = Depends(bearer)) -> Principal:
+    """The caller, from ``Authorization: Bearer`` (or ``X-API-Key``); 401 otherwise."""
+    raw = credential(request, creds)
+    state = request.app.state
+    if raw:
+        if raw.startswith(PAGE_PREFIX):
+            scope = verify_page_token(state.page_secret, raw, datetime.now(timezone.utc))
+            if scope is not None:
+                request.state.tenant_id = scope.tenant_id
+                return Principal(scope.tenant_id, scope.user_id)
+        else:
+            tenant = state.system.authenticate(raw)
+            if tenant is not None:
+                request.state.tenant_id = tenant
+                return Principal(tenant)
+    raise HTTPException(401, "a valid API key or page token is required", headers={"WWW-Authenticate": "Bearer"})
+
+
+def api_key_only(who: Principal = Depends(principal)) -> Principal:
+    """Routes an application uses but a user's page may not (capture, remember, maintenance, page links)."""
+    if who.is_page:
+        raise HTTPException(403, "this route needs a tenant API key")
+    return who
+
+
+def scoped_for(request: Request, user_id: str, who: Principal) -> ScopedMemory:
+    """The facade handle for ``user_id`` within the caller's tenant."""
+    if not user_id or len(user_id) > MAX_ID_CHARS or not user_id.strip():
+        raise HTTPException(422, f"user id must be 1 to {MAX_ID_CHARS} characters")
+    if who.is_page and user_id != who.user_id:
+        raise HTTPException(404, "no such user in this scope")
+    system: Kenning = request.app.state.system
+    return system.scope(who.tenant_id, user_id)
+
+
+def user_scope(request: Request, user_id: str, who: Principal = Depends(principal)) -> ScopedMemory:
+    """Dependency: the caller's scope for the path's user (API key or that user's page token)."""
+    return scoped_for(request, user_id, who)
+
+
+def app_scope(request: Request, user_id: str, who: Principal = Depends(api_key_only)) -> ScopedMemory:
+    """Dependency: as ``user_scope`` but API keys only."""
+    return scoped_for(request, user_id, who)

@@ -1,0 +1,196 @@
+"""The user's memory page: what is remembered about one end user, and why; edit, delete, export.
+
+Reached with a signed, expiring page token (``POST /v1/users/{id}/page-token``).
+Server-rendered HTML; ``static/page.js`` calls the same REST routes with the
+same token. Memory text is untrusted (it may be an injection attempt), so
+every value is escaped and the Content-Security-Policy allows no inline code.
+"""
+
+from __future__ import annotations
+
+import html
+from datetime import datetime, timezone
+from pathlib import Path
+from urllib.parse import quote
+
+from fastapi import APIRouter, FastAPI, Query, Request
+from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from kenning.memory import History, ScopedMemory
+from kenning.server.auth import verify_page_token
+from kenning.types import Kind, Memory, Source, Status
+
+STATIC = Path(__file__).parent / "static"
+MAX_SHOWN = 300
+KIND_TITLES = [
+    (Kind.FACT, "Facts", "Things that stay true until they change."),
+    (Kind.PREFERENCE, "Preferences", "How you like things done."),
+    (Kind.PROCEDURE, "Procedures", "Steps and routines you taught."),
+    (Kind.EPISODE, "Episodes", "Things that happened; these fade with time."),
+]
+SOURCE_LABELS = {
+    Source.USER_SAID: "You said this",
+    Source.TOOL_RESULT: "From a tool or document",
+    Source.INFERRED: "Inferred by the assistant",
+    Source.CONSOLIDATED: "Summarised from several memories",
+}
+HEADERS = {
+    "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
+    "img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+    "X-Content-Type-Options": "nosniff",
+}
+
+router = APIRouter(include_in_schema=False)
+e = html.escape
+
+
+def mount_static(app: FastAPI) -> None:
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+
+def _scope_from_token(request: Request, token: str) -> ScopedMemory | None:
+    scope = verify_page_token(request.app.state.page_secret, token, datetime.now(timezone.utc))
+    return None if scope is None else request.app.state.system.scope(scope.tenant_id, scope.user_id)
+
+
+@router.get("/page", name="memory_page", response_class=HTMLResponse)
+def memory_page(request: Request, token: str = Query("", max_length=2000), q: str = Query("", max_length=500)) -> HTMLResponse:
+    mem = _scope_from_token(request, token)
+    if mem is None:
+        return HTMLResponse(_shell("Link expired", _expired()), status_code=401, headers=HEADERS)
+    return HTMLResponse(_shell("Your memory", render(mem, token, q.strip())), headers=HEADERS)
+
+
+@router.get("/page/export")
+def page_export(request: Request, token: str = Query("", max_length=2000)) -> JSONResponse:
+    mem = _scope_from_token(request, token)
+    if mem is None:
+        return JSONResponse({"error": {"type": "Forbidden", "code": "unauthorized", "message": "link expired"}}, 401)
+    return JSONResponse(
+        mem.export(), headers={**HEADERS, "Content-Disposition": 'attachment; filename="my-memory.json"'}
+    )
+
+
+def render(mem: ScopedMemory, token: str, q: str) -> str:
+    """The page body for one user: search box, memories grouped by kind, each with why it exists."""
+    user = mem.scope.user_id
+    shown = mem.list(statuses=(Status.ACTIVE, Status.PROVISIONAL), limit=MAX_SHOWN)
+    total = mem.count(statuses=(Status.ACTIVE, Status.PROVISIONAL))
+    head = f"""
+<header class="top" id="top" data-user="{e(user)}">
+  <div>
+    <h1>What is remembered about you</h1>
+    <p class="sub">Signed in as <strong>{e(user)}</strong> · {total} memor{'y' if total == 1 else 'ies'}.
+    Check them: correct what is wrong, delete what should not be kept.</p>
+  </div>
+  <div class="actions">
+    <a class="btn" id="export" href="/page/export?token={quote(token)}" download="my-memory.json">Download everything</a>
+    <button class="btn danger" id="delete-all" type="button">Delete everything</button>
+  </div>
+</header>
+<form class="search" method="get" action="/page">
+  <input type="hidden" name="token" value="{e(token)}">
+  <input type="search" name="q" value="{e(q)}" placeholder="Search your memories" aria-label="Search your memories" maxlength="500">
+  <button class="btn" type="submit">Search</button>
+  {'<a class="clear" href="/page?token=' + quote(token) + '">Show all</a>' if q else ''}
+</form>
+<p id="status" class="status" role="status" aria-live="polite"></p>"""
+    if q:
+        hits = mem.search(q, k=20, refresh=False)
+        body = f'<section class="kind"><h2>Results for “{e(q)}”</h2>'
+        body += "".join(_card(mem, h.memory, score=h.score) for h in hits) or '<p class="empty">Nothing matches.</p>'
+        return head + body + "</section>"
+    if not shown:
+        return head + '<p class="empty big">Nothing is remembered about you.</p>'
+    parts = [head]
+    for kind, title, blurb in KIND_TITLES:
+        group = [m for m in shown if m.kind is kind]
+        if group:
+            parts.append(f'<section class="kind" id="kind-{kind.value}"><h2>{title} <span class="n">{len(group)}</span></h2>'
+                         f'<p class="blurb">{blurb}</p>{"".join(_card(mem, m) for m in group)}</section>')
+    if total > len(shown):
+        parts.append(f'<p class="empty">Showing the newest {len(shown)} of {total}; download everything to see the rest.</p>')
+    return "".join(parts)
+
+
+def _date(dt: datetime | None) -> str:
+    return dt.strftime("%d %b %Y") if dt else "never"
+
+
+def _card(mem: ScopedMemory, m: Memory, *, score: float | None = None) -> str:
+    hist: History = mem.history(m.id)
+    older = [v for v in hist.versions if v.id in _ancestors(hist, m)]
+    why = [f"<li>{e(SOURCE_LABELS[m.source])}.</li>"]
+    if m.source_refs:
+        refs = ", ".join(f"<code>{e(r)}</code>" for r in m.source_refs[:10])
+        why.append(f"<li>From conversation turn{'s' if len(m.source_refs) > 1 else ''} {refs}.</li>")
+    for v in older:
+        text = e(v.text) if v.text else "<em>(deleted)</em>"
+        why.append(f'<li>Replaced an earlier version from {_date(v.created_at)}: <q class="old">{text}</q></li>')
+    for a in hist.audit[-6:]:
+        why.append(f'<li class="audit">{_date(a.at)} · {e(a.op.value.lower())}{" · " + e(a.reason) if a.reason else ""}</li>')
+    chips = [
+        f'<span class="chip src-{m.source.value}">{e(SOURCE_LABELS[m.source])}</span>',
+        f'<span class="chip" title="How sure the assistant is">confidence {round(m.confidence * 100)}%</span>',
+        f'<span class="chip" title="How much it matters">importance {round(m.importance * 100)}%</span>',
+    ]
+    if m.status is Status.PROVISIONAL:
+        chips.append('<span class="chip pending">being checked</span>')
+    if m.sensitivity.value != "normal":
+        chips.append(f'<span class="chip sens">{e(m.sensitivity.value)}</span>')
+    if score is not None:
+        chips.append(f'<span class="chip">match {score:.2f}</span>')
+    dates = f"Remembered {_date(m.created_at)} · last used {_date(m.last_used_at)}"
+    if m.expires_at:
+        dates += f" · expires {_date(m.expires_at)}"
+    return f"""
+<article class="memory" data-id="{e(m.id)}">
+  <p class="text">{e(m.text)}</p>
+  <form class="edit" hidden>
+    <textarea name="text" rows="3" maxlength="4000" aria-label="Corrected text">{e(m.text)}</textarea>
+    <div class="row"><button class="btn primary save" type="submit">Save correction</button>
+    <button class="btn cancel" type="button">Cancel</button></div>
+  </form>
+  <div class="chips">{''.join(chips)}</div>
+  <p class="dates">{dates}</p>
+  <details class="why"><summary>Why is this remembered?</summary><ul>{''.join(why)}</ul></details>
+  <div class="row buttons">
+    <button class="btn edit-btn" type="button">Edit</button>
+    <button class="btn danger delete-btn" type="button">Delete</button>
+  </div>
+</article>"""
+
+
+def _ancestors(hist: History, m: Memory) -> set[str]:
+    by_id = {v.id: v for v in hist.versions}
+    out: set[str] = set()
+    frontier = list(m.supersedes)
+    while frontier:
+        i = frontier.pop()
+        if i in out:
+            continue
+        out.add(i)
+        if i in by_id:
+            frontier.extend(by_id[i].supersedes)
+    return out
+
+
+def _expired() -> str:
+    return ('<section class="kind"><h1>This link has expired</h1>'
+            '<p>Ask the application you use for a new link to your memory page.</p></section>')
+
+
+def _shell(title: str, body: str) -> str:
+    return f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>{e(title)} · Kenning</title>
+<link rel="stylesheet" href="/static/page.css">
+<script src="/static/page.js" defer></script>
+</head><body><main>{body}</main>
+<footer>Kenning keeps these notes so your assistant remembers you. Nothing here is shared with other users.</footer>
+</body></html>"""

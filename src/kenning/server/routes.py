@@ -1,0 +1,191 @@
+"""The REST API, ``/v1``: thin routes over the facade; the tenant always comes from the credential.
+
+Routes are sync ``def``s: FastAPI runs them in its thread pool, and the facade
+is synchronous and thread-safe.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import datetime, timezone
+from enum import Enum
+from typing import Any
+
+from fastapi import APIRouter, Depends, Query, Request, Response
+from fastapi.responses import JSONResponse
+
+from kenning.memory import ScopedMemory
+from kenning.server import schemas as s
+from kenning.server.auth import Principal, api_key_only, app_scope, page_expiry, principal, sign_page_token, user_scope
+from kenning.types import Kind, Memory, Status
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": s.ErrorBody, "description": text}
+    for code, text in [(401, "no valid credential"), (404, "no such memory or user in this scope"), (422, "invalid input")]
+}
+IdPath = str
+
+router = APIRouter(prefix="/v1", responses=ERRORS)
+
+
+def jsonable(obj: Any) -> Any:
+    """Facade results as JSON: records become ``MemoryPublic``, dataclasses dicts, times ISO strings."""
+    if isinstance(obj, Memory):
+        return s.MemoryPublic.of(obj).model_dump(mode="json")
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {f.name: jsonable(getattr(obj, f.name)) for f in dataclasses.fields(obj) if f.name != "embedding"}
+    if isinstance(obj, dict):
+        return {str(k): jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple, set)):
+        return [jsonable(v) for v in obj]
+    if isinstance(obj, Enum):
+        return obj.value
+    if isinstance(obj, datetime):
+        return obj.isoformat()
+    if obj is None or isinstance(obj, (str, int, float, bool)):
+        return obj
+    return str(obj)
+
+
+def _count(request: Request, op: str, n: int = 1) -> None:
+    request.app.state.metrics.count(op, n)
+
+
+@router.get("/whoami", response_model=s.WhoAmI, summary="The tenant (and, for page tokens, the user) of the credential")
+def whoami(who: Principal = Depends(principal)) -> s.WhoAmI:
+    return s.WhoAmI(tenant_id=who.tenant_id, user_id=who.user_id)
+
+
+@router.post("/users/{user_id}/messages", summary="Capture conversation turns (extract and reconcile memories)")
+def add_messages(body: s.MessagesIn, request: Request, mem: ScopedMemory = Depends(app_scope)) -> Any:
+    result = mem.add(body.as_facade_input(), session_id=body.session_id, wait=body.wait)
+    _count(request, "add")
+    return jsonable(result)
+
+
+@router.post("/users/{user_id}/memories", status_code=201, response_model=s.MemoryPublic, summary="Remember one claim as given")
+def remember(body: s.MemoryCreate, request: Request, mem: ScopedMemory = Depends(app_scope)) -> s.MemoryPublic:
+    m = mem.remember(
+        body.text, kind=body.kind, importance=body.importance, confidence=body.confidence, expires_at=body.expires_at,
+        sensitivity=body.sensitivity, source=body.source, source_refs=body.source_refs, session_id=body.session_id,
+    )
+    _count(request, "remember")
+    return s.MemoryPublic.of(m)
+
+
+@router.get("/users/{user_id}/memories", response_model=list[s.MemoryPublic], summary="List memories, newest first")
+def list_memories(
+    request: Request,
+    mem: ScopedMemory = Depends(user_scope),
+    kind: list[Kind] | None = Query(None, max_length=4),
+    status: list[Status] = Query([Status.ACTIVE], max_length=4),
+    limit: int = Query(100, ge=1, le=1000),
+    offset: int = Query(0, ge=0, le=1_000_000),
+) -> list[s.MemoryPublic]:
+    found = mem.list(kinds=kind, statuses=status or [Status.ACTIVE], limit=limit, offset=offset)
+    _count(request, "list", len(found))
+    return [s.MemoryPublic.of(m) for m in found]
+
+
+@router.post("/users/{user_id}/search", response_model=list[s.HitPublic], summary="Scored search, best first")
+def search(body: s.SearchIn, request: Request, mem: ScopedMemory = Depends(user_scope)) -> list[s.HitPublic]:
+    hits = mem.search(body.query, k=body.k, session_id=body.session_id, min_relevance=body.min_relevance)
+    _count(request, "search", len(hits))
+    return [s.HitPublic.of(h) for h in hits]
+
+
+@router.get("/users/{user_id}/memories/{memory_id}", response_model=s.MemoryPublic, summary="One memory (any status)")
+def get_memory(memory_id: str, mem: ScopedMemory = Depends(user_scope)) -> s.MemoryPublic:
+    return s.MemoryPublic.of(mem.get(memory_id))
+
+
+@router.patch("/users/{user_id}/memories/{memory_id}", response_model=s.MemoryPublic, summary="Write a new version that supersedes this one")
+def update_memory(memory_id: str, body: s.MemoryPatch, request: Request, mem: ScopedMemory = Depends(user_scope)) -> s.MemoryPublic:
+    new = mem.update(
+        memory_id, text=body.text, kind=body.kind, importance=body.importance, confidence=body.confidence,
+        expires_at=body.expires_at, sensitivity=body.sensitivity,
+    )
+    _count(request, "update")
+    return s.MemoryPublic.of(new)
+
+
+@router.delete("/users/{user_id}/memories/{memory_id}", response_model=s.DeletionPublic, summary="Delete a memory and what derives from it")
+def delete_memory(memory_id: str, request: Request, mem: ScopedMemory = Depends(user_scope)) -> s.DeletionPublic:
+    report = mem.delete(memory_id)
+    _count(request, "delete", len(report.deleted))
+    return s.DeletionPublic(deleted=list(report.deleted), retired=list(report.retired), regenerated=list(report.regenerated))
+
+
+@router.get("/users/{user_id}/memories/{memory_id}/history", response_model=s.HistoryPublic, summary="Versions and audit entries")
+def history(memory_id: str, mem: ScopedMemory = Depends(user_scope)) -> s.HistoryPublic:
+    h = mem.history(memory_id)
+    return s.HistoryPublic(
+        memory=s.MemoryPublic.of(h.memory),
+        versions=[s.MemoryPublic.of(v) for v in h.versions],
+        audit=[s.AuditPublic.of(a) for a in h.audit],
+    )
+
+
+@router.get("/users/{user_id}/export", summary="Everything held for this user (records with embeddings, audit log)")
+def export(mem: ScopedMemory = Depends(user_scope)) -> JSONResponse:
+    name = f"kenning-export-{mem.scope.user_id}.json".replace('"', "")
+    return JSONResponse(mem.export(), headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+@router.post("/users/{user_id}/forget", response_model=s.DeletionPublic, summary="Delete every memory whose text contains a phrase")
+def forget(body: s.ForgetIn, request: Request, mem: ScopedMemory = Depends(user_scope)) -> s.DeletionPublic:
+    report = mem.forget(body.text)
+    _count(request, "delete", len(report.deleted))
+    return s.DeletionPublic(deleted=list(report.deleted), retired=list(report.retired), regenerated=list(report.regenerated))
+
+
+@router.delete("/users/{user_id}", response_model=s.CountOut, summary="Forget a user: delete everything held for them")
+def forget_user(request: Request, mem: ScopedMemory = Depends(user_scope)) -> s.CountOut:
+    n = mem.delete_all()
+    _count(request, "delete_all", n)
+    return s.CountOut(deleted=n)
+
+
+@router.post("/users/{user_id}/maintain", summary="Run this user's background work now")
+def maintain(request: Request, mem: ScopedMemory = Depends(app_scope)) -> Any:
+    try:
+        result = mem.maintain()
+    except Exception:
+        request.app.state.metrics.jobs.labels("error").inc()
+        raise
+    request.app.state.metrics.jobs.labels("ok").inc()
+    return jsonable(result)
+
+
+@router.post("/users/{user_id}/page-token", response_model=s.PageTokenOut, summary="A signed, expiring link to this user's memory page")
+def page_token(
+    request: Request, body: s.PageTokenIn | None = None, mem: ScopedMemory = Depends(app_scope)
+) -> s.PageTokenOut:
+    ttl = (body or s.PageTokenIn()).ttl_s
+    expires = page_expiry(datetime.now(timezone.utc), ttl)
+    token = sign_page_token(request.app.state.page_secret, mem.scope, expires)
+    return s.PageTokenOut(url=str(request.url_for("memory_page")) + f"?token={token}", token=token, expires_at=expires)
+
+
+ops = APIRouter(tags=["operations"])
+
+
+@ops.get("/healthz", summary="Liveness: the process answers")
+def healthz() -> dict[str, str]:
+    return {"status": "ok"}
+
+
+@ops.get("/readyz", summary="Readiness: the store answers", responses={503: {"model": s.ErrorBody}})
+def readyz(request: Request) -> dict[str, str]:
+    request.app.state.system.authenticate("kn_readiness-probe")  # one indexed read; StoreError -> 503
+    return {"status": "ready"}
+
+
+@ops.get("/metrics", summary="Prometheus metrics", response_class=Response)
+def metrics(request: Request) -> Response:
+    from kenning.server.metrics import CONTENT_TYPE_LATEST
+
+    return Response(request.app.state.metrics.render(), media_type=CONTENT_TYPE_LATEST)
+
+
+__all__ = ["router", "ops", "api_key_only"]

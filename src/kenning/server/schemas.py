@@ -1,0 +1,179 @@
+"""API schemas, separate from the record: what clients send (create / patch) and what they get (public).
+
+The record (``kenning.types.Memory``) carries an embedding, a tenant and
+internals a client never sees; ``MemoryPublic`` is the projection the API
+returns. Every string and list is bounded so oversized input is a 422, never
+a 500; text limits beyond these are the facade's (``max_text_chars``).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from kenning.types import AuditEntry, Hit, Kind, Memory, Sensitivity, Source, Status
+
+MAX_TEXT = 20_000  # hard API bound; the facade's max_text_chars (default 4000) is usually lower
+MAX_ID = 200
+MAX_MESSAGES = 200
+Text = Field(min_length=1, max_length=MAX_TEXT)
+Unit = Field(default=None, ge=0.0, le=1.0)
+
+
+class _In(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class MemoryCreate(_In):
+    """One claim to store as given (no extraction, no reconciliation)."""
+
+    text: str = Text
+    kind: Kind = Kind.FACT
+    importance: float | None = Unit
+    confidence: float | None = Unit
+    expires_at: datetime | None = Field(None, description="timezone-aware; naive times are rejected")
+    sensitivity: Sensitivity | None = None
+    source: Source = Source.USER_SAID
+    source_refs: list[str] = Field(default_factory=list, max_length=100)
+    session_id: str | None = Field(None, max_length=MAX_ID)
+
+
+class MemoryPatch(_In):
+    """Changes for a new version of a memory; fields left out keep their value."""
+
+    text: str | None = Field(None, min_length=1, max_length=MAX_TEXT)
+    kind: Kind | None = None
+    importance: float | None = Unit
+    confidence: float | None = Unit
+    expires_at: datetime | None = None
+    sensitivity: Sensitivity | None = None
+
+
+class MemoryPublic(BaseModel):
+    """A memory as the API shows it: no embedding, no tenant."""
+
+    id: str
+    user_id: str
+    kind: Kind
+    text: str
+    source: Source
+    source_refs: list[str]
+    supersedes: list[str]
+    created_at: datetime
+    last_used_at: datetime
+    expires_at: datetime | None
+    importance: float
+    confidence: float
+    sensitivity: Sensitivity
+    status: Status
+    session_id: str | None
+    metadata: dict[str, Any]
+
+    @classmethod
+    def of(cls, m: Memory) -> "MemoryPublic":
+        return cls(
+            id=m.id, user_id=m.user_id, kind=m.kind, text=m.text, source=m.source, source_refs=list(m.source_refs),
+            supersedes=list(m.supersedes), created_at=m.created_at, last_used_at=m.last_used_at, expires_at=m.expires_at,
+            importance=m.importance, confidence=m.confidence, sensitivity=m.sensitivity, status=m.status,
+            session_id=m.session_id, metadata=dict(m.metadata),
+        )
+
+
+class Message(_In):
+    role: Literal["user", "assistant", "tool", "system"]
+    content: str = Field(max_length=MAX_TEXT)
+    name: str | None = Field(None, max_length=MAX_ID)
+
+
+class MessagesIn(_In):
+    """Conversation turns to capture: one user string or a list of role/content messages."""
+
+    messages: str | list[Message] = Field(..., description="a user turn, or a list of {role, content} messages")
+    session_id: str | None = Field(None, max_length=MAX_ID)
+    wait: bool = Field(False, description="reconcile before answering instead of in the background")
+
+    def as_facade_input(self) -> str | list[dict[str, Any]]:
+        if isinstance(self.messages, str):
+            return self.messages
+        return [m.model_dump(exclude_none=True) for m in self.messages]
+
+
+class SearchIn(_In):
+    query: str = Text
+    k: int = Field(5, ge=1, le=200)
+    session_id: str | None = Field(None, max_length=MAX_ID)
+    min_relevance: float | None = Unit
+
+
+class HitPublic(BaseModel):
+    """A search result: the memory, its score in [0, 1] and the parts of that score."""
+
+    memory: MemoryPublic
+    score: float
+    components: dict[str, float]
+
+    @classmethod
+    def of(cls, h: Hit) -> "HitPublic":
+        return cls(memory=MemoryPublic.of(h.memory), score=h.score, components=dict(h.components))
+
+
+class AuditPublic(BaseModel):
+    id: str
+    at: datetime
+    op: str
+    memory_ids: list[str]
+    source: str
+    reason: str
+
+    @classmethod
+    def of(cls, a: AuditEntry) -> "AuditPublic":
+        return cls(id=a.id, at=a.at, op=a.op.value, memory_ids=list(a.memory_ids), source=a.source, reason=a.reason)
+
+
+class HistoryPublic(BaseModel):
+    memory: MemoryPublic
+    versions: list[MemoryPublic]
+    audit: list[AuditPublic]
+
+
+class DeletionPublic(BaseModel):
+    deleted: list[str]
+    retired: list[str]
+    regenerated: list[str]
+
+
+class ForgetIn(_In):
+    text: str = Field(min_length=1, max_length=MAX_TEXT, description="delete every memory whose text contains this")
+
+
+class CountOut(BaseModel):
+    deleted: int
+
+
+class PageTokenIn(_In):
+    ttl_s: int = Field(3600, ge=60, le=7 * 86400, description="how long the link works, in seconds")
+
+
+class PageTokenOut(BaseModel):
+    url: str
+    token: str
+    expires_at: datetime
+
+
+class ErrorDetail(BaseModel):
+    type: str
+    code: str
+    message: str
+
+
+class ErrorBody(BaseModel):
+    """The one error shape every failing route returns."""
+
+    error: ErrorDetail
+
+
+class WhoAmI(BaseModel):
+    tenant_id: str
+    user_id: str | None = None
