@@ -290,13 +290,18 @@ class ScopedMemory:
         return cascade.delete_memories(self.ctx, self.scope, [memory_id], now=_now(now), reason="delete")
 
     def forget(self, substring: str, *, now: datetime | None = None) -> DeletionReport:
-        """Delete every active, non-consolidated memory whose text contains ``substring`` (case-insensitive)."""
+        """Delete every non-consolidated memory whose text contains ``substring`` (case-insensitive).
+
+        Retired records (earlier versions, episodes compacted by consolidation)
+        hold the words too, so they are matched as well; consolidated memories
+        are reached through the cascade.
+        """
         from kenning.lifecycle import cascade
 
         needle = self._clean_text(substring).lower()
         ids = [
             m.id
-            for m in self.ctx.store.list(self.scope, statuses=(Status.ACTIVE, Status.PROVISIONAL))
+            for m in self.ctx.store.list(self.scope, statuses=(Status.ACTIVE, Status.PROVISIONAL, Status.RETIRED))
             if needle in m.text.lower() and m.source is not Source.CONSOLIDATED
         ]
         return cascade.delete_memories(self.ctx, self.scope, ids, now=_now(now), reason="forget")

@@ -8,7 +8,7 @@ are float32, L2-normalised, so a dot product is the cosine similarity.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from threading import Lock
 from typing import Literal, Protocol, runtime_checkable
 
@@ -72,3 +72,11 @@ class CachedEmbedder:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         return np.stack(out).astype(np.float32)  # type: ignore[arg-type]
+
+    def discard(self, predicate: Callable[[str], bool]) -> int:
+        """Drop cached embeddings whose text satisfies ``predicate`` (the deletion cascade's cache invalidation)."""
+        with self._lock:
+            doomed = [key for key in self._cache if predicate(key[1])]
+            for key in doomed:
+                del self._cache[key]
+        return len(doomed)

@@ -1,0 +1,399 @@
+"""Consolidation: turn episodes that keep saying the same thing into one memory.
+
+Per scope, never across scopes. The decision is pure (``plan`` and
+``summarise`` over records, their stored vectors and a ``now``); the job
+(``consolidate_scope``) reads the scope, embeds the summaries and applies
+one guarded ``Changeset`` per decision.
+
+Rules (the seed's):
+- a topic is consolidated only when at least ``min_support`` *independent*
+  episodes support it: distinct conversations (``session_id``), or distinct
+  days when no session is known. One remark, however emphatic, never becomes
+  knowledge;
+- a topic is a content word (or phrase) shared by the episodes, after the
+  scope's own name, stop words and conversational filler are set aside, whose
+  episodes are also close in the embedder's space (each member's mean cosine
+  to the others is at least ``coherence``);
+- the consolidated memory carries the lowest confidence of its inputs, the
+  highest importance, the strictest sensitivity, and ``source_refs`` naming
+  every input, which the deletion cascade follows;
+- the inputs are compacted (retired) in the same atomic write, so retrieval
+  shows one memory instead of a crowd of near-duplicates;
+- procedures, tool results, expiring records and restricted records never
+  take part.
+
+Idempotent: a consolidated memory's id is derived from its inputs, and every
+input moves ``active -> retired`` under a guard, so re-running on unchanged
+input finds nothing to do, and two workers racing on the same decision write
+it once (the loser gets ``Conflict`` and writes nothing).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+import numpy as np
+
+from kenning.lifecycle.retrieve import STOPWORDS
+from kenning.types import Kind, Memory, Scope, Sensitivity, Source, Status
+
+# Conversational filler and reporting verbs: shared by unrelated turns, so
+# sharing them says nothing about a topic.
+FILLER = frozenset(
+    """
+    user users am been being i'm i've i'd i'll it's that's don't didn't can't won't let's you're
+    ask asks asked asking say says said tell tells told want wants wanted need needs needed please
+    like likes would could should get gets got getting also just really again still next today
+    yesterday tomorrow tonight now ok okay yes yeah oh ugh well anyway funny thanks mention mentioned
+    remember know think thought make made go going went see saw look looked one thing things some
+    any all more very about over after before up out only own same other such both each few most
+    while during once here there something anything everything lot lots bit kind sort way
+    """.split()
+)
+SENSITIVITY_RANK = {Sensitivity.NORMAL: 0, Sensitivity.PERSONAL: 1, Sensitivity.RESTRICTED: 2}
+_TOKEN = re.compile(r"[^\W_]+(?:['\u2019-][^\W_]+)*", re.UNICODE)
+_PREFERENCE_CUE = re.compile(
+    r"\b(prefer\w*|favou?rite|love[sd]?|hate[sd]?|would rather|always|never|again|next time|"
+    r"please|book|can i (?:get|have)|could i (?:get|have)|i(?:'d| would) like)\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Thresholds of consolidation, calibrated on the bundled MiniLM model.
+
+    MiniLM puts paraphrases at cosine ~0.5-0.8 and unrelated sentences at
+    ~0-0.2; sentences that only share a subject ("Kim asked ...") sit around
+    0.3-0.45, which is why a shared topic word is required as well.
+    """
+
+    min_support: int = 3
+    coherence: float = 0.35
+    near_duplicate: float = 0.9
+    max_phrases: int = 3
+    max_example_chars: int = 160
+    background_share: float = 0.5
+    background_min_records: int = 10
+    kinds: tuple[Kind, ...] = (Kind.EPISODE, Kind.PREFERENCE, Kind.FACT)
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What a consolidated memory says, and how it was reached (no I/O)."""
+
+    text: str
+    kind: Kind
+    phrases: tuple[str, ...]
+    support: int
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One consolidation decision: write ``summary`` citing ``members``, retire the active ones.
+
+    ``replaces`` is an earlier consolidated memory on the same topic that this
+    one supersedes (its sources are among ``members``, already retired).
+    """
+
+    members: tuple[Memory, ...]
+    summary: Summary
+    replaces: Memory | None = None
+    retire: tuple[str, ...] = field(default=())
+
+
+# -- words ----------------------------------------------------------------------
+
+
+def _stem(word: str) -> str:
+    for suffix in ("ing", "ed", "es", "s"):
+        if len(word) > len(suffix) + 3 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+def name_tokens(scope: Scope) -> frozenset[str]:
+    """Lower-cased word pieces of the scope's user id: a user's own name says nothing about a topic."""
+    return frozenset(w.lower() for w in _TOKEN.findall(scope.user_id))
+
+
+def content_tokens(text: str, ignore: frozenset[str] = frozenset()) -> list[tuple[str, str]]:
+    """(stem, surface) of the text's content words in order; stop words, filler and ``ignore`` dropped."""
+    out = []
+    for surface in _TOKEN.findall(text):
+        low = surface.lower().replace("\u2019", "'")
+        if len(low) < 2 or low in STOPWORDS or low in FILLER or low in ignore:
+            continue
+        if low.isdigit() and len(low) < 3:
+            continue
+        out.append((_stem(low), surface))
+    return out
+
+
+def independence_key(m: Memory) -> tuple[str, str]:
+    """Episodes are independent when they come from different conversations, or different days."""
+    return ("session", m.session_id) if m.session_id else ("day", m.created_at.date().isoformat())
+
+
+def support_of(members: Iterable[Memory]) -> int:
+    """How many independent conversations ``members`` come from."""
+    return len({independence_key(m) for m in members})
+
+
+def _ngrams(tokens: list[tuple[str, str]], n_max: int = 3) -> dict[tuple[str, ...], str]:
+    grams: dict[tuple[str, ...], str] = {}
+    for n in range(1, n_max + 1):
+        for i in range(len(tokens) - n + 1):
+            key = tuple(t[0] for t in tokens[i : i + n])
+            if len(set(key)) == n:
+                grams.setdefault(key, " ".join(t[1] for t in tokens[i : i + n]))
+    return grams
+
+
+# -- summaries ------------------------------------------------------------------
+
+
+def key_phrases(members: Sequence[Memory], rules: Rules, ignore: frozenset[str] = frozenset()) -> list[tuple[str, int]]:
+    """Phrases (1-3 content words) that at least ``min_support`` independent members share, with their support.
+
+    Longer phrases win over the words they contain; best supported first.
+    """
+    groups: dict[tuple[str, ...], set[tuple[str, str]]] = {}
+    surfaces: dict[tuple[str, ...], Counter[str]] = {}
+    first: dict[tuple[str, ...], int] = {}
+    for m in sorted(members, key=lambda m: (m.created_at, m.id)):
+        for gram, surface in _ngrams(content_tokens(m.text, ignore)).items():
+            groups.setdefault(gram, set()).add(independence_key(m))
+            surfaces.setdefault(gram, Counter())[surface] += 1
+            first.setdefault(gram, len(first))
+    strong = {g: len(s) for g, s in groups.items() if len(s) >= rules.min_support}
+    chosen: list[tuple[str, ...]] = []
+    for gram in sorted(strong, key=lambda g: (-len(g), -strong[g], first[g])):
+        if any(set(gram) <= set(c) for c in chosen):
+            continue
+        chosen.append(gram)
+    chosen.sort(key=lambda g: (-strong[g], first[g]))
+    return [(surfaces[g].most_common(1)[0][0], strong[g]) for g in chosen[: rules.max_phrases]]
+
+
+def _date_range(members: Sequence[Memory]) -> str:
+    first = min(m.created_at for m in members)
+    last = max(m.created_at for m in members)
+    if first.date() == last.date():
+        return f"{first.day} {first:%b %Y}"
+    if first.year == last.year:
+        return f"{first.day} {first:%b}\u2013{last.day} {last:%b %Y}"
+    return f"{first.day} {first:%b %Y}\u2013{last.day} {last:%b %Y}"
+
+
+def medoid(members: Sequence[Memory]) -> Memory:
+    """The member closest on average to the others (ties: the most recent)."""
+    ordered = sorted(members, key=lambda m: (m.created_at, m.id), reverse=True)
+    vecs = [m.embedding for m in ordered]
+    if len(ordered) < 2 or any(v is None for v in vecs):
+        return ordered[0]
+    mat = np.stack(vecs)
+    sims = mat @ mat.T
+    return ordered[int(np.argmax(sims.sum(axis=1)))]
+
+
+def _near_duplicates(members: Sequence[Memory], threshold: float) -> bool:
+    vecs = [m.embedding for m in members]
+    if any(v is None for v in vecs):
+        return False
+    mat = np.stack(vecs)
+    return bool((mat @ mat.T).min() >= threshold)
+
+
+def summarise(members: Sequence[Memory], rules: Rules = Rules(), ignore: frozenset[str] = frozenset()) -> Summary | None:
+    """The consolidated text for ``members``, built offline from their shared words; None when they share none.
+
+    Near-duplicate claims collapse onto their most central wording. Otherwise
+    the text names the shared phrases, how many conversations raised them and
+    when, and quotes the most central member, so it keeps the words a later
+    query will look for (e.g. "aisle seat").
+    """
+    support = support_of(members)
+    if support < rules.min_support:
+        return None
+    centre = medoid(members)
+    cues = sum(1 for m in members if _PREFERENCE_CUE.search(m.text) or m.kind is Kind.PREFERENCE)
+    kind = Kind.PREFERENCE if 2 * cues >= len(members) else Kind.FACT
+    if _near_duplicates(members, rules.near_duplicate):
+        return Summary(centre.text, centre.kind if centre.kind is not Kind.EPISODE else kind, (), support)
+    phrases = key_phrases(members, rules, ignore)
+    if not phrases:
+        return None
+    names = ", ".join(p for p, _ in phrases)
+    example = centre.text if len(centre.text) <= rules.max_example_chars else centre.text[: rules.max_example_chars - 1] + "\u2026"
+    lead = "Recurring preference" if kind is Kind.PREFERENCE else "Recurring topic"
+    verb = "asked for" if kind is Kind.PREFERENCE else "mentioned"
+    text = f"{lead}: {names} ({verb} in {support} conversations, {_date_range(members)}); e.g. \u201c{example}\u201d"
+    return Summary(text, kind, tuple(p for p, _ in phrases), support)
+
+
+# -- planning -------------------------------------------------------------------
+
+
+def eligible(m: Memory, rules: Rules) -> bool:
+    """Whether ``m`` may be consolidated: active, a user's own claim of a fading kind, no lifetime, not restricted."""
+    return (
+        m.status is Status.ACTIVE
+        and m.kind in rules.kinds
+        and m.source in (Source.USER_SAID, Source.INFERRED)
+        and m.expires_at is None
+        and m.sensitivity is not Sensitivity.RESTRICTED
+        and m.embedding is not None
+        and bool(m.text)
+    )
+
+
+def _coherent(members: list[Memory], threshold: float) -> list[Memory]:
+    """Drop members whose mean cosine to the others is below ``threshold`` (repeat until stable)."""
+    while len(members) > 1:
+        mat = np.stack([m.embedding for m in members])
+        sims = mat @ mat.T
+        means = (sims.sum(axis=1) - np.diag(sims)) / (len(members) - 1)
+        worst = int(np.argmin(means))
+        if means[worst] >= threshold:
+            break
+        members = members[:worst] + members[worst + 1 :]
+    return members
+
+
+def plan(
+    scope: Scope,
+    records: Sequence[Memory],
+    consolidated: Sequence[tuple[Memory, Sequence[Memory]]] = (),
+    rules: Rules = Rules(),
+) -> list[Plan]:
+    """Consolidation decisions for one scope. Pure.
+
+    ``records`` are the scope's active memories (ineligible ones are ignored);
+    ``consolidated`` pairs each active consolidated memory with its surviving
+    sources, so a new episode on a known topic extends that memory (a new
+    version superseding it) instead of starting a second one.
+    """
+    ignore = name_tokens(scope)
+    active = [m for m in records if m.scope == scope and eligible(m, rules)]
+    owner: dict[str, Memory] = {}
+    pool: dict[str, Memory] = {m.id: m for m in active}
+    for cons, sources in consolidated:
+        for s in sources:
+            if s.scope == scope and s.embedding is not None and s.text and s.id not in pool:
+                owner[s.id] = cons
+                pool[s.id] = s
+    if not active:
+        return []
+    tokens = {mid: {t[0] for t in content_tokens(m.text, ignore)} for mid, m in pool.items()}
+    df = Counter(t for ts in tokens.values() for t in ts)
+    background = (
+        {t for t, n in df.items() if n > rules.background_share * len(pool)}
+        if len(pool) >= rules.background_min_records
+        else set()
+    )
+    by_term: dict[str, list[Memory]] = {}
+    for mid, m in sorted(pool.items(), key=lambda kv: (kv[1].created_at, kv[0])):
+        for t in tokens[mid] - background:
+            by_term.setdefault(t, []).append(m)
+    ranked = sorted(by_term.items(), key=lambda kv: (-support_of(kv[1]), kv[0]))
+    taken: set[str] = set()
+    plans: list[Plan] = []
+    for _term, members in ranked:
+        members = [m for m in members if m.id not in taken]
+        if support_of(members) < rules.min_support:
+            continue
+        members = _coherent(members, rules.coherence)
+        fresh = [m for m in members if m.id not in owner]
+        if not fresh or support_of(members) < rules.min_support:
+            continue
+        owners = Counter(owner[m.id].id for m in members if m.id in owner)
+        replaces = None
+        if owners:
+            cons_id = owners.most_common(1)[0][0]
+            replaces, sources = next((c, s) for c, s in consolidated if c.id == cons_id)
+            alive = {s.id: s for s in sources if s.embedding is not None and s.text}
+            members = sorted({**alive, **{m.id: m for m in fresh}}.values(), key=lambda m: (m.created_at, m.id))
+        summary = summarise(members, rules, ignore)
+        if summary is None:
+            continue
+        taken.update(m.id for m in members)
+        plans.append(Plan(tuple(members), summary, replaces, tuple(m.id for m in fresh)))
+    return plans
+
+
+def consolidated_id(scope: Scope, source_ids: Iterable[str], supersedes: Iterable[str] = ()) -> str:
+    """A deterministic id for the consolidated memory of these inputs: re-running writes the same id."""
+    digest = hashlib.sha256(
+        "\x1f".join([scope.tenant_id, scope.user_id, *sorted(source_ids), "|", *sorted(supersedes)]).encode()
+    ).hexdigest()
+    return f"mem_c{digest[:20]}"
+
+
+def build_memory(scope: Scope, members: Sequence[Memory], summary: Summary, embedding: np.ndarray, now: datetime,
+                 *, supersedes: Sequence[str] = (), memory_id: str | None = None) -> Memory:
+    """The consolidated record: lowest confidence, highest importance, strictest sensitivity of its inputs."""
+    refs = tuple(m.id for m in sorted(members, key=lambda m: (m.created_at, m.id)))
+    return Memory(
+        id=memory_id or consolidated_id(scope, refs, supersedes),
+        tenant_id=scope.tenant_id,
+        user_id=scope.user_id,
+        kind=summary.kind,
+        text=summary.text,
+        embedding=embedding,
+        source=Source.CONSOLIDATED,
+        source_refs=refs,
+        created_at=now,
+        last_used_at=now,
+        importance=max(m.importance for m in members),
+        confidence=min(m.confidence for m in members),
+        supersedes=tuple(supersedes),
+        sensitivity=max((m.sensitivity for m in members), key=SENSITIVITY_RANK.__getitem__),
+        metadata={"support": summary.support},
+    )
+
+
+# -- the job --------------------------------------------------------------------
+
+
+def consolidate_scope(ctx, scope: Scope, now: datetime, rules: Rules = Rules()) -> list[str]:
+    """Run consolidation for one scope; returns the ids of the consolidated memories written.
+
+    Each decision is one atomic, guarded write. A decision another worker
+    applied first fails its guards (``Conflict``) and is skipped: it is done.
+    """
+    from kenning.errors import Conflict
+    from kenning.stores.base import audit_entry
+    from kenning.types import Changeset, Op, Transition
+
+    store = ctx.store
+    records = store.list(scope, statuses=(Status.ACTIVE,))
+    consolidated = []
+    for c in records:
+        if c.source is Source.CONSOLIDATED:
+            sources = [s for s in store.get_many(scope, c.source_refs) if s.status is not Status.DELETED]
+            consolidated.append((c, sources))
+    written: list[str] = []
+    for p in plan(scope, records, consolidated, rules):
+        supersedes = (p.replaces.id,) if p.replaces else ()
+        vector = ctx.embedder.embed([p.summary.text], "document")[0]
+        mem = build_memory(scope, p.members, p.summary, vector, now, supersedes=supersedes)
+        moves = [Transition(i, (Status.ACTIVE,), Status.RETIRED) for i in p.retire]
+        if p.replaces is not None:
+            moves.append(Transition(p.replaces.id, (Status.ACTIVE,), Status.RETIRED))
+        change = Changeset(
+            inserts=(mem,),
+            transitions=tuple(moves),
+            audit=(audit_entry(scope, now, Op.CONSOLIDATE, [mem.id, *supersedes, *mem.source_refs], "consolidated", "consolidate"),),
+        )
+        try:
+            store.apply(scope, change)
+        except Conflict:
+            continue  # another worker applied it, or the inputs changed under us: the next run re-plans
+        written.append(mem.id)
+    return written
