@@ -98,7 +98,7 @@ def plan_deletion(
             if s.id not in doomed and s.status is not Status.DELETED and s.text and s.embedding is not None
         ]
         summary = consolidate.summarise(surviving, rules, ignore) if surviving else None
-        if summary is None or leaks(summary.text, deleted_texts + [c.text], [s.text for s in surviving], ignore):
+        if summary is None or leaks(summary.text, deleted_texts, [s.text for s in surviving], ignore | consolidate.TEMPLATE_WORDS):
             continue
         vector = ctx.embedder.embed([summary.text], "document")[0]
         fresh = consolidate.build_memory(scope, surviving, summary, vector, now, memory_id=new_id("mem"))

@@ -56,6 +56,11 @@ FILLER = frozenset(
     """.split()
 )
 SENSITIVITY_RANK = {Sensitivity.NORMAL: 0, Sensitivity.PERSONAL: 1, Sensitivity.RESTRICTED: 2}
+# Words the offline summary template itself writes (never evidence of content).
+TEMPLATE_WORDS = frozenset(
+    "recurring preference topic asked mentioned conversations conversation e.g "
+    "jan feb mar apr may jun jul aug sep oct nov dec".split()
+)
 _TOKEN = re.compile(r"[^\W_]+(?:['\u2019-][^\W_]+)*", re.UNICODE)
 _PREFERENCE_CUE = re.compile(
     r"\b(prefer\w*|favou?rite|love[sd]?|hate[sd]?|would rather|always|never|again|next time|"

@@ -1,0 +1,191 @@
+"""Consolidation: pure planning rules and the guarded, idempotent job (deterministic embedder)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from kenning.errors import Conflict
+from kenning.lifecycle import consolidate
+from kenning.lifecycle.consolidate import Rules, content_tokens, plan, summarise, support_of
+from kenning.stores.base import audit_entry
+from kenning.types import Changeset, Kind, Memory, Op, Scope, Source, Status, Transition, new_id
+
+T0 = datetime(2026, 1, 10, 8, 0, tzinfo=timezone.utc)
+OMAR = Scope("travel", "omar")
+AISLE = [
+    "Please book me an aisle seat on the train to Leeds",
+    "Can I get an aisle seat again for the flight to Rome",
+    "I want an aisle seat next time please",
+    "Book the aisle seat for the flight to Berlin",
+]
+
+
+def mem(embedder, text, *, scope=OMAR, day=0, session=None, kind=Kind.EPISODE, source=Source.USER_SAID,
+        importance=0.3, confidence=0.9, **kw) -> Memory:
+    at = T0 + timedelta(days=day)
+    return Memory(
+        id=new_id("mem"), tenant_id=scope.tenant_id, user_id=scope.user_id, kind=kind, text=text,
+        embedding=embedder.embed([text])[0], source=source, source_refs=(), created_at=at, last_used_at=at,
+        importance=importance, confidence=confidence, session_id=session, **kw,
+    )
+
+
+def aisle_episodes(embedder, scope=OMAR):
+    return [mem(embedder, t, scope=scope, day=10 * i, session=f"s{i}", confidence=0.9 - 0.1 * i, importance=0.2 + 0.1 * i)
+            for i, t in enumerate(AISLE)]
+
+
+def test_content_tokens_drop_stopwords_filler_and_the_users_own_name():
+    toks = [s for _, s in content_tokens("Omar asked: can I get an aisle seat again?", frozenset({"omar"}))]
+    assert toks == ["aisle", "seat"]
+
+
+def test_independence_counts_conversations_then_days(hash_embedder):
+    same_session = [mem(hash_embedder, t, day=i, session="s1") for i, t in enumerate(AISLE)]
+    same_day = [mem(hash_embedder, t) for t in AISLE]
+    assert support_of(same_session) == 1
+    assert support_of(same_day) == 1
+    assert support_of(aisle_episodes(hash_embedder)) == 4
+
+
+def test_repeated_episodes_become_one_memory_keeping_the_shared_words(hash_embedder):
+    eps = aisle_episodes(hash_embedder)
+    plans = plan(OMAR, eps)
+    assert len(plans) == 1
+    p = plans[0]
+    assert {m.id for m in p.members} == {m.id for m in eps}
+    assert set(p.retire) == {m.id for m in eps}
+    assert "aisle seat" in p.summary.text
+    assert p.summary.kind is Kind.PREFERENCE
+    assert "4 conversations" in p.summary.text
+    built = consolidate.build_memory(OMAR, p.members, p.summary, hash_embedder.embed([p.summary.text])[0], T0)
+    assert built.source is Source.CONSOLIDATED
+    assert built.confidence == pytest.approx(min(m.confidence for m in eps))
+    assert built.importance == pytest.approx(max(m.importance for m in eps))
+    assert built.source_refs == tuple(m.id for m in eps)
+
+
+@pytest.mark.parametrize("n_sessions", [1, 2])
+def test_too_few_independent_episodes_never_consolidate(hash_embedder, n_sessions):
+    eps = [mem(hash_embedder, t, day=i, session=f"s{i % n_sessions}") for i, t in enumerate(AISLE)]
+    assert plan(OMAR, eps) == []
+
+
+def test_one_sarcastic_remark_never_becomes_a_fact(hash_embedder):
+    eps = [
+        mem(hash_embedder, "Oh wonderful, another middle seat. I just LOVE middle seats."),
+        mem(hash_embedder, "Anyway, can you find me a hotel in Lisbon for next week?"),
+    ]
+    assert plan(OMAR, eps) == []
+
+
+def test_unrelated_episodes_sharing_only_a_name_and_a_verb_do_not_consolidate(hash_embedder):
+    kim = Scope("acme", "u-17")  # an opaque user id: the name is not known to be the user's
+    topics = ["a pasta recipe", "the time in Tokyo", "the weather in Seoul", "a joke about cats", "the bus times",
+              "a synonym of happy", "the cinema listings", "a packing list", "the football score", "a reminder",
+              "the library hours", "a boiled egg"]
+    eps = [mem(hash_embedder, f"Kim asked for {t}", scope=kim, day=i) for i, t in enumerate(topics)]
+    assert plan(kim, eps) == []
+
+
+def test_ineligible_records_take_no_part(hash_embedder):
+    base = [mem(hash_embedder, t, day=10 * i, session=f"s{i}") for i, t in enumerate(AISLE[:2])]
+    others = [
+        mem(hash_embedder, AISLE[2], day=30, session="s3", source=Source.TOOL_RESULT),
+        mem(hash_embedder, AISLE[3], day=40, session="s4", kind=Kind.PROCEDURE),
+        mem(hash_embedder, AISLE[3], day=50, session="s5", expires_at=T0 + timedelta(days=90)),
+        mem(hash_embedder, AISLE[3], day=60, session="s6", status=Status.RETIRED),
+        mem(hash_embedder, AISLE[3], day=70, session="s7", sensitivity="restricted"),
+    ]
+    assert plan(OMAR, base + others) == []
+
+
+def test_records_of_another_scope_are_never_mixed_in(hash_embedder):
+    mine = aisle_episodes(hash_embedder)[:2]
+    theirs = aisle_episodes(hash_embedder, Scope("travel", "zoe"))[2:]
+    assert plan(OMAR, mine + theirs) == []
+
+
+def test_near_duplicate_claims_collapse_onto_their_central_wording(hash_embedder):
+    eps = [mem(hash_embedder, "User prefers aisle seats", day=i, kind=Kind.PREFERENCE) for i in range(3)]
+    [p] = plan(OMAR, eps)
+    assert p.summary.text == "User prefers aisle seats"
+    assert p.summary.kind is Kind.PREFERENCE
+
+
+def test_summarise_needs_support(hash_embedder):
+    eps = aisle_episodes(hash_embedder)
+    assert summarise(eps[:2]) is None
+    assert summarise(eps[:3]) is not None
+    assert summarise(eps, Rules(min_support=5)) is None
+
+
+# -- the job ---------------------------------------------------------------------
+
+
+def test_job_compacts_inputs_and_is_idempotent(system):
+    s = system.scope("travel", "omar")
+    for i, t in enumerate(AISLE):
+        s.remember(t, kind="episode", session_id=f"s{i}", now=T0 + timedelta(days=10 * i))
+    now = T0 + timedelta(days=50)
+    [cid] = consolidate.consolidate_scope(system.ctx, s.scope, now)
+    active = s.list()
+    assert [m.id for m in active] == [cid]
+    assert "aisle seat" in active[0].text
+    assert len(s.list(statuses=["retired"])) == 4
+    before = s.export()
+    assert consolidate.consolidate_scope(system.ctx, s.scope, now) == []
+    assert consolidate.consolidate_scope(system.ctx, s.scope, now + timedelta(days=1)) == []
+    assert s.export() == before
+    ops = [a.op for a in s.ctx.store.audit(s.scope)]
+    assert ops.count(Op.CONSOLIDATE) == 1
+    hits = s.search("aisle seat", k=5, now=now)
+    assert sum("aisle" in h.memory.text.lower() for h in hits) == 1
+
+
+def test_a_decision_applied_twice_conflicts_and_writes_nothing(system):
+    s = system.scope("travel", "omar")
+    for i, t in enumerate(AISLE):
+        s.remember(t, kind="episode", session_id=f"s{i}", now=T0 + timedelta(days=10 * i))
+    now = T0 + timedelta(days=50)
+    [p] = plan(s.scope, s.list())
+    m = consolidate.build_memory(s.scope, p.members, p.summary, system.ctx.embedder.embed([p.summary.text])[0], now)
+    change = Changeset(
+        inserts=(m,),
+        transitions=tuple(Transition(i, (Status.ACTIVE,), Status.RETIRED) for i in p.retire),
+        audit=(audit_entry(s.scope, now, Op.CONSOLIDATE, [m.id], "", "test"),),
+    )
+    system.ctx.store.apply(s.scope, change)
+    before = s.export()
+    with pytest.raises(Conflict):
+        system.ctx.store.apply(s.scope, change)
+    assert s.export() == before
+
+
+def test_a_new_episode_on_a_known_topic_extends_the_consolidated_memory(system):
+    s = system.scope("travel", "omar")
+    for i, t in enumerate(AISLE[:3]):
+        s.remember(t, kind="episode", session_id=f"s{i}", now=T0 + timedelta(days=10 * i))
+    [first] = consolidate.consolidate_scope(system.ctx, s.scope, T0 + timedelta(days=25))
+    late = s.remember(AISLE[3], kind="episode", session_id="s9", now=T0 + timedelta(days=40))
+    [second] = consolidate.consolidate_scope(system.ctx, s.scope, T0 + timedelta(days=45))
+    new = s.get(second)
+    assert new.supersedes == (first,)
+    assert late.id in new.source_refs and len(new.source_refs) == 4
+    assert s.get(first).status is Status.RETIRED
+    assert s.get(late.id).status is Status.RETIRED
+    assert [m.id for m in s.list()] == [second]
+    assert consolidate.consolidate_scope(system.ctx, s.scope, T0 + timedelta(days=46)) == []
+
+
+def test_consolidating_one_user_leaves_another_untouched(system):
+    mine, theirs = system.scope("travel", "omar"), system.scope("travel", "zoe")
+    for i, t in enumerate(AISLE):
+        mine.remember(t, kind="episode", session_id=f"s{i}", now=T0 + timedelta(days=10 * i))
+        theirs.remember(t, kind="episode", session_id=f"s{i}", now=T0 + timedelta(days=10 * i))
+    before = theirs.export()
+    assert consolidate.consolidate_scope(system.ctx, mine.scope, T0 + timedelta(days=50))
+    assert theirs.export() == before
+    assert all(m.source is not Source.CONSOLIDATED for m in theirs.list(statuses=["active", "retired", "deleted"]))
