@@ -1,0 +1,429 @@
+"""Extraction: conversation turns in, one-claim candidate memories out. Pure and deterministic.
+
+The offline rules engine reads each turn sentence by sentence, splits
+compound statements into clauses at the points where a new self-statement
+starts ("I'm vegetarian, I live in Leeds and I prefer morning meetings"),
+and classifies each clause:
+
+- small talk ("thanks", "ok great") yields nothing;
+- standing instructions aimed at the assistant ("whenever you book flights,
+  always add my frequent flyer number …") become procedures (user turns only);
+- requests and questions become episodes ("User asked to book …");
+- statements about the user become facts, preferences or episodes, written
+  in the third person with every distinctive token kept ("User lives in York").
+
+Source follows the role: user turns are ``user_said``; tool content is
+``tool_result`` with confidence ≤ 0.4 and never a procedure; assistant turns
+give at most ``inferred`` episodes. Clauses holding a secret are withheld
+(unless allowed); tool text from the first injected instruction on is
+withheld.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from kenning.errors import ValidationError
+from kenning.lifecycle import safety, slots
+from kenning.lifecycle.retrieve import terms
+from kenning.lifecycle.slots import Slot
+from kenning.types import Kind, Sensitivity, Source
+
+ROLES = ("user", "assistant", "tool")
+MAX_TOOL_CLAIMS = 3
+TOOL_CONFIDENCE = 0.3
+INFERRED_CONFIDENCE = 0.45
+USER_CONFIDENCE = 0.9
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One message: ``role`` is user, assistant or tool; ``name`` names the tool."""
+
+    role: str
+    content: str
+    name: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """A candidate memory before it is embedded and written."""
+
+    text: str
+    kind: Kind
+    source: Source
+    importance: float
+    confidence: float
+    sensitivity: Sensitivity
+    slot: Slot | None = None
+    turn: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Extraction:
+    """The claims of a batch of turns and the reasons for anything withheld (never the withheld text)."""
+
+    claims: tuple[Claim, ...] = ()
+    withheld: tuple[str, ...] = field(default_factory=tuple)
+
+
+def parse_messages(messages: Any, *, max_chars: int) -> list[Turn]:
+    """Validate ``messages`` (a string or a list of ``{role, content[, name]}``) into turns.
+
+    Raises ``ValidationError`` naming the first problem; nothing is written then.
+    """
+    if isinstance(messages, str):
+        messages = [{"role": "user", "content": messages}]
+    if not isinstance(messages, Sequence) or isinstance(messages, (bytes, bytearray)) or not messages:
+        raise ValidationError("messages must be a non-empty string or a non-empty list of {role, content} dicts")
+    turns = []
+    for i, msg in enumerate(messages):
+        if not isinstance(msg, dict):
+            raise ValidationError(f"message {i} must be a dict with 'role' and 'content'")
+        role, content, name = msg.get("role"), msg.get("content"), msg.get("name")
+        if role not in ROLES:
+            raise ValidationError(f"message {i}: role must be one of {', '.join(ROLES)}; got {role!r}")
+        if not isinstance(content, str) or not content.strip():
+            raise ValidationError(f"message {i}: content must be a non-empty string")
+        if len(content) > max_chars:
+            raise ValidationError(f"message {i} is {len(content)} characters; the limit is {max_chars}")
+        if name is not None and not isinstance(name, str):
+            raise ValidationError(f"message {i}: name must be a string")
+        turns.append(Turn(role, content.strip(), name))
+    return turns
+
+
+# -- splitting -------------------------------------------------------------------
+
+_SENT = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])|\n+|(?<=[!?])\s*(?=[A-Z])")
+_SELF = r"(?:I|I'm|I've|I'd|I'll|Im|my|My|we|We|we're|We're|we've|We've|our|Our)\b"
+_CLAUSE = re.compile(
+    rf"\s*(?:,|;|:|\s[-–—]\s)\s*(?:and\s+|but\s+|so\s+|also\s+|plus\s+|though\s+)?(?={_SELF})"
+    rf"|\s+(?:and|but|plus|while|whereas|though)\s+(?:also\s+|now\s+)?(?={_SELF})"
+)
+_FINITE = re.compile(r"(?i)\b(?:is|are|was|were|has|have|had|'s|lives|works|called|named|died|passed|loves|likes|hates|got|turned)\b")
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences of ``text`` (punctuation kept), empty pieces dropped."""
+    return [s.strip() for s in _SENT.split(text) if s and s.strip()]
+
+
+def split_clauses(sentence: str) -> list[str]:
+    """Clauses of a compound self-statement; an appositive ("…, my old tortoise, …") stays attached."""
+    parts = [p.strip() for p in _CLAUSE.split(sentence) if p and p.strip()]
+    out: list[str] = []
+    for p in parts:
+        starts_poss = re.match(r"(?i)(?:my|our)\b", p)
+        if out and starts_poss and not _FINITE.search(p):
+            out[-1] = f"{out[-1]}, {p}"
+        else:
+            out.append(p)
+    return out
+
+
+# -- clause classification ----------------------------------------------------------
+
+_MARKERS = (
+    r"oh|ok|okay|well|so|also|anyway|anyways|actually|btw|by\s+the\s+way|fyi|just\s+so\s+you\s+know|for\s+the\s+record|"
+    r"big\s+news|good\s+news|bad\s+news|quick\s+update|update|news|hey|hi|hello|thanks|thank\s+you|great|cool|right|um|uh|"
+    r"ugh|yeah|yes|no|sure|alright|and|but|plus|funny|honestly|basically|incidentally|as\s+it\s+happens|heads\s+up|"
+    r"quick\s+intro|intro|oh\s+(?:wonderful|great|fantastic|brilliant|perfect|joy)|sadly|luckily|unfortunately|"
+    r"fortunately|by\s+the\s+way|one\s+more\s+thing|last\s+thing|note|p\.?s\.?|correction|wait"
+)
+_LEAD = re.compile(rf"(?i)^(?:(?:{_MARKERS})\b[\s,:;.!\-–—]*)+")
+_REMEMBER = re.compile(r"(?i)^(?:please\s+)?(?:remember|note|keep\s+in\s+mind|don't\s+forget|bear\s+in\s+mind|for\s+future\s+reference)(?:\s+that)?[\s,:]+")
+_PREAMBLE = re.compile(rf"^(?![^,:;]*\b(?:I|I'm|my|we|our|me|us)\b)[^,:;]{{1,30}}[,:;]\s+(?={_SELF})", re.I)
+_TAIL = re.compile(
+    r"(?i)[\s,;-]*(?:keep\s+(?:that|this)\s+in\s+mind|in\s+case\s+you\s+need\s+(?:it|that)|just\s+so\s+you\s+know|fyi|"
+    r"thanks|thank\s+you|if\s+that\s+helps|for\s+(?:future\s+)?reference|please\s+remember\s+(?:that|this)|"
+    r"remember\s+(?:that|this)|noted|cheers)[.!]*$"
+)
+_SMALL = frozenset(
+    "thank thanks ok okay great cool nice hello hi hey bye goodbye good morning evening night afternoon lol haha yes yeah "
+    "yep no nope sure perfect awesome brilliant cheers noted got sound sounds alright fine right wonderful please much "
+    "appreciate appreciated welcome see later ta thx ty lovely excellent amazing gotcha understood done oh ah wow hmm "
+    "agreed exactly indeed absolutely definitely true fair enough help helpful glad well".split()
+)
+STANDING = re.compile(
+    r"(?i)\b(?:always|never|whenever|every\s+time|each\s+time|from\s+now\s+on|in\s+(?:the\s+)?future|going\s+forward|"
+    r"any\s?time\s+you|by\s+default|as\s+a\s+rule|make\s+sure\s+(?:to|you)|remember\s+to|don't\s+ever|do\s+not\s+ever)\b"
+)
+_REQUEST_LEAD = re.compile(
+    r"(?i)^(?:please\s+|pls\s+|kindly\s+)?(?:can|could|would|will)\s+you\s+(?:please\s+)?|^(?:please|pls|kindly)\s+|"
+    r"^(?:i\s+(?:need|want|would\s+like|'d\s+like)\s+you\s+to)\s+|^(?:help\s+me)\s+"
+)
+_QUESTION = re.compile(r"(?i)^(?:can|could|would|will|shall|should|what|what's|where|when|who|whom|why|how|which|is|are|do|does|did|any)\b")
+IMPERATIVES = frozenset(
+    "book find get send remind schedule order cancel check show tell give call email text reserve add remove set make buy "
+    "pay arrange look search help recommend suggest plan organise organize create write draft translate convert change "
+    "update move put note keep let use avoid pick choose compare confirm print share play start stop turn open close read "
+    "summarise summarize list track sign register renew request ask contact notify don't do never always please sort "
+    "upgrade downgrade rebook reschedule switch transfer forward".split()
+)
+_RECENT = re.compile(
+    r"(?i)\b(?:today|yesterday|tonight|this\s+(?:morning|afternoon|evening|week|weekend)|last\s+(?:night|week|weekend|month)|"
+    r"just\s+now|earlier|on\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|at\s+the\s+moment|right\s+now)\b"
+)
+_PAST = re.compile(r"^(?:User|The user)\s+(?:\w+ly\s+|just\s+|finally\s+|also\s+)*(?:was|were|got|went|had|saw|met|took|did|ate|\w+ed)\b")
+_PREFERENCE = re.compile(r"(?i)\b(?:prefers?|likes?|loves?|enjoys?|hates?|dislikes?|can't\s+stand|favou?rite|rather|fan\s+of|into)\b")
+_SARCASM = re.compile(
+    r"(?i)^(?:oh|ah)\s+(?:wonderful|great|fantastic|brilliant|perfect|joy|lovely|super)|\byeah\s+right\b|\bjust\s+what\s+i\s+needed\b|"
+    r"\b(?:just|really)\s+(?:LOVE|ADORE)\b|\bLOVE\b|\bsure,\s+because\b|\bas\s+if\b"
+)
+
+IMPORTANCE = {
+    "allergy": 0.9, "diet": 0.7, "residence": 0.65, "employer": 0.6, "rel": 0.6, "phone": 0.6, "email": 0.6,
+    "address": 0.6, "birthday": 0.6, "age": 0.5, "name": 0.7, "attr": 0.6, "pref": 0.55, "like": 0.5,
+}
+
+
+def _strip(clause: str) -> str:
+    c = clause.strip().strip("\"'")
+    for _ in range(3):
+        before = c
+        c = _LEAD.sub("", c)
+        c = _REMEMBER.sub("", c)
+        c = _PREAMBLE.sub("", c) if len(c.split(",")[0].split()) <= 4 else c
+        c = _TAIL.sub("", c).strip()
+        if c == before:
+            break
+    return c.strip(" ,;:-")
+
+
+def is_small_talk(text: str) -> bool:
+    """True when ``text`` has no content word outside the small-talk vocabulary."""
+    words = {w for w in re.findall(r"[a-z']+", text.lower())}
+    content = {w for w in terms(text)} - _SMALL
+    return not content or not (words - _SMALL - {"i", "it", "that", "this", "you", "is", "a", "the", "so", "for", "to", "and", "me"})
+
+
+# -- person normalisation ---------------------------------------------------------
+
+_MODALS = {"can", "could", "will", "would", "should", "shall", "may", "might", "must", "can't", "cannot", "won't",
+           "wouldn't", "shouldn't", "couldn't", "didn't", "wasn't", "weren't", "used", "also", "still", "just", "never",
+           "always", "really", "usually", "often", "sometimes", "now", "currently", "recently", "finally", "actually",
+           "only", "mostly", "rarely", "hardly", "even", "definitely", "absolutely", "totally", "already", "generally",
+           "normally", "typically", "honestly", "basically", "literally", "probably", "certainly", "strongly", "much",
+           "no", "not", "simply", "truly", "especially", "sometimes", "ever", "once", "first", "then", "again", "both"}
+_IRREGULAR_PAST = set(
+    "was were had went got saw left took made came became began bought brought thought told said found felt gave kept knew "
+    "lost met paid ran sat sent spent stood understood wore won wrote ate drank drove flew forgot grew heard held hurt let "
+    "put read quit set shut hit cut cost fell fought hid lay led lent lit meant rode rang rose sang sank slept spoke stole "
+    "swam taught threw woke broke chose froze did sold built caught dealt dug fed fled hung leant learnt burnt dreamt "
+    "moved".split()
+)
+_3SG = {"have": "has", "do": "does", "go": "goes", "am": "is", "are": "is", "don't": "doesn't", "haven't": "hasn't",
+        "aren't": "isn't", "'m": "is", "'re": "is", "'ve": "has", "be": "is"}
+
+
+def _third(verb: str) -> str:
+    low = verb.lower()
+    if low in _3SG:
+        return _3SG[low]
+    if low in _MODALS or low in _IRREGULAR_PAST or low.endswith(("ed", "'d", "n't")) or not low.isalpha():
+        return verb
+    if low.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return verb + "es"
+    if len(low) > 2 and low.endswith("y") and low[-2] not in "aeiou":
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+_SUBJ_VERB = re.compile(
+    r"\b(?P<s>I|we|We)\b(?P<c>'m|'ve|'d|'ll|'re)?(?P<rest>(?:\s+(?:\w+ly|no\s+longer|" + "|".join(sorted(_MODALS - {"no", "not"})) + r"))*)(?:\s+(?P<v>[A-Za-z']+))?"
+)
+_AUX_BEFORE = re.compile(r"(?i)\b(?:can|could|would|will|shall|should|do|did|does|may|might|must|to|let|make|help|have|had)\s*$")
+
+
+def third_person(clause: str) -> str:
+    """``clause`` rewritten with the user as a third person ("I walk my dog" -> "User walks their dog")."""
+
+    def sv(m: re.Match[str]) -> str:
+        subj = "User" if m.start() == 0 else "the user"
+        c, rest, verb = m.group("c"), m.group("rest") or "", m.group("v")
+        if c in ("'m", "'re"):
+            return f"{subj} is{rest}" + (f" {verb}" if verb else "")
+        if c == "'ve":
+            return f"{subj} has{rest}" + (f" {verb}" if verb else "")
+        if c == "'d":
+            return f"{subj} would{rest}" + (f" {verb}" if verb else "")
+        if c == "'ll":
+            return f"{subj} will{rest}" + (f" {verb}" if verb else "")
+        if verb is None:
+            return subj + rest
+        if verb.isupper() and len(verb) > 1:
+            verb = verb.lower()
+        if _AUX_BEFORE.search(m.string[: m.start()]):
+            return f"{subj}{rest} {verb}"
+        if rest.strip() and rest.split()[0].lower() in {"can", "could", "will", "would", "should", "shall", "may", "might", "must"}:
+            return f"{subj}{rest} {verb}"
+        return f"{subj}{rest} {_third(verb)}"
+
+    text = _SUBJ_VERB.sub(sv, clause.strip())
+    text = re.sub(r"\bIm\b", "User is", text)
+    starts_user = text.startswith("User")
+    poss, obj = ("their", "them") if starts_user else ("the user's", "the user")
+    text = re.sub(r"^(?:My|Our|my|our)\b", "User's", text)
+    text = re.sub(r"\b(?:my|our|My|Our)\b", poss, text)
+    text = re.sub(r"\b(?:myself|ourselves)\b", "themselves" if starts_user else "the user", text)
+    text = re.sub(r"\b(?:mine|ours)\b", "theirs", text)
+    text = re.sub(r"\b(?:me|us)\b", obj, text)
+    text = re.sub(r"\bI\b", "the user", text)
+    text = text.strip(" ,;:")
+    return text[:1].upper() + text[1:] if text else text
+
+
+# -- the rules ------------------------------------------------------------------------
+
+
+def _finish(text: str) -> str:
+    text = re.sub(r"\s+", " ", text).strip(" ,;:-")
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def classify_user_clause(clause: str) -> tuple[str, Kind, float] | None:
+    """(normalised text, kind, importance) for one clause of a user turn, or None for small talk."""
+    c = _strip(clause)
+    if not c or is_small_talk(c) or len(terms(c)) < 1:
+        return None
+    sarcastic = bool(_SARCASM.search(clause))
+    starts_self = re.match(_SELF, c) is not None or re.match(r"(?i)^(?:when|since|after|before|because|if|as)\s+I\b", c)
+    req = _REQUEST_LEAD.sub("", c)
+    first = req.split()[0].lower().strip(",") if req.split() else ""
+    addressed = bool(re.search(r"(?i)\byou(?:r)?\b", c)) or first in IMPERATIVES or req != c
+    if STANDING.search(c) and addressed and not re.match(r"(?i)^(?:I|we)\b", c) and not sarcastic:
+        body = third_person(req)
+        return _finish(f"Standing instruction: {body[:1].lower() + body[1:]}"), Kind.PROCEDURE, 0.85
+    asks = c.endswith("?") or (_QUESTION.match(c) and not starts_self and re.search(r"(?i)\byou\b", c))
+    if req != c or asks or (first in IMPERATIVES and not starts_self) or (re.search(r"(?i)\bplease\b", c) and not starts_self):
+        body = third_person(req).rstrip("?.!")
+        if first in IMPERATIVES and req.split()[0].lower() == first:
+            return _finish(f"User asked to {body[:1].lower() + body[1:]}"), Kind.EPISODE, 0.3
+        return _finish(f"User asked: {body[:1].lower() + body[1:]}"), Kind.EPISODE, 0.3
+    text = _finish(third_person(c))
+    if sarcastic:
+        return text, Kind.EPISODE, 0.2
+    if not starts_self and not re.search(r"(?i)\b(?:I|my|me|we|our|us)\b", c):
+        return (text, Kind.EPISODE, 0.2) if len(terms(c)) >= 3 else None
+    slot = slots.parse(text)
+    if slot is not None and not (_RECENT.search(c) and slot.attribute not in IMPORTANCE):
+        attr = slot.attribute.split(".")[-1].split(":")[0]
+        kind = Kind.PREFERENCE if attr in ("pref", "like") else Kind.FACT
+        return text, kind, IMPORTANCE.get(attr, 0.5) if "." not in slot.key else 0.5
+    if _RECENT.search(c) or _PAST.match(text):
+        return text, Kind.EPISODE, 0.3
+    if _PREFERENCE.search(c):
+        return text, Kind.PREFERENCE, 0.5
+    return text, Kind.FACT, 0.5
+
+
+def _user_claims(turn: Turn, index: int, allow_secrets: bool) -> tuple[list[Claim], list[str]]:
+    claims, withheld = [], []
+    text = turn.content if allow_secrets else safety.mask_secrets(turn.content)
+    for sentence in split_sentences(text):
+        for clause in split_clauses(sentence):
+            if safety.SECRET_MARK in clause:
+                withheld.append("secret")
+                continue
+            got = classify_user_clause(clause)
+            if got is None:
+                continue
+            body, kind, importance = got
+            slot = slots.parse(body) if kind in (Kind.FACT, Kind.PREFERENCE) else None
+            claims.append(Claim(body, kind, Source.USER_SAID, importance, USER_CONFIDENCE, safety.sensitivity_of(body), slot, index))
+    return claims, withheld
+
+
+_ADDRESSES_READER = re.compile(r"(?i)\b(?:you\s+(?:must|should|need\s+to|have\s+to|are\s+(?:required|instructed))|please\s+(?:send|forward|reply|click|call|ignore))\b")
+
+
+def _tool_claims(turn: Turn, index: int, allow_secrets: bool) -> tuple[list[Claim], list[str]]:
+    claims, withheld = [], []
+    text = turn.content if allow_secrets else safety.mask_secrets(turn.content)
+    cut = safety.injection_start(text)
+    if cut is not None:
+        withheld.append("injection")
+        text = text[:cut]
+    name = (turn.name or "tool").strip()[:40] or "tool"
+    for sentence in split_sentences(text):
+        s = sentence.strip(" -*#>\t")
+        if safety.SECRET_MARK in s:
+            withheld.append("secret")
+            continue
+        if len(terms(s)) < 2 or is_small_talk(s) or s.endswith("?") or _ADDRESSES_READER.search(s) or STANDING.search(s):
+            continue
+        body = _finish(f"{name} reported: {s}")
+        claims.append(Claim(body, Kind.EPISODE, Source.TOOL_RESULT, 0.25, TOOL_CONFIDENCE, safety.sensitivity_of(body), None, index))
+        if len(claims) >= MAX_TOOL_CLAIMS:
+            break
+    return claims, withheld
+
+
+_CONFIRMS = re.compile(r"(?i)\b(?:I've|I\s+have|I)\s+(?:booked|reserved|scheduled|ordered|cancelled|canceled|set\s+up|added|sent|arranged|saved|noted\s+that)\b|\byou(?:'re|\s+are)\s+(?:booked|confirmed|all\s+set)\b")
+_YES = re.compile(r"(?i)^(?:yes|yeah|yep|yup|sure|correct|that's\s+(?:right|correct)|exactly|definitely|absolutely|please\s+do|right)\b[\s,.!]*(?:please)?[.!]*$")
+_ASK = re.compile(r"(?i)^(?:so\s+)?(?:are|were)\s+you\s+(?P<a>.+?)\??$|^(?:so\s+)?(?:do|did)\s+you\s+(?P<d>.+?)\??$|^(?:should|shall)\s+I\s+(?:always\s+)?(?P<s>.+?)\??$")
+
+
+def _assistant_claims(turn: Turn, index: int, allow_secrets: bool) -> tuple[list[Claim], list[str]]:
+    claims, withheld = [], []
+    text = turn.content if allow_secrets else safety.mask_secrets(turn.content)
+    if safety.is_injection(text):
+        withheld.append("injection")
+        return claims, withheld
+    for sentence in split_sentences(text):
+        if safety.SECRET_MARK in sentence:
+            withheld.append("secret")
+            continue
+        if _CONFIRMS.search(sentence) and not sentence.endswith("?"):
+            body = _finish("Assistant noted: " + sentence.strip())
+            claims.append(Claim(body, Kind.EPISODE, Source.INFERRED, 0.25, INFERRED_CONFIDENCE, safety.sensitivity_of(body), None, index))
+    return claims[:MAX_TOOL_CLAIMS], withheld
+
+
+def _confirmed(question: str, answer: str, index: int) -> Claim | None:
+    """A user's bare "yes" to an assistant's yes/no question about them, as the user's own claim."""
+    if not _YES.match(answer.strip()):
+        return None
+    last = split_sentences(question)[-1] if question.strip() else ""
+    m = _ASK.match(last.strip())
+    if not m:
+        return None
+    if m.group("a"):
+        said = f"I am {m.group('a')}"
+    elif m.group("d"):
+        said = f"I {m.group('d')}"
+    else:
+        said = f"always {m.group('s')} for me"
+    said = re.sub(r"\byour\b", "my", re.sub(r"\byou\b", "me", said))
+    got = classify_user_clause(said)
+    if got is None:
+        return None
+    body, kind, importance = got
+    slot = slots.parse(body) if kind in (Kind.FACT, Kind.PREFERENCE) else None
+    return Claim(body, kind, Source.USER_SAID, importance, 0.8, safety.sensitivity_of(body), slot, index)
+
+
+def extract(turns: Sequence[Turn], *, allow_secrets: bool = False, context: str | None = None) -> Extraction:
+    """One-claim candidates from ``turns`` in order; ``context`` is the assistant turn said just before, if any."""
+    claims: list[Claim] = []
+    withheld: list[str] = []
+    last_assistant = context
+    for i, turn in enumerate(turns):
+        if turn.role == "user":
+            got, why = _user_claims(turn, i, allow_secrets)
+            if not got and last_assistant:
+                yes = _confirmed(last_assistant, turn.content, i)
+                got = [yes] if yes else []
+            last_assistant = None
+        elif turn.role == "tool":
+            got, why = _tool_claims(turn, i, allow_secrets)
+        else:
+            got, why = _assistant_claims(turn, i, allow_secrets)
+            last_assistant = turn.content
+        claims.extend(got)
+        withheld.extend(why)
+    return Extraction(tuple(claims), tuple(withheld))

@@ -1,0 +1,268 @@
+"""Reconciliation: decide what one provisional candidate does to what is already known, then plan the write.
+
+Three pure steps, no I/O:
+
+- ``decide(candidate, neighbours) -> Decision`` is the offline rules engine:
+  near-verbatim duplicates are NOOP; a claim about the same attribute slot
+  with a new value (or a retraction of the old one) is UPDATE of that
+  memory; anything else is ADD.
+- ``guard(decision, candidate, shown)`` makes any decider's verdict safe:
+  only memories that were shown may be updated or deleted (anything else
+  becomes ADD), a less trusted source never overrides a more trusted one
+  (a tool result or an inference never retires what the user said), and a
+  candidate older than its target never supersedes it (NOOP, kept retired).
+- ``plan(candidate, decision, target, now, embed)`` turns the verdict into
+  one guarded ``Changeset``: the candidate must still be PROVISIONAL and
+  the target still ACTIVE, so two workers racing on the same candidate
+  cannot both apply (the loser gets ``Conflict`` and writes nothing).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+import numpy as np
+
+from kenning.lifecycle import safety, slots
+from kenning.lifecycle.slots import Slot
+from kenning.stores.base import audit_entry
+from kenning.types import Changeset, Decision, Kind, Memory, Op, Source, Status, Transition, new_id
+
+TRUST = {Source.USER_SAID: 3, Source.CONSOLIDATED: 2, Source.INFERRED: 1, Source.TOOL_RESULT: 1}
+DUPLICATE_COSINE = 0.93
+EPISODE_DUPLICATE_COSINE = 0.97
+EPISODE_DUPLICATE_WINDOW = timedelta(hours=6)
+PROCEDURE_REFINE_COSINE = 0.85
+
+# Reason codes (the audit log carries these, never memory text).
+DUPLICATE = "duplicate"
+STALE = "stale: older than the memory it would replace"
+NEW = "new claim"
+SLOT_CHANGE = "same attribute, new value"
+RETRACTION = "retraction"
+UPGRADE = "restated by a more trusted source"
+REFINED = "refined standing instruction"
+NOT_SHOWN = "target was not shown; kept as new"
+NOT_ACTIVE = "target is no longer active; kept as new"
+LESS_TRUSTED = "less trusted source cannot override; kept as new"
+
+_NEGATION = re.compile(r"(?i)\b(?:not|no\s+longer|never|any\s?more|stopped|quit|gave\s+up)\b|n't\b")
+_NORM = re.compile(r"[^\w]+")
+
+
+@dataclass(frozen=True, slots=True)
+class Neighbour:
+    """An active memory shown to a decision, with its cosine similarity to the candidate."""
+
+    memory: Memory
+    cosine: float
+
+
+def slot_of(memory: Memory) -> Slot | None:
+    """The attribute slot a fact or preference states; episodes and procedures have none."""
+    if memory.kind not in (Kind.FACT, Kind.PREFERENCE):
+        return None
+    return slots.parse(memory.text)
+
+
+def trust(memory: Memory) -> int:
+    return TRUST[memory.source]
+
+
+def _norm(text: str) -> str:
+    return _NORM.sub(" ", text.lower()).strip()
+
+
+def _same_value(a: str | None, b: str | None) -> bool:
+    if not a or not b:
+        return False
+    return a == b or (len(min(a, b, key=len)) >= 4 and (a in b or b in a))
+
+
+def is_duplicate(candidate: Memory, other: Memory, cosine: float) -> bool:
+    """Whether ``candidate`` adds nothing to ``other``.
+
+    Episodes are duplicates only when near-verbatim and close in time, so
+    several independent episodes survive for consolidation. Other kinds are
+    duplicates when highly similar, with the same polarity and no
+    distinctive token (name, number, code) the other lacks.
+    """
+    same_text = _norm(candidate.text) == _norm(other.text)
+    if candidate.kind is Kind.EPISODE or other.kind is Kind.EPISODE:
+        close = abs(candidate.created_at - other.created_at) <= EPISODE_DUPLICATE_WINDOW
+        return candidate.kind is other.kind and close and (same_text or cosine >= EPISODE_DUPLICATE_COSINE)
+    if same_text:
+        return True
+    if cosine < DUPLICATE_COSINE:
+        return False
+    if bool(_NEGATION.search(candidate.text)) != bool(_NEGATION.search(other.text)):
+        return False
+    if not slots.distinctive(candidate.text) <= slots.distinctive(other.text):
+        return False
+    a, b = slot_of(candidate), slot_of(other)
+    if a and b and (a.key != b.key or a.negated != b.negated or not _same_value(a.value, b.value)):
+        return False
+    return True
+
+
+def conflicts(new: Slot, old: Slot) -> bool | None:
+    """True if ``new`` replaces ``old``; False if it restates it; None if they are about different things."""
+    if new.key != old.key:
+        return None
+    if new.negated:
+        if old.negated:
+            return False if (new.value is None or _same_value(new.value, old.value)) else None
+        return True if (new.value is None or old.value is None or _same_value(new.value, old.value)) else None
+    if old.negated:
+        # "not vegetarian" then "vegetarian" again replaces it; "omnivore" merely agrees with it
+        return True if (old.value is None or _same_value(new.value, old.value)) else None
+    if _same_value(new.value, old.value):
+        return False
+    return True
+
+
+def decide(candidate: Memory, neighbours: Sequence[Neighbour]) -> Decision:
+    """The offline rules engine's verdict for ``candidate`` against the active ``neighbours`` it was shown."""
+    ranked = sorted(neighbours, key=lambda n: -n.cosine)
+    for n in ranked:
+        if is_duplicate(candidate, n.memory, n.cosine):
+            if trust(candidate) > trust(n.memory) and candidate.created_at >= n.memory.created_at:
+                return Decision(Op.UPDATE, n.memory.id, None, UPGRADE)
+            return Decision(Op.NOOP, n.memory.id, None, DUPLICATE)
+    new = slot_of(candidate)
+    if new is not None:
+        for n in ranked:
+            old = slot_of(n.memory)
+            if old is None:
+                continue
+            verdict = conflicts(new, old)
+            if verdict is False:
+                if trust(candidate) > trust(n.memory) and candidate.created_at >= n.memory.created_at:
+                    return Decision(Op.UPDATE, n.memory.id, None, UPGRADE)
+                return Decision(Op.NOOP, n.memory.id, None, DUPLICATE)
+            if verdict:
+                return Decision(Op.UPDATE, n.memory.id, None, RETRACTION if new.negated else SLOT_CHANGE)
+    if candidate.kind is Kind.PROCEDURE:
+        for n in ranked:
+            if n.memory.kind is Kind.PROCEDURE and n.cosine >= PROCEDURE_REFINE_COSINE:
+                return Decision(Op.UPDATE, n.memory.id, None, REFINED)
+    return Decision(Op.ADD, None, None, NEW)
+
+
+def guard(
+    decision: Decision,
+    candidate: Memory,
+    shown: Mapping[str, Memory],
+    *,
+    allow_secrets: bool = False,
+    max_chars: int = 4000,
+) -> Decision:
+    """``decision`` made safe to apply, whoever produced it.
+
+    - UPDATE/DELETE of an id that was not shown, or no longer active -> ADD;
+    - a less trusted candidate (tool result, inference) never updates or
+      deletes a more trusted memory (what the user said) -> ADD;
+    - a candidate older than its target never supersedes it -> NOOP (stale);
+    - replacement text holding a secret, an injected instruction, or too
+      long, is dropped in favour of the candidate's own text.
+    """
+    op = decision.op
+    if op not in (Op.ADD, Op.UPDATE, Op.DELETE, Op.NOOP):
+        return Decision(Op.ADD, None, None, NEW)
+    if op in (Op.UPDATE, Op.DELETE):
+        target = shown.get(decision.target_id or "")
+        if target is None:
+            return Decision(Op.ADD, None, None, NOT_SHOWN)
+        if target.status is not Status.ACTIVE or target.scope != candidate.scope:
+            return Decision(Op.ADD, None, None, NOT_ACTIVE)
+        if trust(candidate) < trust(target):
+            return Decision(Op.ADD, None, None, LESS_TRUSTED)
+        if candidate.created_at < target.created_at:
+            return Decision(Op.NOOP, target.id, None, STALE)
+    if op is Op.NOOP and decision.target_id not in shown:
+        decision = Decision(Op.NOOP, None, None, decision.reason or DUPLICATE)
+    text = decision.text
+    if text is not None:
+        text = text.strip()
+        bad = (
+            not text
+            or len(text) > max_chars
+            or (not allow_secrets and safety.has_secret(text))
+            or safety.is_injection(text)
+            or not slots.distinctive(candidate.text) <= slots.distinctive(text) | slots.distinctive(_target_text(shown, decision))
+        )
+        if bad or op is not Op.UPDATE:
+            text = None
+    return Decision(decision.op, decision.target_id, text, decision.reason)
+
+
+def _target_text(shown: Mapping[str, Memory], decision: Decision) -> str:
+    t = shown.get(decision.target_id or "")
+    return t.text if t else ""
+
+
+def plan(
+    candidate: Memory,
+    decision: Decision,
+    target: Memory | None,
+    now: datetime,
+    embed: Callable[[str], np.ndarray],
+    *,
+    decider: str = "rules",
+) -> tuple[Changeset, str | None]:
+    """The one guarded ``Changeset`` applying ``decision``, and the id of the memory left active (if any).
+
+    ADD activates the candidate. UPDATE inserts a new active version that
+    supersedes the target, retires the target and folds the candidate into
+    it. DELETE retires the target. NOOP retires the candidate (a duplicate's
+    text is also erased, since an identical active memory holds it). Every
+    transition is guarded: the candidate must be PROVISIONAL, the target ACTIVE.
+    """
+    scope = candidate.scope
+    src = candidate.source.value
+    why = f"{decider}: {decision.reason}" if decision.reason else decider
+    cand_done = Transition(candidate.id, (Status.PROVISIONAL,), Status.RETIRED)
+    if candidate.source is Source.TOOL_RESULT and candidate.kind is Kind.PROCEDURE:
+        # Tool content is never an instruction to follow, whoever classified it.
+        candidate = candidate.evolve(kind=Kind.EPISODE)
+    if decision.op is Op.ADD or (decision.op in (Op.UPDATE, Op.DELETE) and target is None):
+        change = Changeset(
+            transitions=(Transition(candidate.id, (Status.PROVISIONAL,), Status.ACTIVE),),
+            audit=(audit_entry(scope, now, Op.ADD, [candidate.id], src, why),),
+        )
+        return change, candidate.id
+    if decision.op is Op.UPDATE:
+        assert target is not None
+        text = decision.text or candidate.text
+        new = candidate.evolve(
+            id=new_id("mem"),
+            text=text,
+            embedding=candidate.embedding if text == candidate.text else embed(text),
+            status=Status.ACTIVE,
+            supersedes=(target.id,),
+            importance=max(candidate.importance, target.importance) if candidate.kind is target.kind else candidate.importance,
+            sensitivity=safety.sensitivity_of(text) if text != candidate.text else candidate.sensitivity,
+            metadata={**dict(candidate.metadata), "candidate": candidate.id},
+        )
+        change = Changeset(
+            inserts=(new,),
+            transitions=(cand_done, Transition(target.id, (Status.ACTIVE,), Status.RETIRED)),
+            deletes=(candidate.id,),
+            audit=(audit_entry(scope, now, Op.UPDATE, [new.id, target.id, candidate.id], src, why),),
+        )
+        return change, new.id
+    if decision.op is Op.DELETE:
+        assert target is not None
+        change = Changeset(
+            transitions=(cand_done, Transition(target.id, (Status.ACTIVE,), Status.RETIRED)),
+            deletes=(candidate.id,),
+            audit=(audit_entry(scope, now, Op.DELETE, [target.id, candidate.id], src, why),),
+        )
+        return change, None
+    ids = [candidate.id] + ([decision.target_id] if decision.target_id else [])
+    erase = (candidate.id,) if decision.reason in (DUPLICATE, UPGRADE) else ()
+    change = Changeset(transitions=(cand_done,), deletes=erase, audit=(audit_entry(scope, now, Op.NOOP, ids, src, why),))
+    return change, decision.target_id

@@ -1,0 +1,233 @@
+"""Attribute slots: what a one-claim sentence says about its subject, so a new value can replace an old one.
+
+``parse(text)`` reads a normalised third-person claim ("User lives in York",
+"Maya is severely allergic to peanuts", "User's favourite colour is green")
+and returns a ``Slot``: the attribute, its value, whether the claim
+asserts or retracts it, and the value it replaced if the claim says so
+("moved from Leeds to York"). Pure and deterministic.
+
+Single-valued attributes (residence, employer, diet, spouse, contact
+details, "X's Y is Z" attributes, preferences about one topic) are keyed by
+the attribute alone, so any new value supersedes the old one. Multi-valued
+ones (allergies, likes, relatives) are keyed by attribute and value, so a
+new value is added beside the old and only a retraction of the same value
+replaces it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from kenning.lifecycle.retrieve import STOPWORDS
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """``key`` identifies what is being said ("residence", "allergy:peanut", "pref:meeting")."""
+
+    key: str
+    value: str | None
+    negated: bool = False
+    old: str | None = None
+
+    @property
+    def attribute(self) -> str:
+        return self.key.split(":", 1)[0]
+
+
+_SUBJ = r"(?:^|(?<=[\s,;(]))"
+_NEG_TAIL = re.compile(r"(?i)\b(?:any\s?more|no\s+more|any\s+longer|these\s+days)\b")
+_ADV = r"(?:(?:now|currently|still|also|actually|just|recently|finally|officially|happily|proudly|mostly|strictly|fully|basically|really)\s+)*"
+_PROPER = r"(?P<v>[A-Z][\w'&.-]*(?:\s+(?:[A-Z][\w'&.-]*|(?:of|the|de|la|le|upon|on|am|del|von|van)\b(?=\s+[A-Z])))*)"
+_PROPER_OLD = _PROPER.replace("?P<v>", "?P<old>")
+
+DIETS = (
+    r"vegetarian|vegan|pescatarian|pescetarian|flexitarian|carnivore|omnivore|keto(?:genic)?|paleo|"
+    r"gluten[- ]free|dairy[- ]free|lactose[- ]intolerant|halal|kosher|teetotal|teetotaller|sober|coeliac|celiac|"
+    r"plant[- ]based|raw\s+vegan|fruitarian"
+)
+_DIET_IDENTITY = {"vegetarian", "vegan", "pescatarian", "pescetarian", "flexitarian", "carnivore", "omnivore",
+                  "keto", "ketogenic", "paleo", "plant-based", "plant based", "raw vegan", "fruitarian"}
+_MEATS = r"meat|chicken|fish|beef|pork|lamb|bacon|seafood|steak|ham|turkey|sausages?"
+SINGLE_RELATIONS = {"wife", "husband", "partner", "spouse", "girlfriend", "boyfriend", "fiance", "fiancé", "fiancée",
+                    "boss", "manager", "doctor", "gp", "dentist", "landlord", "assistant"}
+RELATIONS = (
+    r"wife|husband|partner|spouse|girlfriend|boyfriend|fianc[eé]e?|son|daughter|child|kid|baby|brother|sister|"
+    r"sibling|twin|mother|mum|mom|father|dad|parent|grandmother|grandma|grandfather|grandpa|granddaughter|grandson|"
+    r"aunt|uncle|cousin|niece|nephew|friend|best\s+friend|colleague|boss|manager|flatmate|roommate|neighbou?r|"
+    r"doctor|gp|dentist|landlord|assistant|dog|cat|puppy|kitten|pet|tortoise|turtle|rabbit|hamster|parrot|horse|fish"
+)
+
+_R = [  # (pattern, builder) tried in order; the first that matches wins
+    # residence
+    (r"\b(?:moved|relocated|moving|relocating|emigrated)\s+(?:house\s+|back\s+|away\s+)?from\s+" + _PROPER_OLD + r"\s+to\s+" + _PROPER, "residence:change"),
+    (r"\b(?:moved|relocated|emigrated|has\s+moved|have\s+moved)\s+(?:house\s+|back\s+|over\s+|out\s+)?(?:to|into)\s+" + _PROPER, "residence:+"),
+    (r"\b(?:no\s+longer|doesn't|does\s+not|don't|do\s+not)\s+lives?\s+in\s+" + _PROPER, "residence:-"),
+    (r"\bmoved\s+(?:out\s+of|away\s+from)\s+" + _PROPER, "residence:-"),
+    (r"\b(?:lives?|living|resides?|is\s+based|are\s+based|has\s+lived|is\s+living|are\s+living|settled)\s+" + _ADV + r"(?:in|at)\s+(?:the\s+)?" + _PROPER, "residence:+"),
+    (r"\bhome\s+(?:town\s+)?is\s+(?:now\s+)?(?:in\s+)?" + _PROPER, "residence:+"),
+    # employer
+    (r"\b(?:left|quit|resigned\s+from|was\s+(?:fired|laid\s+off|let\s+go)\s+from|moved\s+on\s+from)\s+" + _PROPER_OLD
+     + r"\s*(?:,|;|and|to\s+join|for)\s*(?:is\s+|and\s+)?(?:now|currently)?\s*(?:works?\s+|working\s+|employed\s+|joined\s+|is\s+)?(?:at|for|with|join)?\s*" + _PROPER, "employer:change"),
+    (r"\b(?:switched|moved|changed\s+jobs?)\s+from\s+" + _PROPER_OLD + r"\s+to\s+" + _PROPER, "employer:change"),
+    (r"\b(?:left|quit|resigned\s+from|was\s+(?:fired|laid\s+off|let\s+go)\s+from|no\s+longer\s+works?\s+(?:at|for)|doesn't\s+work\s+(?:at|for)|does\s+not\s+work\s+(?:at|for)|retired\s+from|stopped\s+working\s+(?:at|for))\s+" + _PROPER, "employer:-"),
+    (r"\b(?:works?|working|is\s+employed|are\s+employed|employed)\s+" + _ADV + r"(?:at|for|by|with)\s+" + _PROPER, "employer:+"),
+    (r"\b(?:joined|started\s+(?:a\s+new\s+job\s+|working\s+|work\s+)?(?:at|with|for)|got\s+a\s+(?:new\s+)?job\s+(?:at|with)|was\s+hired\s+by|now\s+at)\s+" + _PROPER, "employer:+"),
+    (r"\bjob\s+is\s+(?:now\s+)?(?:at|with)\s+" + _PROPER, "employer:+"),
+    (r"\bis\s+(?:a|an)\s+(?:[\w-]+\s+){1,3}(?:at|for)\s+" + _PROPER, "employer:+"),
+    # diet
+    (r"\b(?:is\s+not|isn't|is\s+no\s+longer|are\s+not|no\s+longer|not)\s+(?:a\s+|an\s+)?" + _ADV + r"(?P<v>" + DIETS + r")", "diet:-"),
+    (r"\b(?:stopped|quit|gave\s+up|gives\s+up|ended)\s+(?:being\s+|eating\s+)?(?:a\s+|an\s+)?(?P<v>" + DIETS + r")", "diet:-"),
+    (r"\b(?:eats?|eating)\s+(?:" + _MEATS + r")(?:\s*(?:,|and|&)\s*(?:" + _MEATS + r"))*\s+(?:again|now|these\s+days)", "diet:omni"),
+    (r"\b(?:started|began|is)\s+eating\s+(?:" + _MEATS + r")", "diet:omni"),
+    (r"\b(?:is|are|became|becomes|went|goes|turned|has\s+become|has\s+gone|'s|eats|eat|keeps|follows\s+a)\s+" + _ADV + r"(?:a\s+|an\s+|fully\s+|strictly\s+)?(?P<v>" + DIETS + r")", "diet:+"),
+    # allergies
+    (r"\b(?:is\s+not|isn't|is\s+no\s+longer|not|no\s+longer)\s+" + _ADV + r"allergic\s+to\s+(?P<v>[\w-]+(?:\s+[\w-]+)?)", "allergy:-"),
+    (r"\boutgrew\s+(?:(?:the|a|an|their)\s+)?(?P<v>[\w-]+)\s+allergy", "allergy:-"),
+    (r"\ballergic\s+to\s+(?P<v>[\w-]+(?:\s+[\w-]+)?)", "allergy:+"),
+    (r"\b(?:has|have)\s+(?:a|an)\s+(?:severe\s+|mild\s+|serious\s+)?(?P<v>[\w-]+)\s+allergy", "allergy:+"),
+    # relationships
+    (r"(?:User's|their|the\s+user's|[A-Z][a-z]+'s)\s+(?:[\w-]+\s+)?(?P<rel>" + RELATIONS + r")(?:'s\s+name)?\s+(?:is\s+)?(?:now\s+)?(?:called|named|is)\s+(?P<v>[A-Z][\w-]*)", "rel"),
+    (r"\b(?:has|have|had|got|adopted)\s+(?:a|an)\s+(?:[\w-]+\s+){0,2}(?P<rel>" + RELATIONS + r")\s+(?:called|named)\s+(?P<v>[A-Z][\w-]*)", "rel"),
+    (r"\b(?:married\s+to|married|dating|engaged\s+to)\s+(?P<v>[A-Z][\w-]*)", "rel:partner"),
+    # contact details and identity
+    (r"\b(?:phone|mobile|cell|telephone)(?:\s+number)?\s+is\s+(?:now\s+)?(?P<v>\+?[\d][\d ()-]{5,}\d)", "phone"),
+    (r"\be-?mail(?:\s+address)?\s+is\s+(?:now\s+)?(?P<v>[\w.+-]+@[\w-]+\.[\w.]+)", "email"),
+    (r"\b(?:home\s+)?address\s+is\s+(?:now\s+)?(?P<v>.+)", "address"),
+    (r"\bbirthday\s+is\s+(?:on\s+)?(?P<v>.+)", "birthday"),
+    (r"\b(?:is|turned|turns)\s+(?P<v>\d{1,3})(?:\s+years?\s+old)?\b", "age"),
+    (r"\b(?:goes\s+by|prefers\s+to\s+be\s+called|wants\s+to\s+be\s+called)\s+(?P<v>[A-Z][\w-]*)", "name"),
+]
+_COMPILED = [(re.compile(p), tag) for p, tag in _R]
+
+_PREF_CMP = re.compile(r"(?i)\bprefers?\s+(?P<v>[\w -]+?)\s+(?:to|over|rather\s+than|instead\s+of)\s+(?P<o>[\w -]+)")
+_PREF = re.compile(r"(?i)\b(?:prefers?|would\s+rather\s+(?:have|sit\s+in|get)|likes?\s+(?:to\s+have|having)|wants?\s+(?:to\s+have\s+)?(?:a|an)?)\s+(?P<v>[\w -]+)")
+_LIKE = re.compile(
+    r"(?:^|\b(?:User|user|they|she|he)\s+|^[A-Z][\w-]*\s+)(?:(?:\w+ly|just|really|also|still|now|no\s+longer|(?:do|does)(?:n't|\s+not)|can't|cannot)\s+)*"
+    r"(?P<verb>(?:dis)?likes?|loves?|enjoys?|adores?|hates?|detests?|stand|avoids?|(?:is|isn't|is\s+not)\s+(?:a\s+(?:big\s+|huge\s+)?)?(?:fan\s+of|into))\s+(?P<v>[\w -]+)",
+)
+_NEG_LIKE = re.compile(r"(?i)\b(?:dislike|hate|detest|stand|avoid|not|n't|no\s+longer)")
+_ATTR = re.compile(
+    r"(?:^|(?<=\s))(?:User's|their|the\s+user's|[A-Z][a-z]+'s)\s+(?:new\s+|current\s+|updated\s+)?(?P<a>[a-z][a-z -]{1,40}?)\s+(?:is|are|was)\s+(?:now\s+|actually\s+)?(?P<v>.+)"
+)
+_PREPS = re.compile(r"(?i)\s+(?:to|over|for|on|in|at|when|during|with|from|by|because|since|if|so|but|and|,).*$")
+
+
+def _stem(word: str) -> str:
+    w = word.lower()
+    for suffix in ("ies", "es", "s"):
+        if len(w) > len(suffix) + 2 and w.endswith(suffix) and not w.endswith("ss"):
+            return w[: -len(suffix)] + ("y" if suffix == "ies" else "")
+    return w
+
+
+def _clean(value: str) -> str:
+    value = value.strip(" .,;:!?'\"")
+    value = re.sub(r"\s*\((?:.*)\)?\s*$", "", value)
+    value = re.sub(r"(?i)\s+(?:now|again|any\s?more|no\s+more|these\s+days|last\s+\w+|this\s+\w+|since\s+.*|as\s+of\s+.*|for\s+\w+\s+years?)$", "", value)
+    return value.strip(" .,;:!?'\"").lower()
+
+
+def _head(phrase: str) -> tuple[str, str]:
+    """(topic, value) of a preference phrase: the head noun and its modifiers ("morning meetings" -> meeting, morning)."""
+    core = re.sub(r"(?i)(?:\s+(?:now|again|instead|these\s+days|nowadays|any\s?more|please|too|as\s+well|most|best|generally|usually))+\s*$", "", _PREPS.sub("", phrase).strip())
+    words = [w for w in re.findall(r"[\w-]+", core.lower()) if w not in STOPWORDS and w not in {"really", "very", "much", "always", "usually"}]
+    if not words:
+        return "", ""
+    topic = _stem(words[-1])
+    value = " ".join(words[:-1]) or topic
+    return topic, value
+
+
+_REL_SUBJECT = re.compile(
+    r"^(?:User's|The\s+user's|Their|[A-Z][\w-]*'s)\s+(?:[\w-]+\s+){0,2}?(?P<rel>" + RELATIONS + r")\b(?:\s+[A-Z][\w-]*)?\s+(?!is\s+(?:now\s+)?(?:called|named)|'s\s+name|called|named)",
+    re.I,
+)
+
+
+def parse(text: str) -> Slot | None:
+    """The attribute ``text`` asserts or retracts, or None if it states no recognised attribute.
+
+    Claims about someone else ("User's sister lives in Seville") get a key
+    prefixed with the relation ("sister.residence"), so they never replace
+    the user's own attributes.
+    """
+    slot = _parse(text)
+    m = _REL_SUBJECT.match(text.strip())
+    if slot is not None and m and not slot.key.startswith("rel:"):
+        rel = m.group("rel").lower()
+        return Slot(f"{rel}.{slot.key}", slot.value, slot.negated, slot.old)
+    return slot
+
+
+def _parse(text: str) -> Slot | None:
+    t = text.strip()
+    negated_tail = bool(_NEG_TAIL.search(t))
+    for pat, tag in _COMPILED:
+        m = pat.search(t)
+        if not m:
+            continue
+        attr, _, mode = tag.partition(":")
+        if attr == "rel":
+            rel = mode or m.group("rel").lower().replace("  ", " ")
+            rel = {"mum": "mother", "mom": "mother", "dad": "father", "fiance": "partner", "fiancé": "partner",
+                   "fiancée": "partner", "spouse": "partner", "girlfriend": "partner", "boyfriend": "partner",
+                   "wife": "partner", "husband": "partner"}.get(rel, rel)
+            name = m.group("v")
+            neg = bool(re.search(r"(?i)\b(?:not|no\s+longer|ex-?)\b", t[: m.start("v")]))
+            if rel in SINGLE_RELATIONS or rel == "partner":
+                return Slot(f"rel:{rel}", name.lower(), neg)
+            return Slot(f"rel:{rel}:{name.lower()}", name.lower(), neg)
+        value = _clean(m.group("v")) if "v" in m.groupdict() and m.group("v") else None
+        old = _clean(m.group("old")) if "old" in m.groupdict() and m.group("old") else None
+        if attr == "diet":
+            if mode == "omni":
+                return Slot("diet", "omnivore", False)
+            value = (value or "").replace("pescetarian", "pescatarian").replace("ketogenic", "keto")
+            neg = mode == "-"
+            if value in _DIET_IDENTITY:
+                return Slot("diet", value, neg)
+            return Slot(f"diet:{value}", value, neg)
+        if attr == "allergy":
+            topic = _stem((value or "").split()[-1]) if value else ""
+            return Slot(f"allergy:{topic}", value, mode == "-" or negated_tail)
+        if mode == "change":
+            return Slot(attr, value, False, old)
+        if mode == "-":
+            return Slot(attr, value, True)
+        if attr in {"phone", "email", "address", "birthday", "age", "name", "residence", "employer"}:
+            return Slot(attr, value, False if mode == "+" else negated_tail)
+    m = _PREF_CMP.search(t)
+    if m:
+        a, b = _head(m.group("v"))[0], _head(m.group("o"))[0]
+        if a and b:
+            return Slot("pref:" + "|".join(sorted({a, b})), a, False)
+    m = _LIKE.search(t)
+    if m and not re.search(r"(?i)\b(?:would|'d)\s+like\b", t):
+        topic, _ = _head(m.group("v"))
+        if topic:
+            neg = bool(_NEG_LIKE.search(m.group(0)[: m.end("verb") - m.start()])) or negated_tail
+            value = _head(m.group("v"))[1]
+            phrase = topic if value == topic else f"{value} {topic}"
+            return Slot(f"like:{phrase}", phrase, neg)
+    m = _PREF.search(t)
+    if m:
+        topic, value = _head(m.group("v"))
+        if topic:
+            return Slot(f"pref:{topic}", value, negated_tail)
+    m = _ATTR.search(t)
+    if m:
+        attr = " ".join(_stem(w) for w in m.group("a").split() if w not in STOPWORDS)
+        value = _clean(m.group("v"))
+        if attr and value and len(attr.split()) <= 4:
+            return Slot(f"attr:{attr}", value, bool(re.match(r"(?i)(?:not|no\s+longer)\b", m.group("v"))))
+    return None
+
+
+def distinctive(text: str) -> set[str]:
+    """Tokens a faithful copy of ``text`` must keep: numbers, codes and capitalised names (not the first word)."""
+    toks = re.findall(r"[\w][\w'-]*", text)
+    out = {t.lower() for t in toks if re.search(r"\d", t)}
+    out |= {t.lower() for i, t in enumerate(toks) if i > 0 and t[:1].isupper() and t.lower() not in {"user", "i"}}
+    return out
