@@ -26,7 +26,8 @@ from typing import Any
 
 from kenning.lifecycle import consolidate
 from kenning.stores.base import audit_entry
-from kenning.types import Changeset, Memory, Op, Scope, Source, Status, new_id
+from kenning.errors import Conflict
+from kenning.types import Changeset, Memory, Op, Scope, Source, Status, Transition, new_id
 
 MAX_ROUNDS = 5
 
@@ -105,12 +106,19 @@ def plan_deletion(
         inserts.append(fresh)
         regen_audit.append(audit_entry(scope, now, Op.CONSOLIDATE, [fresh.id, *fresh.source_refs], "consolidated", "regenerated after deletion"))
     for mid in list(drop):
-        if mid in doomed or drop[mid].status is Status.DELETED:
+        if mid in doomed:
             drop.pop(mid)
-    gone = list(doomed) + list(drop)
-    texts = deleted_texts + [m.text for m in drop.values() if m.text]
+    # Tombstones are already gone; everything else is guarded on the status it
+    # was read in, so a concurrent cascade or worker makes this one re-plan
+    # instead of deleting (or regenerating) the same thing twice.
+    live = [m for m in [*doomed.values(), *drop.values()] if m.status is not Status.DELETED]
+    if not live:
+        return Changeset(), [], [], []
+    gone = [m.id for m in live]
+    texts = [m.text for m in live if m.text]
     change = Changeset(
         inserts=tuple(inserts),
+        transitions=tuple(Transition(m.id, (m.status,), Status.DELETED) for m in live),
         deletes=tuple(gone),
         audit=(audit_entry(scope, now, op, gone, "", reason), *regen_audit),
     )
@@ -129,24 +137,28 @@ def delete_memories(ctx: Any, scope: Scope, ids: Sequence[str], *, now: datetime
     regenerated: list[str] = []
     texts: list[str] = []
     todo = list(ids)
-    for _ in range(MAX_ROUNDS):
+    for round_ in range(MAX_ROUNDS):
+        if not todo:
+            break
         change, gone, fresh, gone_texts = plan_deletion(ctx, scope, todo, now, reason, op, rules)
         if change:
-            ctx.store.apply(scope, change)
+            try:
+                ctx.store.apply(scope, change)
+            except Conflict:
+                if round_ == MAX_ROUNDS - 1:
+                    raise
+                continue  # something changed under us: read again and re-plan
         deleted.extend(i for i in gone if i not in deleted)
         regenerated.extend(fresh)
         texts.extend(gone_texts)
         # A consolidation committed by a worker while we read would still cite
         # a deleted id: look again, and cascade into whatever appeared.
-        late = [
+        todo = [
             c.id
             for i in gone
             for c in ctx.store.citing(scope, i)
             if c.source is Source.CONSOLIDATED and i in c.source_refs and c.status is not Status.DELETED and c.id not in fresh
         ]
-        if not late:
-            break
-        todo = late  # derived data: deleted outright; the next consolidation rebuilds from survivors
     invalidate_cache(ctx.embedder, texts)
     return DeletionReport(deleted=deleted, regenerated=regenerated)
 
