@@ -84,7 +84,7 @@ def build_server(resolve: Resolver, *, metrics: Any = None, name: str = "kenning
                 m = mem.remember(text)
                 return f"Stored 1 memory.\n{as_data([m])}"
             result = mem.add(text, wait=True)
-            written = _memories_in(result)
+            written = memories_of(mem, result)
             return f"Captured; {len(written)} memory record(s) written or changed.\n{as_data(written)}"
 
         return counted("add_memories", run)
@@ -129,18 +129,23 @@ def build_server(resolve: Resolver, *, metrics: Any = None, name: str = "kenning
     return server
 
 
-def _memories_in(result: Any) -> list[Memory]:
-    """The memory records a write-path result carries, whatever its exact shape."""
-    if isinstance(result, Memory):
-        return [result]
-    if isinstance(result, (list, tuple)):
-        return [m for r in result for m in _memories_in(r)]
-    found: list[Memory] = []
-    for name in ("memories", "written", "added", "inserted", "candidates", "changed"):
-        value = getattr(result, name, None)
-        if isinstance(value, (list, tuple)):
-            found.extend(m for m in value if isinstance(m, Memory))
-    return list({m.id: m for m in found}.values())
+def memories_of(mem: ScopedMemory, result: Any) -> list[Memory]:
+    """The records a write-path result names (written ids, then the memories decisions left active)."""
+    ids: list[str] = [i for i in getattr(result, "ids", ()) or () if isinstance(i, str)]
+    for d in getattr(result, "decisions", ()) or ():
+        for name in ("memory_id", "target_id"):
+            value = getattr(d, name, None)
+            if isinstance(value, str):
+                ids.append(value)
+    found: dict[str, Memory] = {}
+    for i in dict.fromkeys(ids):
+        try:
+            m = mem.get(i)
+        except KenningError:
+            continue
+        if m.status.value in ("active", "provisional"):
+            found[m.id] = m
+    return list(found.values())
 
 
 def run_stdio(system: Kenning, tenant_id: str, user_id: str) -> None:

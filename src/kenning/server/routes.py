@@ -7,6 +7,7 @@ is synchronous and thread-safe.
 from __future__ import annotations
 
 import dataclasses
+import re
 from datetime import datetime, timezone
 from enum import Enum
 from typing import Any
@@ -58,9 +59,15 @@ def whoami(who: Principal = Depends(principal)) -> s.WhoAmI:
 
 @router.post("/users/{user_id}/messages", summary="Capture conversation turns (extract and reconcile memories)")
 def add_messages(body: s.MessagesIn, request: Request, mem: ScopedMemory = Depends(app_scope)) -> Any:
+    from kenning.server.mcp import memories_of
+
     result = mem.add(body.as_facade_input(), session_id=body.session_id, wait=body.wait)
-    _count(request, "add")
-    return jsonable(result)
+    touched = memories_of(mem, result)
+    _count(request, "add", len(touched))
+    out = jsonable(result)
+    if isinstance(out, dict):  # the records themselves, so a client need not fetch each id
+        out["memories"] = [s.MemoryPublic.of(m).model_dump(mode="json") for m in touched]
+    return out
 
 
 @router.post("/users/{user_id}/memories", status_code=201, response_model=s.MemoryPublic, summary="Remember one claim as given")
@@ -128,7 +135,8 @@ def history(memory_id: str, mem: ScopedMemory = Depends(user_scope)) -> s.Histor
 
 @router.get("/users/{user_id}/export", summary="Everything held for this user (records with embeddings, audit log)")
 def export(mem: ScopedMemory = Depends(user_scope)) -> JSONResponse:
-    name = f"kenning-export-{mem.scope.user_id}.json".replace('"', "")
+    safe = re.sub(r"[^A-Za-z0-9_.-]", "_", mem.scope.user_id)[:80]  # headers are latin-1; user ids are not
+    name = f"kenning-export-{safe}.json"
     return JSONResponse(mem.export(), headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
