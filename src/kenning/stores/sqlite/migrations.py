@@ -94,9 +94,25 @@ CREATE INDEX api_keys_tenant ON api_keys (tenant_id, created_at);
 CREATE TABLE secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
+# The keyword index gains a ``scope`` column holding one token per (tenant, user)
+# ('k' + hex(tenant) + 'x' + hex(user), as ``store.scope_token`` builds it), so a
+# query ANDs it in and FTS5 walks only that scope's postings instead of every
+# tenant's (at 1M rows a common word matched most of the table).
+M003_FTS_SCOPE = """
+CREATE VIRTUAL TABLE memory_fts_v2 USING fts5(
+    text, scope, id UNINDEXED, tenant_id UNINDEXED, user_id UNINDEXED,
+    tokenize = 'porter unicode61'
+);
+INSERT INTO memory_fts_v2 (rowid, text, scope, id, tenant_id, user_id)
+SELECT rowid, text, 'k' || lower(hex(tenant_id)) || 'x' || lower(hex(user_id)), id, tenant_id, user_id FROM memory_fts;
+DROP TABLE memory_fts;
+ALTER TABLE memory_fts_v2 RENAME TO memory_fts;
+"""
+
 MIGRATIONS: list[tuple[str, str]] = [
     ("m001_initial", M001_INITIAL),
     ("m002_api_keys", M002_API_KEYS),
+    ("m003_fts_scope", M003_FTS_SCOPE),
 ]
 
 

@@ -13,13 +13,14 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 import sqlite3
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -29,7 +30,7 @@ from kenning.errors import ConfigError, Conflict, StoreError, ValidationError
 from kenning.lifecycle.retrieve import STOPWORDS
 from kenning.stores.base import RETRIEVABLE, Scored, StoreBase
 from kenning.stores.sqlite.migrations import migrate
-from kenning.types import ApiKey, AuditEntry, Changeset, Kind, Memory, Scope, Status
+from kenning.types import ApiKey, AuditEntry, Changeset, Kind, Memory, Scope, Sensitivity, Source, Status
 
 EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 _US = timedelta(microseconds=1)
@@ -52,13 +53,28 @@ def from_us(us: int | None) -> datetime | None:
     return None if us is None else EPOCH + timedelta(microseconds=us)
 
 
-def fts_query(text: str) -> str | None:
-    """An FTS5 OR-query of the text's distinct content words, each quoted; None if none."""
-    words = []
+def fts_words(text: str) -> list[str]:
+    """The text's distinct content words (at most 32), lower-cased, in order."""
+    words: list[str] = []
     for w in _TOKEN.findall(text.lower()):
         if w not in STOPWORDS and w not in words:
             words.append(w)
-    return " OR ".join(f'"{w}"' for w in words[:32]) or None
+    return words[:32]
+
+
+def fts_query(text: str) -> str | None:
+    """An FTS5 OR-query of the text's distinct content words, each quoted; None if none."""
+    return " OR ".join(f'"{w}"' for w in fts_words(text)) or None
+
+
+def scope_token(scope: Scope) -> str:
+    """The one FTS5 token naming a scope in ``memory_fts.scope`` (migration m003 builds the same in SQL)."""
+    return f"k{scope.tenant_id.encode().hex()}x{scope.user_id.encode().hex()}"
+
+
+def keyword_idf(docs: int, matching: int) -> float:
+    """BM25's inverse document frequency (the always-positive form) within one scope's documents."""
+    return math.log(1.0 + (docs - matching + 0.5) / (matching + 0.5))
 
 
 @dataclass
@@ -102,6 +118,9 @@ class SQLiteStore(StoreBase):
 
     def _connect(self) -> sqlite3.Connection:
         con = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30.0)
+        # Only takes effect on a new file. With 4 KB pages a 1.5 KB vector row of the
+        # WITHOUT ROWID memory_vectors table spills to an overflow page (3x the size).
+        con.execute("PRAGMA page_size = 8192")
         con.execute("PRAGMA journal_mode = WAL")
         con.execute("PRAGMA synchronous = NORMAL")
         con.execute("PRAGMA busy_timeout = 30000")
@@ -233,8 +252,8 @@ class SQLiteStore(StoreBase):
                 (m.tenant_id, m.user_id, m.id, m.status.value, to_us(m.expires_at), m.embedding.astype(np.float32).tobytes()),
             )
         con.execute(
-            "INSERT INTO memory_fts (rowid, text, id, tenant_id, user_id) VALUES (?, ?, ?, ?, ?)",
-            (cur.lastrowid, m.text, m.id, m.tenant_id, m.user_id),
+            "INSERT INTO memory_fts (rowid, text, scope, id, tenant_id, user_id) VALUES (?, ?, ?, ?, ?, ?)",
+            (cur.lastrowid, m.text, scope_token(m.scope), m.id, m.tenant_id, m.user_id),
         )
         refs = [(r, "source") for r in m.source_refs] + [(r, "supersedes") for r in m.supersedes]
         con.executemany(
@@ -257,7 +276,7 @@ class SQLiteStore(StoreBase):
         marks = ",".join("?" * len(ids))
         with self._write() as con:
             con.execute(
-                f"UPDATE memories SET last_used_at = max(last_used_at, ?) WHERE tenant_id = ? AND user_id = ? AND id IN ({marks})",
+                f"UPDATE memories SET last_used_at = max(last_used_at, ?) WHERE +tenant_id = ? AND +user_id = ? AND id IN ({marks})",
                 (to_us(now), scope.tenant_id, scope.user_id, *ids),
             )
 
@@ -288,8 +307,10 @@ class SQLiteStore(StoreBase):
             for start in range(0, len(ids), 500):
                 chunk = ids[start : start + 500]
                 marks = ",".join("?" * len(chunk))
+                # The unary + keeps the planner on the id index; through the scope index
+                # it would visit every record of the user to pick out a few.
                 rows = con.execute(
-                    f"SELECT {_MEM_COLS} {_FROM} WHERE m.tenant_id = ? AND m.user_id = ? AND m.id IN ({marks})",
+                    f"SELECT {_MEM_COLS} {_FROM} WHERE +m.tenant_id = ? AND +m.user_id = ? AND m.id IN ({marks})",
                     (scope.tenant_id, scope.user_id, *chunk),
                 ).fetchall()
                 out.extend(_row(r) for r in rows)
@@ -356,18 +377,36 @@ class SQLiteStore(StoreBase):
     def search_keywords(
         self, scope: Scope, query: str, *, k: int, now: datetime, statuses: Sequence[Status] = RETRIEVABLE
     ) -> list[Scored]:
-        q = fts_query(query)
-        if q is None or k <= 0:
+        # Ranked by the sum of the matched words' IDF within this scope, shorter texts
+        # first among equals. FTS5's bm25() is not used: it counts every posting of each
+        # word in the whole table (all tenants) on every query, which grows with the
+        # table, and it lets other tenants' texts sway this scope's ranking.
+        words = fts_words(query)
+        if not words or k <= 0 or not statuses:
             return []
+        in_scope = f'scope : "{scope_token(scope)}"'
+        per_word = [f'{in_scope} AND text : "{w}"' for w in words]
+        count = "(SELECT count(*) FROM memory_fts WHERE memory_fts MATCH ?)"
         marks = ",".join("?" * len(statuses))
         with self._read() as con:
+            docs, *matching = con.execute(f"SELECT {', '.join([count] * (len(words) + 1))}", [in_scope, *per_word]).fetchone()
+            weighted = [(q, keyword_idf(docs, n)) for q, n in zip(per_word, matching) if n]
+            if not weighted:
+                return []
+            hits = " UNION ALL ".join(["SELECT rowid AS rid, ? AS w FROM memory_fts WHERE memory_fts MATCH ?"] * len(weighted))
             rows = con.execute(
-                f"SELECT {_MEM_COLS}, -bm25(memory_fts) AS s FROM memory_fts JOIN memories m ON m.rowid = memory_fts.rowid "
+                f"WITH hits AS ({hits}), scored AS (SELECT rid, sum(w) AS s FROM hits GROUP BY rid), "
+                "top AS (SELECT m.rowid AS rid, sc.s AS s FROM scored sc JOIN memories m ON m.rowid = sc.rid "
+                f"WHERE m.tenant_id = ? AND m.user_id = ? AND m.status IN ({marks}) "
+                "AND (m.expires_at IS NULL OR m.expires_at > ?) ORDER BY sc.s DESC, length(m.text), m.id LIMIT ?) "
+                f"SELECT {_MEM_COLS}, top.s FROM top JOIN memories m ON m.rowid = top.rid "
                 "LEFT JOIN memory_vectors v ON v.tenant_id = m.tenant_id AND v.user_id = m.user_id AND v.id = m.id "
-                "WHERE memory_fts MATCH ? AND memory_fts.tenant_id = ? AND memory_fts.user_id = ? "
-                f"AND m.tenant_id = ? AND m.user_id = ? AND m.status IN ({marks}) "
-                "AND (m.expires_at IS NULL OR m.expires_at > ?) ORDER BY s DESC LIMIT ?",
-                (q, scope.tenant_id, scope.user_id, scope.tenant_id, scope.user_id, *[s.value for s in statuses], to_us(now), k),
+                "WHERE m.tenant_id = ? AND m.user_id = ? ORDER BY top.s DESC, length(m.text), m.id",
+                (
+                    *[x for q, w in weighted for x in (w, q)],
+                    scope.tenant_id, scope.user_id, *[s.value for s in statuses], to_us(now), k,
+                    scope.tenant_id, scope.user_id,
+                ),
             ).fetchall()
         return [Scored(_row(r), max(float(r[-1]), 1e-9)) for r in rows]
 
@@ -491,24 +530,33 @@ def _key_row(r: tuple) -> ApiKey:
     return ApiKey(r[0], r[1], r[2], r[3], from_us(r[4]), from_us(r[5]))
 
 
+def _json(text: str, empty: object) -> object:
+    return empty if text in ("[]", "{}") else json.loads(text)
+
+
+_KINDS = {e.value: e for e in Kind}
+_SOURCES = {e.value: e for e in Source}
+_SENSITIVITIES = {e.value: e for e in Sensitivity}
+_STATUSES = {e.value: e for e in Status}
+_ROW_FIELDS = (
+    "id", "tenant_id", "user_id", "kind", "text", "source", "source_refs", "created_at", "last_used_at", "importance",
+    "confidence", "supersedes", "expires_at", "sensitivity", "status", "session_id", "metadata", "embedding",
+)
+# Rows were validated as ``Memory`` when written, so reading them back skips the
+# constructor's checks (a search rebuilds ~100 records; validation was most of the
+# cost). Should ``Memory`` gain a field this list lacks, the checked path is used.
+_TRUSTED = set(_ROW_FIELDS) == {f.name for f in fields(Memory)}
+
+
 def _row(r: tuple) -> Memory:
-    return Memory(
-        id=r[0],
-        tenant_id=r[1],
-        user_id=r[2],
-        kind=r[3],
-        text=r[4],
-        source=r[5],
-        source_refs=tuple(json.loads(r[6])),
-        created_at=from_us(r[7]),
-        last_used_at=from_us(r[8]),
-        importance=r[9],
-        confidence=r[10],
-        supersedes=tuple(json.loads(r[11])),
-        expires_at=from_us(r[12]),
-        sensitivity=r[13],
-        status=r[14],
-        session_id=r[15],
-        metadata=json.loads(r[16]),
-        embedding=None if r[17] is None else np.frombuffer(r[17], dtype=np.float32),
+    values = (
+        r[0], r[1], r[2], _KINDS[r[3]], r[4], _SOURCES[r[5]], tuple(_json(r[6], ())), from_us(r[7]), from_us(r[8]),
+        float(r[9]), float(r[10]), tuple(_json(r[11], ())), from_us(r[12]), _SENSITIVITIES[r[13]], _STATUSES[r[14]],
+        r[15], _json(r[16], None) or {}, None if r[17] is None else np.frombuffer(r[17], dtype=np.float32),
     )
+    if not _TRUSTED:
+        return Memory(**dict(zip(_ROW_FIELDS, values)))
+    m = object.__new__(Memory)
+    for name, value in zip(_ROW_FIELDS, values):
+        object.__setattr__(m, name, value)
+    return m
