@@ -118,8 +118,10 @@ def split_clauses(sentence: str) -> list[str]:
     out: list[str] = []
     for p in parts:
         starts_poss = re.match(r"(?i)(?:my|our)\b", p)
-        if out and starts_poss and not _FINITE.search(p):
+        if out and starts_poss and not _FINITE.search(p) and safety.SECRET_MARK not in p:
             out[-1] = f"{out[-1]}, {p}"
+        elif out and re.match(r"(?i)(?:my|our)\b", out[-1]) and len(out[-1].split()) <= 3 and not _FINITE.search(out[-1]):
+            out[-1] = f"{out[-1]} and {p}"  # "My wife Julia and I live in Oxford": one subject, one claim
         else:
             out.append(p)
     return out
@@ -132,7 +134,9 @@ _MARKERS = (
     r"big\s+news|good\s+news|bad\s+news|quick\s+update|update|news|hey|hi|hello|thanks|thank\s+you|great|cool|right|um|uh|"
     r"ugh|yeah|yes|no|sure|alright|and|but|plus|funny|honestly|basically|incidentally|as\s+it\s+happens|heads\s+up|"
     r"quick\s+intro|intro|oh\s+(?:wonderful|great|fantastic|brilliant|perfect|joy)|sadly|luckily|unfortunately|"
-    r"fortunately|by\s+the\s+way|one\s+more\s+thing|last\s+thing|note|p\.?s\.?|correction|wait"
+    r"fortunately|by\s+the\s+way|one\s+more\s+thing|last\s+thing|note|p\.?s\.?|correction|wait|(?:it\s+)?turns\s+out(?:\s+that)?|"
+    r"apparently|it\s+seems(?:\s+that)?|these\s+days|nowadays|just\s+to\s+let\s+you\s+know|to\s+be\s+honest|tbh|also\s+worth\s+knowing|"
+    r"oh\s+and|and\s+also|one\s+other\s+thing|small\s+correction|quick\s+correction|update"
 )
 _LEAD = re.compile(rf"(?i)^(?:(?:{_MARKERS})\b[\s,:;.!\-–—]*)+")
 _REMEMBER = re.compile(r"(?i)^(?:please\s+)?(?:remember|note|keep\s+in\s+mind|don't\s+forget|bear\s+in\s+mind|for\s+future\s+reference)(?:\s+that)?[\s,:]+")
@@ -171,13 +175,13 @@ _RECENT = re.compile(
 _PAST = re.compile(r"^(?:User|The user)\s+(?:\w+ly\s+|just\s+|finally\s+|also\s+)*(?:was|were|got|went|had|saw|met|took|did|ate|\w+ed)\b")
 _PREFERENCE = re.compile(r"(?i)\b(?:prefers?|likes?|loves?|enjoys?|hates?|dislikes?|can't\s+stand|favou?rite|rather|fan\s+of|into)\b")
 _SARCASM = re.compile(
-    r"(?i)^(?:oh|ah)\s+(?:wonderful|great|fantastic|brilliant|perfect|joy|lovely|super)|\byeah\s+right\b|\bjust\s+what\s+i\s+needed\b|"
-    r"\b(?:just|really)\s+(?:LOVE|ADORE)\b|\bLOVE\b|\bsure,\s+because\b|\bas\s+if\b"
+    r"(?i:^(?:oh|ah)\s+(?:wonderful|great|fantastic|brilliant|perfect|joy|lovely|super)|\byeah\s+right\b|\bjust\s+what\s+i\s+needed\b|"
+    r"\bsure,\s+because\b|\bas\s+if\b)|\b(?:LOVE|ADORE|LOVED|ADORED)\b|\b[Ll]ove(?:d)?\s+(?:another|yet\s+another)\b"
 )
 
 IMPORTANCE = {
     "allergy": 0.9, "diet": 0.7, "residence": 0.65, "employer": 0.6, "rel": 0.6, "phone": 0.6, "email": 0.6,
-    "address": 0.6, "birthday": 0.6, "age": 0.5, "name": 0.7, "attr": 0.6, "pref": 0.55, "like": 0.5,
+    "address": 0.6, "birthday": 0.6, "age": 0.5, "name": 0.7, "attr": 0.6, "pref": 0.55, "like": 0.5, "occupation": 0.6,
 }
 
 
@@ -294,7 +298,11 @@ def classify_user_clause(clause: str) -> tuple[str, Kind, float] | None:
     starts_self = re.match(_SELF, c) is not None or re.match(r"(?i)^(?:when|since|after|before|because|if|as)\s+I\b", c)
     req = _REQUEST_LEAD.sub("", c)
     first = req.split()[0].lower().strip(",") if req.split() else ""
-    addressed = bool(re.search(r"(?i)\byou(?:r)?\b", c)) or first in IMPERATIVES or req != c
+    after_marker = [w.lower() for w in re.findall(r"(?i)\b(?:always|never|please|to)\s+(\w+)", c)]
+    addressed = (
+        bool(re.search(r"(?i)\byou(?:r)?\b|\bplease\b", c)) or first in IMPERATIVES or req != c
+        or any(w in IMPERATIVES for w in after_marker)
+    )
     if STANDING.search(c) and addressed and not re.match(r"(?i)^(?:I|we)\b", c) and not sarcastic:
         body = third_person(req)
         return _finish(f"Standing instruction: {body[:1].lower() + body[1:]}"), Kind.PROCEDURE, 0.85

@@ -61,11 +61,11 @@ class Neighbour:
     cosine: float
 
 
-def slot_of(memory: Memory) -> Slot | None:
-    """The attribute slot a fact or preference states; episodes and procedures have none."""
+def slots_of(memory: Memory) -> list[Slot]:
+    """The attribute slots a fact or preference states; episodes and procedures have none."""
     if memory.kind not in (Kind.FACT, Kind.PREFERENCE):
-        return None
-    return slots.parse(memory.text)
+        return []
+    return slots.parse_all(memory.text)
 
 
 def trust(memory: Memory) -> int:
@@ -76,10 +76,28 @@ def _norm(text: str) -> str:
     return _NORM.sub(" ", text.lower()).strip()
 
 
+def _stems(value: str) -> set[str]:
+    out = set()
+    for w in re.findall(r"[^\W\d_]+", value.lower()):
+        for suffix in ("ing", "ers", "er", "es", "s"):
+            if len(w) > len(suffix) + 2 and w.endswith(suffix):
+                w = w[: -len(suffix)]
+                break
+        if len(w) >= 3:
+            out.add(w)
+    return out
+
+
 def _same_value(a: str | None, b: str | None) -> bool:
+    """Equal values, one containing the other ("york" / "new york"), or sharing a word stem ("bus driver" / "driving buses")."""
     if not a or not b:
         return False
-    return a == b or (len(min(a, b, key=len)) >= 4 and (a in b or b in a))
+    if a == b or (len(min(a, b, key=len)) >= 4 and (a in b or b in a)):
+        return True
+    if re.search(r"\d", a + b):
+        return False  # numbers, codes and dates must match exactly
+    sa, sb = _stems(a), _stems(b)
+    return bool(sa & sb)
 
 
 def is_duplicate(candidate: Memory, other: Memory, cosine: float) -> bool:
@@ -102,8 +120,10 @@ def is_duplicate(candidate: Memory, other: Memory, cosine: float) -> bool:
         return False
     if not slots.distinctive(candidate.text) <= slots.distinctive(other.text):
         return False
-    a, b = slot_of(candidate), slot_of(other)
-    if a and b and (a.key != b.key or a.negated != b.negated or not _same_value(a.value, b.value)):
+    a, b = slots_of(candidate), slots_of(other)
+    if (a or b) and [(s.key, s.negated) for s in a] != [(s.key, s.negated) for s in b]:
+        return False
+    if any(not _same_value(x.value, y.value) for x, y in zip(a, b)):
         return False
     return True
 
@@ -117,8 +137,8 @@ def conflicts(new: Slot, old: Slot) -> bool | None:
             return False if (new.value is None or _same_value(new.value, old.value)) else None
         return True if (new.value is None or old.value is None or _same_value(new.value, old.value)) else None
     if old.negated:
-        # "not vegetarian" then "vegetarian" again replaces it; "omnivore" merely agrees with it
-        return True if (old.value is None or _same_value(new.value, old.value)) else None
+        # a new positive value after a retraction ("quit driving buses", then "a teacher now") replaces it
+        return True
     if _same_value(new.value, old.value):
         return False
     return True
@@ -132,19 +152,17 @@ def decide(candidate: Memory, neighbours: Sequence[Neighbour]) -> Decision:
             if trust(candidate) > trust(n.memory) and candidate.created_at >= n.memory.created_at:
                 return Decision(Op.UPDATE, n.memory.id, None, UPGRADE)
             return Decision(Op.NOOP, n.memory.id, None, DUPLICATE)
-    new = slot_of(candidate)
-    if new is not None:
-        for n in ranked:
-            old = slot_of(n.memory)
-            if old is None:
-                continue
-            verdict = conflicts(new, old)
-            if verdict is False:
-                if trust(candidate) > trust(n.memory) and candidate.created_at >= n.memory.created_at:
-                    return Decision(Op.UPDATE, n.memory.id, None, UPGRADE)
-                return Decision(Op.NOOP, n.memory.id, None, DUPLICATE)
-            if verdict:
-                return Decision(Op.UPDATE, n.memory.id, None, RETRACTION if new.negated else SLOT_CHANGE)
+    mine = slots_of(candidate)
+    for n in ranked if mine else ():
+        theirs = slots_of(n.memory)
+        verdicts = [(conflicts(new, old), new) for new in mine for old in theirs]
+        changed = [new for v, new in verdicts if v]
+        if changed:
+            return Decision(Op.UPDATE, n.memory.id, None, RETRACTION if changed[0].negated else SLOT_CHANGE)
+        if any(v is False for v, _ in verdicts) and len(mine) == 1:
+            if trust(candidate) > trust(n.memory) and candidate.created_at >= n.memory.created_at:
+                return Decision(Op.UPDATE, n.memory.id, None, UPGRADE)
+            return Decision(Op.NOOP, n.memory.id, None, DUPLICATE)
     if candidate.kind is Kind.PROCEDURE:
         for n in ranked:
             if n.memory.kind is Kind.PROCEDURE and n.cosine >= PROCEDURE_REFINE_COSINE:

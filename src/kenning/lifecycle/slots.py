@@ -49,6 +49,18 @@ DIETS = (
 )
 _DIET_IDENTITY = {"vegetarian", "vegan", "pescatarian", "pescetarian", "flexitarian", "carnivore", "omnivore",
                   "keto", "ketogenic", "paleo", "plant-based", "plant based", "raw vegan", "fruitarian"}
+OCCUPATIONS = (
+    r"teacher|nurse|doctor|driver|engineer|developer|programmer|lawyer|solicitor|barrister|accountant|consultant|"
+    r"designer|manager|student|pilot|scientist|researcher|writer|author|artist|musician|journalist|pharmacist|dentist|"
+    r"surgeon|vet|veterinarian|firefighter|officer|librarian|analyst|architect|plumber|electrician|carpenter|cleaner|"
+    r"waiter|waitress|barista|cashier|farmer|chef|cook|baker|butcher|mechanic|paramedic|midwife|therapist|"
+    r"psychologist|professor|lecturer|tutor|translator|interpreter|photographer|editor|receptionist|secretary|"
+    r"administrator|clerk|banker|trader|salesperson|salesman|saleswoman|entrepreneur|founder|freelancer|contractor|"
+    r"builder|gardener|courier|postman|postwoman|carer|caregiver|social\s+worker|civil\s+servant|soldier|"
+    r"police\s+officer|detective|judge|actor|actress|dancer|singer|coach|trainer|instructor|technician|"
+    r"data\s+scientist|product\s+manager|software\s+engineer|web\s+developer|student\s+nurse|intern|apprentice|"
+    r"retiree|pensioner|homemaker|housewife|househusband|stay-at-home\s+\w+"
+)
 _MEATS = r"meat|chicken|fish|beef|pork|lamb|bacon|seafood|steak|ham|turkey|sausages?"
 SINGLE_RELATIONS = {"wife", "husband", "partner", "spouse", "girlfriend", "boyfriend", "fiance", "fiancé", "fiancée",
                     "boss", "manager", "doctor", "gp", "dentist", "landlord", "assistant"}
@@ -73,9 +85,14 @@ _R = [  # (pattern, builder) tried in order; the first that matches wins
     (r"\b(?:switched|moved|changed\s+jobs?)\s+from\s+" + _PROPER_OLD + r"\s+to\s+" + _PROPER, "employer:change"),
     (r"\b(?:left|quit|resigned\s+from|was\s+(?:fired|laid\s+off|let\s+go)\s+from|no\s+longer\s+works?\s+(?:at|for)|doesn't\s+work\s+(?:at|for)|does\s+not\s+work\s+(?:at|for)|retired\s+from|stopped\s+working\s+(?:at|for))\s+" + _PROPER, "employer:-"),
     (r"\b(?:works?|working|is\s+employed|are\s+employed|employed)\s+" + _ADV + r"(?:at|for|by|with)\s+" + _PROPER, "employer:+"),
+    (r"\b(?:works?|working)\s+" + _ADV + r"as\s+(?:a|an)\s+(?:[\w-]+\s+){1,3}?(?:at|for|with)\s+" + _PROPER, "employer:+"),
     (r"\b(?:joined|started\s+(?:a\s+new\s+job\s+|working\s+|work\s+)?(?:at|with|for)|got\s+a\s+(?:new\s+)?job\s+(?:at|with)|was\s+hired\s+by|now\s+at)\s+" + _PROPER, "employer:+"),
     (r"\bjob\s+is\s+(?:now\s+)?(?:at|with)\s+" + _PROPER, "employer:+"),
     (r"\bis\s+(?:a|an)\s+(?:[\w-]+\s+){1,3}(?:at|for)\s+" + _PROPER, "employer:+"),
+    # occupation
+    (r"\b(?:quit|left|stopped|gave\s+up|no\s+longer|retired\s+from|is\s+not|isn't)\s+(?:being\s+(?:a|an)\s+|working\s+as\s+(?:a|an)\s+|works?\s+as\s+(?:a|an)\s+|(?:a|an)\s+)?(?P<v>(?:[\w-]+\s+){0,2}(?:" + OCCUPATIONS + r")|(?!being\b)\w+ing\s+(?!at\b|for\b|with\b)\w+)\b", "occupation:-"),
+    (r"\bworks?\s+" + _ADV + r"as\s+(?:a|an)\s+(?P<v>(?:[\w-]+\s+){0,3}?[\w-]+?)(?=\s+(?:at|for|in|with|on|from)\b|[,.;]|$)", "occupation:+"),
+    (r"\b(?:is|'s|became|has\s+become|is\s+now|trained\s+as|qualified\s+as|is\s+training\s+to\s+be|got\s+a\s+job\s+as)\s+" + _ADV + r"(?:a|an)\s+(?P<v>(?:[\w-]+\s+){0,3}(?:" + OCCUPATIONS + r"))\b", "occupation:+"),
     # diet
     (r"\b(?:is\s+not|isn't|is\s+no\s+longer|are\s+not|no\s+longer|not)\s+(?:a\s+|an\s+)?" + _ADV + r"(?P<v>" + DIETS + r")", "diet:-"),
     (r"\b(?:stopped|quit|gave\s+up|gives\s+up|ended)\s+(?:being\s+|eating\s+)?(?:a\s+|an\s+)?(?P<v>" + DIETS + r")", "diet:-"),
@@ -83,9 +100,9 @@ _R = [  # (pattern, builder) tried in order; the first that matches wins
     (r"\b(?:started|began|is)\s+eating\s+(?:" + _MEATS + r")", "diet:omni"),
     (r"\b(?:is|are|became|becomes|went|goes|turned|has\s+become|has\s+gone|'s|eats|eat|keeps|follows\s+a)\s+" + _ADV + r"(?:a\s+|an\s+|fully\s+|strictly\s+)?(?P<v>" + DIETS + r")", "diet:+"),
     # allergies
-    (r"\b(?:is\s+not|isn't|is\s+no\s+longer|not|no\s+longer)\s+" + _ADV + r"allergic\s+to\s+(?P<v>[\w-]+(?:\s+[\w-]+)?)", "allergy:-"),
+    (r"\b(?:is\s+not|isn't|is\s+no\s+longer|not|no\s+longer)\s+" + _ADV + r"allergic\s+to\s+(?P<v>[\w-]+(?:\s+(?!after|all|since|any|now|too|either|as|and|but|so|at|any\s?more)[\w-]+)?)", "allergy:-"),
     (r"\boutgrew\s+(?:(?:the|a|an|their)\s+)?(?P<v>[\w-]+)\s+allergy", "allergy:-"),
-    (r"\ballergic\s+to\s+(?P<v>[\w-]+(?:\s+[\w-]+)?)", "allergy:+"),
+    (r"\ballergic\s+to\s+(?P<v>[\w-]+(?:\s+(?!after|all|since|any|now|too|either|as|and|but|so|at|any\s?more)[\w-]+)?)", "allergy:+"),
     (r"\b(?:has|have)\s+(?:a|an)\s+(?:severe\s+|mild\s+|serious\s+)?(?P<v>[\w-]+)\s+allergy", "allergy:+"),
     # relationships
     (r"(?:User's|their|the\s+user's|[A-Z][a-z]+'s)\s+(?:[\w-]+\s+)?(?P<rel>" + RELATIONS + r")(?:'s\s+name)?\s+(?:is\s+)?(?:now\s+)?(?:called|named|is)\s+(?P<v>[A-Z][\w-]*)", "rel"),
@@ -111,6 +128,10 @@ _NEG_LIKE = re.compile(r"(?i)\b(?:dislike|hate|detest|stand|avoid|not|n't|no\s+l
 _ATTR = re.compile(
     r"(?:^|(?<=\s))(?:User's|their|the\s+user's|[A-Z][a-z]+'s)\s+(?:new\s+|current\s+|updated\s+)?(?P<a>[a-z][a-z -]{1,40}?)\s+(?:is|are|was)\s+(?:now\s+|actually\s+)?(?P<v>.+)"
 )
+_ATTR_SYNONYMS = {"number": "phone", "contact number": "phone", "mobile": "phone", "mobile number": "phone", "cell": "phone",
+                  "cell number": "phone", "phone number": "phone", "telephone number": "phone", "phone": "phone",
+                  "email": "email", "email addres": "email", "e-mail": "email", "e-mail addres": "email", "addres": "address",
+                  "home addres": "address", "postal addres": "address"}
 _PREPS = re.compile(r"(?i)\s+(?:to|over|for|on|in|at|when|during|with|from|by|because|since|if|so|but|and|,).*$")
 
 
@@ -147,57 +168,77 @@ _REL_SUBJECT = re.compile(
 
 
 def parse(text: str) -> Slot | None:
-    """The attribute ``text`` asserts or retracts, or None if it states no recognised attribute.
+    """The first attribute ``text`` asserts or retracts, or None if it states no recognised attribute.
 
     Claims about someone else ("User's sister lives in Seville") get a key
     prefixed with the relation ("sister.residence"), so they never replace
     the user's own attributes.
     """
-    slot = _parse(text)
-    m = _REL_SUBJECT.match(text.strip())
-    if slot is not None and m and not slot.key.startswith("rel:"):
-        rel = m.group("rel").lower()
-        return Slot(f"{rel}.{slot.key}", slot.value, slot.negated, slot.old)
-    return slot
+    found = parse_all(text)
+    return found[0] if found else None
 
 
-def _parse(text: str) -> Slot | None:
+def _match(t: str, m: re.Match[str], tag: str, negated_tail: bool) -> Slot | None:
+    attr, _, mode = tag.partition(":")
+    if attr == "rel":
+        rel = mode or m.group("rel").lower().replace("  ", " ")
+        rel = {"mum": "mother", "mom": "mother", "dad": "father", "fiance": "partner", "fiancé": "partner",
+               "fiancée": "partner", "spouse": "partner", "girlfriend": "partner", "boyfriend": "partner",
+               "wife": "partner", "husband": "partner"}.get(rel, rel)
+        name = m.group("v")
+        neg = bool(re.search(r"(?i)\b(?:not|no\s+longer|ex-?)\b", t[: m.start("v")]))
+        if rel in SINGLE_RELATIONS or rel == "partner":
+            return Slot(f"rel:{rel}", name.lower(), neg)
+        return Slot(f"rel:{rel}:{name.lower()}", name.lower(), neg)
+    value = _clean(m.group("v")) if "v" in m.groupdict() and m.group("v") else None
+    old = _clean(m.group("old")) if "old" in m.groupdict() and m.group("old") else None
+    if attr == "diet":
+        if mode == "omni":
+            return Slot("diet", "omnivore", False)
+        value = (value or "").replace("pescetarian", "pescatarian").replace("ketogenic", "keto")
+        neg = mode == "-"
+        if value in _DIET_IDENTITY:
+            return Slot("diet", value, neg)
+        return Slot(f"diet:{value}", value, neg)
+    if attr == "allergy":
+        topic = _stem((value or "").split()[-1]) if value else ""
+        return Slot(f"allergy:{topic}", value, mode == "-" or negated_tail)
+    if mode == "change":
+        return Slot(attr, value, False, old)
+    if mode == "-":
+        return Slot(attr, value, True)
+    return Slot(attr, value, False if mode == "+" else negated_tail)
+
+
+def parse_all(text: str) -> list[Slot]:
+    """Every attribute ``text`` states (at most one per attribute), in pattern order."""
     t = text.strip()
     negated_tail = bool(_NEG_TAIL.search(t))
+    found: dict[str, Slot] = {}
     for pat, tag in _COMPILED:
-        m = pat.search(t)
-        if not m:
+        attr = tag.partition(":")[0]
+        if attr in found or (attr == "rel" and any(k.startswith("rel") for k in found)):
             continue
-        attr, _, mode = tag.partition(":")
-        if attr == "rel":
-            rel = mode or m.group("rel").lower().replace("  ", " ")
-            rel = {"mum": "mother", "mom": "mother", "dad": "father", "fiance": "partner", "fiancé": "partner",
-                   "fiancée": "partner", "spouse": "partner", "girlfriend": "partner", "boyfriend": "partner",
-                   "wife": "partner", "husband": "partner"}.get(rel, rel)
-            name = m.group("v")
-            neg = bool(re.search(r"(?i)\b(?:not|no\s+longer|ex-?)\b", t[: m.start("v")]))
-            if rel in SINGLE_RELATIONS or rel == "partner":
-                return Slot(f"rel:{rel}", name.lower(), neg)
-            return Slot(f"rel:{rel}:{name.lower()}", name.lower(), neg)
-        value = _clean(m.group("v")) if "v" in m.groupdict() and m.group("v") else None
-        old = _clean(m.group("old")) if "old" in m.groupdict() and m.group("old") else None
-        if attr == "diet":
-            if mode == "omni":
-                return Slot("diet", "omnivore", False)
-            value = (value or "").replace("pescetarian", "pescatarian").replace("ketogenic", "keto")
-            neg = mode == "-"
-            if value in _DIET_IDENTITY:
-                return Slot("diet", value, neg)
-            return Slot(f"diet:{value}", value, neg)
-        if attr == "allergy":
-            topic = _stem((value or "").split()[-1]) if value else ""
-            return Slot(f"allergy:{topic}", value, mode == "-" or negated_tail)
-        if mode == "change":
-            return Slot(attr, value, False, old)
-        if mode == "-":
-            return Slot(attr, value, True)
-        if attr in {"phone", "email", "address", "birthday", "age", "name", "residence", "employer"}:
-            return Slot(attr, value, False if mode == "+" else negated_tail)
+        m = pat.search(t)
+        if m:
+            slot = _match(t, m, tag, negated_tail)
+            if slot is not None:
+                found[attr] = slot
+    if found:
+        return _about(text, list(found.values()))
+    one = _parse_loose(t, negated_tail)
+    return _about(text, [one]) if one else []
+
+
+def _about(text: str, found: list[Slot]) -> list[Slot]:
+    m = _REL_SUBJECT.match(text.strip())
+    if not m or re.search(r"(?i)\band\s+the\s+user\b", text):
+        return found
+    rel = m.group("rel").lower()
+    return [s if s.key.startswith("rel:") else Slot(f"{rel}.{s.key}", s.value, s.negated, s.old) for s in found]
+
+
+def _parse_loose(t: str, negated_tail: bool) -> Slot | None:
     m = _PREF_CMP.search(t)
     if m:
         a, b = _head(m.group("v"))[0], _head(m.group("o"))[0]
@@ -220,6 +261,9 @@ def _parse(text: str) -> Slot | None:
     if m:
         attr = " ".join(_stem(w) for w in m.group("a").split() if w not in STOPWORDS)
         value = _clean(m.group("v"))
+        if attr in _ATTR_SYNONYMS and (attr not in ("number", "contact number") or re.fullmatch(r"\+?[\d ()-]{6,}", value)):
+            attr = _ATTR_SYNONYMS[attr]
+            return Slot(attr, value, False)
         if attr and value and len(attr.split()) <= 4:
             return Slot(f"attr:{attr}", value, bool(re.match(r"(?i)(?:not|no\s+longer)\b", m.group("v"))))
     return None
