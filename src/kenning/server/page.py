@@ -126,7 +126,7 @@ def _card(mem: ScopedMemory, m: Memory, *, score: float | None = None) -> str:
     why = [f"<li>{e(SOURCE_LABELS[m.source])}.</li>"]
     if m.source_refs:
         refs = ", ".join(f"<code>{e(r)}</code>" for r in m.source_refs[:10])
-        why.append(f"<li>From conversation turn{'s' if len(m.source_refs) > 1 else ''} {refs}.</li>")
+        why.append(f"<li>Captured from {refs}.</li>")
     for v in older:
         text = e(v.text) if v.text else "<em>(deleted)</em>"
         why.append(f'<li>Replaced an earlier version from {_date(v.created_at)}: <q class="old">{text}</q></li>')
