@@ -14,6 +14,9 @@ Rules (the seed's):
   scope's own name, stop words and conversational filler are set aside, whose
   episodes are also close in the embedder's space (each member's mean cosine
   to the others is at least ``coherence``);
+- facts and preferences are distinct claims: they are only merged when they
+  are near-duplicates (every pair at cosine >= ``near_duplicate``), so three
+  different facts about one person never collapse into a vague summary;
 - the consolidated memory carries the lowest confidence of its inputs, the
   highest importance, the strictest sensitivity, and ``source_refs`` naming
   every input, which the deletion cascade follows;
@@ -84,8 +87,10 @@ class Rules:
     max_phrases: int = 3
     max_example_chars: int = 160
     background_share: float = 0.5
+    background_coherence: float = 0.6
     background_min_records: int = 10
-    kinds: tuple[Kind, ...] = (Kind.EPISODE, Kind.PREFERENCE, Kind.FACT)
+    topic_kinds: tuple[Kind, ...] = (Kind.EPISODE,)
+    claim_kinds: tuple[Kind, ...] = (Kind.PREFERENCE, Kind.FACT)
 
 
 @dataclass(frozen=True)
@@ -249,7 +254,7 @@ def eligible(m: Memory, rules: Rules) -> bool:
     """Whether ``m`` may be consolidated: active, a user's own claim of a fading kind, no lifetime, not restricted."""
     return (
         m.status is Status.ACTIVE
-        and m.kind in rules.kinds
+        and m.kind in (*rules.topic_kinds, *rules.claim_kinds)
         and m.source in (Source.USER_SAID, Source.INFERRED)
         and m.expires_at is None
         and m.sensitivity is not Sensitivity.RESTRICTED
@@ -259,16 +264,42 @@ def eligible(m: Memory, rules: Rules) -> bool:
 
 
 def _coherent(members: list[Memory], threshold: float) -> list[Memory]:
-    """Drop members whose mean cosine to the others is below ``threshold`` (repeat until stable)."""
-    while len(members) > 1:
-        mat = np.stack([m.embedding for m in members])
-        sims = mat @ mat.T
-        means = (sims.sum(axis=1) - np.diag(sims)) / (len(members) - 1)
+    """Drop, worst first, members whose mean cosine to the remaining others is below ``threshold``. O(n^2)."""
+    if len(members) < 2:
+        return members
+    mat = np.stack([m.embedding for m in members])
+    sims = mat @ mat.T
+    np.fill_diagonal(sims, 0.0)
+    keep = np.ones(len(members), dtype=bool)
+    sums = sims.sum(axis=1)
+    n = len(members)
+    while n > 1:
+        means = np.where(keep, sums / (n - 1), np.inf)
         worst = int(np.argmin(means))
         if means[worst] >= threshold:
             break
-        members = members[:worst] + members[worst + 1 :]
-    return members
+        keep[worst] = False
+        sums -= sims[:, worst]
+        n -= 1
+    return [m for m, k in zip(members, keep) if k]
+
+
+def _decide(members: list[Memory], owner: dict[str, Memory], consolidated, rules: Rules, ignore) -> Plan | None:
+    """A plan for a group: a new consolidated memory, or a new version of the one that owns part of the group."""
+    fresh = [m for m in members if m.id not in owner]
+    if not fresh or support_of(members) < rules.min_support:
+        return None
+    owners = Counter(owner[m.id].id for m in members if m.id in owner)
+    replaces = None
+    if owners:
+        cons_id = owners.most_common(1)[0][0]
+        replaces, sources = next((c, s) for c, s in consolidated if c.id == cons_id)
+        alive = {s.id: s for s in sources if s.embedding is not None and s.text}
+        members = sorted({**alive, **{m.id: m for m in fresh}}.values(), key=lambda m: (m.created_at, m.id))
+    summary = summarise(members, rules, ignore)
+    if summary is None:
+        return None
+    return Plan(tuple(members), summary, replaces, tuple(m.id for m in fresh))
 
 
 def plan(
@@ -281,54 +312,67 @@ def plan(
 
     ``records`` are the scope's active memories (ineligible ones are ignored);
     ``consolidated`` pairs each active consolidated memory with its surviving
-    sources, so a new episode on a known topic extends that memory (a new
+    sources, so a new record on a known topic extends that memory (a new
     version superseding it) instead of starting a second one.
+
+    Episodes group by shared topic words; facts and preferences are distinct
+    claims, so they only group when they are near-duplicates of each other.
     """
     ignore = name_tokens(scope)
     active = [m for m in records if m.scope == scope and eligible(m, rules)]
+    if not active:
+        return []
     owner: dict[str, Memory] = {}
     pool: dict[str, Memory] = {m.id: m for m in active}
     for cons, sources in consolidated:
-        for s in sources:
-            if s.scope == scope and s.embedding is not None and s.text and s.id not in pool:
-                owner[s.id] = cons
-                pool[s.id] = s
-    if not active:
-        return []
-    tokens = {mid: {t[0] for t in content_tokens(m.text, ignore)} for mid, m in pool.items()}
+        for src in sources:
+            if src.scope == scope and src.embedding is not None and src.text and src.id not in pool:
+                owner[src.id] = cons
+                pool[src.id] = src
+    ordered = sorted(pool.values(), key=lambda m: (m.created_at, m.id))
+    episodes = [m for m in ordered if m.kind in rules.topic_kinds]
+    claims = [m for m in ordered if m.kind in rules.claim_kinds]
+    plans: list[Plan] = []
+    taken: set[str] = set()
+
+    tokens = {m.id: {t[0] for t in content_tokens(m.text, ignore)} for m in episodes}
     df = Counter(t for ts in tokens.values() for t in ts)
     background = (
-        {t for t, n in df.items() if n > rules.background_share * len(pool)}
-        if len(pool) >= rules.background_min_records
+        {t for t, n in df.items() if n > rules.background_share * len(episodes)}
+        if len(episodes) >= rules.background_min_records
         else set()
     )
     by_term: dict[str, list[Memory]] = {}
-    for mid, m in sorted(pool.items(), key=lambda kv: (kv[1].created_at, kv[0])):
-        for t in tokens[mid] - background:
+    for m in episodes:
+        for t in tokens[m.id]:
             by_term.setdefault(t, []).append(m)
-    ranked = sorted(by_term.items(), key=lambda kv: (-support_of(kv[1]), kv[0]))
-    taken: set[str] = set()
-    plans: list[Plan] = []
-    for _term, members in ranked:
+    # Specific words first; a word most of the user's episodes share (a name,
+    # a habit of phrasing) only makes a topic if its episodes are near-paraphrases.
+    for term, members in sorted(by_term.items(), key=lambda kv: (kv[0] in background, -support_of(kv[1]), kv[0])):
         members = [m for m in members if m.id not in taken]
         if support_of(members) < rules.min_support:
             continue
-        members = _coherent(members, rules.coherence)
-        fresh = [m for m in members if m.id not in owner]
-        if not fresh or support_of(members) < rules.min_support:
+        if term in background:
+            # all of them or none: a tight subset of a name's episodes is not a topic
+            if len(_coherent(members, rules.background_coherence)) < len(members):
+                continue
+        else:
+            members = _coherent(members, rules.coherence)
+        p = _decide(members, owner, consolidated, rules, ignore)
+        if p is not None:
+            taken.update(m.id for m in p.members)
+            plans.append(p)
+
+    for seed in claims:
+        if seed.id in taken:
             continue
-        owners = Counter(owner[m.id].id for m in members if m.id in owner)
-        replaces = None
-        if owners:
-            cons_id = owners.most_common(1)[0][0]
-            replaces, sources = next((c, s) for c, s in consolidated if c.id == cons_id)
-            alive = {s.id: s for s in sources if s.embedding is not None and s.text}
-            members = sorted({**alive, **{m.id: m for m in fresh}}.values(), key=lambda m: (m.created_at, m.id))
-        summary = summarise(members, rules, ignore)
-        if summary is None:
+        group = [c for c in claims if c.id not in taken and float(c.embedding @ seed.embedding) >= rules.near_duplicate]
+        if len(group) < 2 or not _near_duplicates(group, rules.near_duplicate):
             continue
-        taken.update(m.id for m in members)
-        plans.append(Plan(tuple(members), summary, replaces, tuple(m.id for m in fresh)))
+        p = _decide(group, owner, consolidated, rules, ignore)
+        if p is not None:
+            taken.update(m.id for m in p.members)
+            plans.append(p)
     return plans
 
 
