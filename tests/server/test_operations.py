@@ -1,0 +1,95 @@
+"""Operations: Prometheus metrics, structured logs, lifespan closes the store, MCP over HTTP."""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+
+import pytest
+from fastapi.testclient import TestClient
+
+import kenning
+from kenning.errors import StoreError
+from kenning.server import create_app
+from kenning.server.logs import JSONFormatter
+
+from .conftest import remember
+
+MCP_HEADERS = {"Accept": "application/json, text/event-stream", "X-Kenning-User": "alice"}
+
+
+def _metric(text: str, prefix: str) -> float:
+    return sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines() if line.startswith(prefix))
+
+
+def test_metrics_count_requests_memories_and_jobs(client, acme):
+    remember(client, acme, "alice", "Alice plays the cello")
+    client.post("/v1/users/alice/search", json={"query": "cello"}, headers=acme.auth)
+    client.post("/v1/users/alice/maintain", headers=acme.auth)
+    text = client.get("/metrics").text
+    assert _metric(text, 'kenning_memories_total{op="remember"}') == 1
+    assert _metric(text, 'kenning_memories_total{op="search"}') == 1
+    assert _metric(text, 'kenning_maintenance_runs_total{result="ok"}') == 1
+    assert _metric(text, 'kenning_http_request_duration_seconds_count{method="POST",route="/v1/users/{user_id}/memories",status="201"}') == 1
+    assert "/v1/users/alice" not in text  # route templates, never raw paths (bounded label values)
+
+
+def test_request_logs_are_json_without_content(app, acme, caplog):
+    caplog.set_level(logging.INFO, logger="kenning.server")
+    with TestClient(app) as c:
+        remember(c, acme, "alice", "Alice's secret hobby is falconry")
+    rec = next(r for r in caplog.records if r.getMessage() == "request" and r.fields["status"] == 201)
+    line = json.loads(JSONFormatter().format(rec))
+    assert line["route"] == "/v1/users/{user_id}/memories" and line["tenant"] == "acme" and line["duration_ms"] >= 0
+    assert len(line["request_id"]) == 16
+    assert all("falconry" not in r.getMessage() and "falconry" not in json.dumps(getattr(r, "fields", {})) for r in caplog.records)
+
+
+def test_shutdown_closes_the_store_it_opened(tmp_path):
+    settings = kenning.Settings(embedder="hash", db=f"sqlite:///{tmp_path / 'k.db'}")
+    app = create_app(settings)
+    with TestClient(app) as c:
+        assert c.get("/readyz").status_code == 200
+    with pytest.raises(StoreError):
+        app.state.system.scope("acme", "alice").count()
+
+
+def test_shutdown_leaves_a_passed_in_system_open(app, system):
+    with TestClient(app):
+        pass
+    assert system.scope("acme", "alice").count() == 0
+
+
+def test_readyz_is_503_when_the_store_is_gone(app, system):
+    with TestClient(app, raise_server_exceptions=False) as c:
+        system.close()
+        r = c.get("/readyz")
+    assert r.status_code == 503 and r.json()["error"]["code"] == "store_unavailable"
+
+
+def _rpc(c, headers, method, params, i=1):
+    return c.post("/mcp/", headers=headers, json={"jsonrpc": "2.0", "id": i, "method": method, "params": params})
+
+
+def test_mcp_over_http_needs_a_credential_and_names_the_user(client, acme):
+    r = _rpc(client, MCP_HEADERS, "tools/list", {})
+    assert r.status_code == 401 and r.json()["error"]["code"] == "unauthorized"
+    r = _rpc(client, {**MCP_HEADERS, **acme.auth}, "tools/list", {})
+    names = {t["name"] for t in r.json()["result"]["tools"]}
+    assert {"add_memories", "search_memory", "list_memories", "update_memory", "delete_memories"} <= names
+    no_user = {k: v for k, v in {**MCP_HEADERS, **acme.auth}.items() if k != "X-Kenning-User"}
+    r = _rpc(client, no_user, "tools/call", {"name": "list_memories", "arguments": {}})
+    assert r.json()["result"].get("isError", r.json()["result"].get("is_error")) is True
+
+
+def test_mcp_over_http_search_returns_delimited_data(client, acme, system):
+    remember(client, acme, "alice", "Alice is allergic to peanuts")
+    headers = {**MCP_HEADERS, **acme.auth}
+    r = _rpc(client, headers, "tools/call", {"name": "search_memory", "arguments": {"query": "peanuts"}})
+    text = r.json()["result"]["content"][0]["text"]
+    assert text.startswith('<memories count="1">') and "Alice is allergic to peanuts</memory>" in text
+    r = _rpc(client, headers, "tools/call", {"name": "add_memories", "arguments": {"text": "Alice plays the cello", "infer": False}})
+    assert "cello" in r.json()["result"]["content"][0]["text"]
+    assert any(m.text == "Alice plays the cello" for m in system.scope("acme", "alice").list())
+    assert "kenning_mcp_tool_calls_total" in client.get("/metrics").text
