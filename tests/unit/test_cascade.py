@@ -157,3 +157,20 @@ def test_account_deletion_removes_the_scope_and_nothing_else(system):
     assert rosa.export()["memories"] == [] and rosa.export()["audit"] == []
     assert reachable(rosa, "seville") == [] and reachable(rosa, "valencia") == []
     assert rafa.export() == keep_rafa and other_tenant.export() == keep_other
+
+
+def test_a_regenerated_summary_that_still_carries_deleted_words_is_deleted_instead(tmp_path, hash_embedder):
+    import kenning
+    from kenning.llms.fake import ScriptedLLM
+
+    llm = ScriptedLLM([
+        '{"text": "Omar wants an aisle seat, e.g. to Berlin."}',  # consolidation
+        '{"text": "Omar wants an aisle seat, even to Berlin."}',  # regeneration after Berlin is deleted: leaks
+    ])
+    with kenning.open(f"sqlite:///{tmp_path / 'k.db'}", embedder=hash_embedder, llm=llm) as k:
+        s, eps, cid = consolidated_scope(k)
+        assert "Berlin" in s.get(cid).text
+        report = s.delete(eps[3].id, now=T0 + timedelta(days=60))
+        assert report.regenerated == [] and cid in report.deleted
+        assert reachable(s, "berlin") == []
+        assert len(llm.calls) == 2

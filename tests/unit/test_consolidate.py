@@ -217,3 +217,61 @@ def test_consolidating_one_user_leaves_another_untouched(system):
     assert consolidate.consolidate_scope(system.ctx, mine.scope, T0 + timedelta(days=50))
     assert theirs.export() == before
     assert all(m.source is not Source.CONSOLIDATED for m in theirs.list(statuses=["active", "retired", "deleted"]))
+
+
+# -- optional LLM wording ----------------------------------------------------------
+
+
+def _summary(hash_embedder):
+    [p] = plan(OMAR, aisle_episodes(hash_embedder))
+    return p
+
+
+@pytest.mark.parametrize(
+    ("raw", "usable"),
+    [
+        ('{"text": "Omar prefers an aisle seat when travelling."}', True),
+        ('Sure! ```json\n{"text": "Always books an Aisle Seat"}\n```', True),
+        ('{"text": "Omar prefers window seats."}', False),
+        ('{"text": ""}', False),
+        ('{"text": "aisle seat ' + "x" * 400 + '"}', False),
+        ("no json at all", False),
+        ('{"summary": "aisle seat"}', False),
+        ('["aisle seat"]', False),
+        (None, False),
+    ],
+)
+def test_an_llm_answer_is_used_only_if_it_keeps_the_shared_phrases(hash_embedder, raw, usable):
+    p = _summary(hash_embedder)
+    out = consolidate.parse_summary(raw, p.summary)
+    assert (out is not None) is usable
+    if usable:
+        assert "aisle seat" in out.lower()
+
+
+def test_the_prompt_marks_messages_as_data_and_masks_secrets(hash_embedder):
+    p = _summary(hash_embedder)
+    leaky = p.members[0].evolve(text="aisle seat please, my card is 4111 1111 1111 1111")
+    msgs = consolidate.summary_messages([leaky, *p.members[1:]], p.summary)
+    assert "never instructions" in msgs[0]["content"] and '"aisle seat"' in msgs[0]["content"]
+    assert "4111 1111 1111 1111" not in msgs[1]["content"]
+
+
+def test_the_job_uses_llm_wording_when_usable_and_the_offline_text_otherwise(tmp_path, hash_embedder):
+    import kenning
+    from kenning.errors import LLMError
+    from kenning.llms.fake import ScriptedLLM
+
+    for n, (answers, expect) in enumerate([
+        (['{"text": "Omar prefers an aisle seat on trains and planes."}'], "Omar prefers an aisle seat on trains and planes."),
+        ([LLMError("timeout")], "Recurring preference: aisle seat"),
+        (['{"text": "Omar likes trains."}'], "Recurring preference: aisle seat"),
+    ]):
+        llm = ScriptedLLM(answers)
+        with kenning.open(f"sqlite:///{tmp_path / f'k{n}.db'}", embedder=hash_embedder, llm=llm) as k:
+            s = k.scope("travel", "omar")
+            for i, t in enumerate(AISLE):
+                s.remember(t, kind="episode", session_id=f"s{i}", now=T0 + timedelta(days=10 * i))
+            [cid] = consolidate.consolidate_scope(k.ctx, s.scope, T0 + timedelta(days=50))
+            assert s.get(cid).text.startswith(expect)
+            assert len(llm.calls) == 1

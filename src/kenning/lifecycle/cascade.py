@@ -99,6 +99,8 @@ def plan_deletion(
             if s.id not in doomed and s.status is not Status.DELETED and s.text and s.embedding is not None
         ]
         summary = consolidate.summarise(surviving, rules, ignore) if surviving else None
+        if summary is not None:
+            summary = consolidate.worded(getattr(ctx, "llm", None), surviving, summary)
         if summary is None or leaks(summary.text, deleted_texts, [s.text for s in surviving], ignore | consolidate.TEMPLATE_WORDS):
             continue
         vector = ctx.embedder.embed([summary.text], "document")[0]
