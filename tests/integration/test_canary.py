@@ -16,6 +16,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
+import kenning
 from kenning.types import Source, Status
 
 CANARY = "Zorblax-9931"
@@ -26,6 +27,15 @@ PLANTED = [
     f"Funny, I saw a tortoise at the zoo today that looked just like {CANARY}.",
     f"My tortoise {CANARY} used to sleep in a box under the stairs.",
 ]
+
+
+@pytest.fixture(params=[pytest.param("sqlite", id="sqlite"), pytest.param("postgres", id="postgres", marks=pytest.mark.postgres)])
+def real_system(request, tmp_path, minilm):
+    """The facade with the real bundled embedder, on each store engine."""
+    url = f"sqlite:///{tmp_path / 'k.db'}" if request.param == "sqlite" else request.getfixturevalue("pg_url")
+    k = kenning.open(url, embedder=minilm)
+    yield k
+    k.close()
 
 
 def cache_keys(system) -> list[str]:

@@ -119,9 +119,13 @@ def test_a_killed_worker_leaves_no_half_applied_change_and_its_work_is_picked_up
     assert check_consistent(url, users) == (users, users)
 
 
+@pytest.fixture(params=[pytest.param("sqlite", id="sqlite"), pytest.param("postgres", id="postgres", marks=pytest.mark.postgres)])
+def url(request, tmp_path) -> str:
+    return f"sqlite:///{tmp_path / 'k.db'}" if request.param == "sqlite" else request.getfixturevalue("pg_url")
+
+
 @pytest.mark.parametrize("mode", ["workers-with-leases", "maintain-without-leases"])
-def test_two_concurrent_workers_never_apply_a_decision_twice(tmp_path, mode):
-    url = f"sqlite:///{tmp_path / 'k.db'}"
+def test_two_concurrent_workers_never_apply_a_decision_twice(url, mode):
     users = 40
     populate(url, users)
     if mode == "workers-with-leases":
