@@ -71,6 +71,11 @@ def test_missing_credential_is_401_with_the_error_body(client):
         ("GET", "/v1/users/alice/memories?status=weird", {}),
         ("GET", "/v1/users/" + "u" * 300 + "/memories", {}),
         ("PATCH", "/v1/users/alice/memories/mem_x", {"json": {"text": None, "importance": "high"}}),
+        ("POST", "/v1/users/alice/memories", {"json": {"text": "a\u0000b"}}),  # NUL: PostgreSQL cannot store it
+        ("POST", "/v1/users/alice/search", {"json": {"query": "\u0000"}}),
+        ("GET", "/v1/users/al%00ice/memories", {}),
+        ("GET", "/v1/users/alice/memories?kind=%00", {}),
+        ("POST", "/v1/users/alice/messages", {"json": {"messages": [{"role": "user", "content": "hi"}] * 201}}),
     ],
 )
 def test_malformed_input_is_422_and_writes_nothing(client, acme, system, method, path, kwargs):

@@ -27,7 +27,7 @@ MAX_BODY_BYTES = 1 << 20  # 1 MiB: a request body beyond this is a 413, read no 
 
 
 class BodyLimit:
-    """Reject bodies over ``limit`` bytes with 413, by header or while streaming."""
+    """Reject bodies over ``limit`` bytes with 413 (by header or while streaming), and NUL in URLs with 422."""
 
     def __init__(self, app: ASGIApp, limit: int = MAX_BODY_BYTES) -> None:
         self.app, self.limit = app, limit
@@ -35,6 +35,9 @@ class BodyLimit:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
+        if "\x00" in scope["path"] or b"%00" in scope.get("query_string", b""):
+            resp = errors.error_response(422, "invalid", "the URL must not contain NUL characters", "ValidationError")
+            return await resp(scope, receive, send)
         length = dict(scope.get("headers") or []).get(b"content-length")
         if length is not None and (not length.isdigit() or int(length) > self.limit):
             return await _too_large(scope, receive, send, self.limit)

@@ -9,17 +9,27 @@ a 500; text limits beyond these are the facade's (``max_text_chars``).
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from kenning.types import AuditEntry, Hit, Kind, Memory, Sensitivity, Source, Status
 
 MAX_TEXT = 20_000  # hard API bound; the facade's max_text_chars (default 4000) is usually lower
 MAX_ID = 200
 MAX_MESSAGES = 200
-Text = Field(min_length=1, max_length=MAX_TEXT)
 Unit = Field(default=None, ge=0.0, le=1.0)
+
+
+def _no_nul(value: str) -> str:
+    # Some engines (PostgreSQL) cannot store NUL; reject it here rather than fail in the store.
+    if "\x00" in value:
+        raise ValueError("must not contain NUL characters")
+    return value
+
+
+Str = Annotated[str, AfterValidator(_no_nul)]
+Text = Field(min_length=1, max_length=MAX_TEXT)
 
 
 class _In(BaseModel):
@@ -29,21 +39,21 @@ class _In(BaseModel):
 class MemoryCreate(_In):
     """One claim to store as given (no extraction, no reconciliation)."""
 
-    text: str = Text
+    text: Str = Text
     kind: Kind = Kind.FACT
     importance: float | None = Unit
     confidence: float | None = Unit
     expires_at: datetime | None = Field(None, description="timezone-aware; naive times are rejected")
     sensitivity: Sensitivity | None = None
     source: Source = Source.USER_SAID
-    source_refs: list[str] = Field(default_factory=list, max_length=100)
-    session_id: str | None = Field(None, max_length=MAX_ID)
+    source_refs: list[Annotated[Str, Field(max_length=MAX_ID)]] = Field(default_factory=list, max_length=100)
+    session_id: Str | None = Field(None, max_length=MAX_ID)
 
 
 class MemoryPatch(_In):
     """Changes for a new version of a memory; fields left out keep their value."""
 
-    text: str | None = Field(None, min_length=1, max_length=MAX_TEXT)
+    text: Str | None = Field(None, min_length=1, max_length=MAX_TEXT)
     kind: Kind | None = None
     importance: float | None = Unit
     confidence: float | None = Unit
@@ -83,15 +93,17 @@ class MemoryPublic(BaseModel):
 
 class Message(_In):
     role: Literal["user", "assistant", "tool", "system"]
-    content: str = Field(max_length=MAX_TEXT)
-    name: str | None = Field(None, max_length=MAX_ID)
+    content: Str = Field(max_length=MAX_TEXT)
+    name: Str | None = Field(None, max_length=MAX_ID)
 
 
 class MessagesIn(_In):
     """Conversation turns to capture: one user string or a list of role/content messages."""
 
-    messages: str | list[Message] = Field(..., description="a user turn, or a list of {role, content} messages")
-    session_id: str | None = Field(None, max_length=MAX_ID)
+    messages: Annotated[Str, Field(max_length=MAX_TEXT)] | Annotated[list[Message], Field(max_length=MAX_MESSAGES)] = Field(
+        ..., description="a user turn, or a list of {role, content} messages"
+    )
+    session_id: Str | None = Field(None, max_length=MAX_ID)
     wait: bool = Field(False, description="reconcile before answering instead of in the background")
 
     def as_facade_input(self) -> str | list[dict[str, Any]]:
@@ -101,9 +113,9 @@ class MessagesIn(_In):
 
 
 class SearchIn(_In):
-    query: str = Text
+    query: Str = Text
     k: int = Field(5, ge=1, le=200)
-    session_id: str | None = Field(None, max_length=MAX_ID)
+    session_id: Str | None = Field(None, max_length=MAX_ID)
     min_relevance: float | None = Unit
 
 
@@ -145,7 +157,7 @@ class DeletionPublic(BaseModel):
 
 
 class ForgetIn(_In):
-    text: str = Field(min_length=1, max_length=MAX_TEXT, description="delete every memory whose text contains this")
+    text: Str = Field(min_length=1, max_length=MAX_TEXT, description="delete every memory whose text contains this")
 
 
 class CountOut(BaseModel):
