@@ -67,13 +67,14 @@ def live(system):
 def seed(system) -> dict[str, str]:
     alice = system.scope("acme", "alice")
     ids = {}
+    # first, so it is the oldest fact and sits at the bottom of its group (newest first)
+    ids["injection"] = alice.remember(INJECTION, source="tool_result", source_refs=["web_page_17"]).id
     ids["peanuts"] = alice.remember("Alice is allergic to peanuts", importance=0.95, source_refs=["turn_0142"]).id
     leeds = alice.remember("Alice lives in Leeds", source_refs=["turn_0007"])
     ids["york"] = alice.update(leeds.id, text="Alice lives in York").id
     ids["aisle"] = alice.remember("Alice prefers aisle seats on long flights", kind="preference", source_refs=["turn_0203"]).id
     alice.remember("Alice asked for a vegetarian restaurant near the office", kind="episode", source="inferred")
     alice.remember("Weekly report: export the dashboard, then email it to the team", kind="procedure")
-    ids["injection"] = alice.remember(INJECTION, source="tool_result").id
     system.scope("acme", "bob").remember("Bob collects stamps")
     return ids
 

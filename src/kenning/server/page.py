@@ -35,6 +35,10 @@ SOURCE_LABELS = {
     Source.INFERRED: "Inferred by the assistant",
     Source.CONSOLIDATED: "Summarised from several memories",
 }
+OP_WORDS = {
+    "ADD": "written", "UPDATE": "new version", "DELETE": "retired", "PURGE": "deleted", "NOOP": "heard again",
+    "CONSOLIDATE": "summarised", "EXPIRE": "expired", "EVICT": "evicted", "TOUCH": "used",
+}
 HEADERS = {
     "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
     "img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
@@ -131,7 +135,8 @@ def _card(mem: ScopedMemory, m: Memory, *, score: float | None = None) -> str:
         text = e(v.text) if v.text else "<em>(deleted)</em>"
         why.append(f'<li>Replaced an earlier version from {_date(v.created_at)}: <q class="old">{text}</q></li>')
     for a in hist.audit[-6:]:
-        why.append(f'<li class="audit">{_date(a.at)} · {e(a.op.value.lower())}{" · " + e(a.reason) if a.reason else ""}</li>')
+        word = OP_WORDS.get(a.op.value, a.op.value.lower())
+        why.append(f'<li class="audit">{_date(a.at)} · {e(word)}{" (" + e(a.reason) + ")" if a.reason else ""}</li>')
     chips = [
         f'<span class="chip src-{m.source.value}">{e(SOURCE_LABELS[m.source])}</span>',
         f'<span class="chip" title="How sure the assistant is">confidence {round(m.confidence * 100)}%</span>',

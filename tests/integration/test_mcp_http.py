@@ -1,0 +1,73 @@
+"""A real MCP client session over streamable HTTP against the served app (``/mcp/``), on the real embedder."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+
+import anyio
+import pytest
+import uvicorn
+from mcp import ClientSession
+from mcp.shared._httpx_utils import create_mcp_http_client
+
+from kenning.server import create_app
+
+
+@pytest.fixture
+def live(real_system):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(system=real_system), host="127.0.0.1", port=port, log_config=None))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 15
+    while not server.started:
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(10)
+
+
+async def _session(url: str, headers: dict[str, str], calls: list[tuple[str, dict]]) -> list[tuple[bool, str]]:
+    try:
+        from mcp.client.streamable_http import streamable_http_client
+    except ImportError:  # pragma: no cover - mcp 1.x
+        from mcp.client.streamable_http import streamablehttp_client as streamable_http_client
+    out = []
+    async with create_mcp_http_client(headers=headers) as http:
+        async with streamable_http_client(url, http_client=http) as streams:
+            read, write = streams[0], streams[1]
+            async with ClientSession(read, write) as s:
+                await s.initialize()
+                for name, args in calls:
+                    r = await s.call_tool(name, args)
+                    err = bool(getattr(r, "is_error", getattr(r, "isError", False)))
+                    out.append((err, "\n".join(c.text for c in r.content if getattr(c, "type", "") == "text")))
+    return out
+
+
+def test_mcp_session_over_streamable_http(live, real_system):
+    _, acme_key = real_system.create_api_key("acme", "mcp")
+    _, globex_key = real_system.create_api_key("globex", "mcp")
+    real_system.scope("globex", "alice").remember("Globex Alice is allergic to shellfish")
+    acme = {"Authorization": f"Bearer {acme_key}", "X-Kenning-User": "alice"}
+
+    async def main():
+        with anyio.fail_after(60):
+            first = await _session(f"{live}/mcp/", acme, [
+                ("add_memories", {"text": "Alice is allergic to peanuts", "infer": False}),
+                ("search_memory", {"query": "food allergy"}),
+            ])
+            other = await _session(f"{live}/mcp/", {"Authorization": f"Bearer {globex_key}", "X-Kenning-User": "alice"},
+                                   [("list_memories", {})])
+            return first, other
+
+    (added, found), (listed,) = anyio.run(main)
+    assert not added[0] and not found[0]
+    assert "Alice is allergic to peanuts</memory>" in found[1] and "shellfish" not in found[1]
+    assert "shellfish" in listed[1] and "peanuts" not in listed[1]
+    assert [m.text for m in real_system.scope("acme", "alice").list()] == ["Alice is allergic to peanuts"]
