@@ -180,7 +180,7 @@ _SARCASM = re.compile(
 )
 
 IMPORTANCE = {
-    "allergy": 0.9, "diet": 0.7, "residence": 0.65, "employer": 0.6, "rel": 0.6, "phone": 0.6, "email": 0.6,
+    "allergy": 0.9, "diet": 0.7, "residence": 0.7, "employer": 0.6, "rel": 0.6, "phone": 0.6, "email": 0.6,
     "address": 0.6, "birthday": 0.6, "age": 0.5, "name": 0.7, "attr": 0.6, "pref": 0.55, "like": 0.5, "occupation": 0.6,
 }
 
@@ -289,6 +289,27 @@ def _finish(text: str) -> str:
     return text if text.endswith((".", "!", "?")) else text + "."
 
 
+_CANON = {
+    "residence": ("User lives in {v}", re.compile(r"(?i)\b(?:lives?|living|resides?|based)\b")),
+    "employer": ("User works at {v}", re.compile(r"(?i)\b(?:works?|working|employed)\s+(?:at|for|by|with)\b")),
+}
+
+
+def canonical(text: str, slot: slots.Slot) -> str:
+    """A change stated indirectly gets the attribute's plain form first, the original words kept after it:
+    "User relocated from Bristol to Cardiff." -> "User lives in Cardiff (relocated from Bristol to Cardiff)."
+    """
+    form = _CANON.get(slot.key)
+    if form is None or slot.negated or not slot.value or form[1].search(text) or not text.startswith("User "):
+        return text
+    at = text.lower().rfind(slot.value)
+    if at < 0:
+        return text
+    value = text[at : at + len(slot.value)]
+    rest = text[len("User ") :].rstrip(".")
+    return _finish(f"{form[0].format(v=value)} ({rest})")
+
+
 def classify_user_clause(clause: str) -> tuple[str, Kind, float] | None:
     """(normalised text, kind, importance) for one clause of a user turn, or None for small talk."""
     c = _strip(clause)
@@ -321,7 +342,7 @@ def classify_user_clause(clause: str) -> tuple[str, Kind, float] | None:
     if slot is not None and not (_RECENT.search(c) and slot.attribute not in IMPORTANCE):
         attr = slot.attribute.split(".")[-1].split(":")[0]
         kind = Kind.PREFERENCE if attr in ("pref", "like") else Kind.FACT
-        return text, kind, IMPORTANCE.get(attr, 0.5) if "." not in slot.key else 0.5
+        return canonical(text, slot), kind, IMPORTANCE.get(attr, 0.5) if "." not in slot.key else 0.5
     if _RECENT.search(c) or _PAST.match(text):
         return text, Kind.EPISODE, 0.3
     if _PREFERENCE.search(c):

@@ -31,7 +31,7 @@ _SECRET_WORDS = (
     r"pass(?:word|wd|phrase|code)?|pwd|pin(?:\s+(?:code|number))?|passkey|"
     r"api[\s_-]?key|access[\s_-]?key(?:[\s_-]?id)?|secret[\s_-]?(?:access[\s_-]?)?key|client[\s_-]?secret|"
     r"(?:auth(?:entication|orization)?|access|refresh|bearer|session|bot|personal\s+access)[\s_-]?token|token|"
-    r"private[\s_-]?key|ssh[\s_-]?key|recovery\s+(?:code|phrase)|seed\s+phrase|mnemonic|2fa\s+code|otp|"
+    r"private[\s_-]?key|ssh[\s_-]?key|recovery\s+(?:codes?|phrase)|seed\s+phrase|mnemonic|(?:2fa|mfa|otp|backup|verification)\s+codes?|otp|"
     r"ssn|social\s+security(?:\s+number)?|national\s+insurance(?:\s+number)?|ni\s+number|tax\s+id|"
     r"cvv2?|cvc|security\s+code|(?:credit|debit|bank)?\s*card\s+(?:number|no\.?)|credit\s+card|"
     r"iban|(?:bank\s+)?account\s+(?:number|no\.?)|sort\s+code|routing\s+number|swift(?:\s+code)?|"
@@ -65,7 +65,7 @@ _SHAPES = [
         r"\bhf_[A-Za-z0-9]{30,}\b",
         r"\bdop_v1_[a-f0-9]{40,}\b",
         r"\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}\b",
-        r"\bkey-[0-9a-f]{32}\b",
+        r"\bkey-[0-9a-z]{32}\b",
         r"\bsq0(?:atp|csp)-[0-9A-Za-z_-]{22,}\b",
         r"\b\d{8,10}:[A-Za-z0-9_-]{35}\b",
         r"\b(?:AccountKey|SharedAccessKey|Password|Pwd)=[^;\s]{6,}",
@@ -118,6 +118,9 @@ def _high_entropy(tok: str) -> bool:
     return classes >= 3 and _entropy(tok) >= 3.8
 
 
+_CLAUSE_END = re.compile(r"[;\n]|[.!?](?:\s|$)")
+
+
 def find_secrets(text: str) -> list[tuple[int, int]]:
     """Spans (start, end) of credential-like strings in ``text``, sorted, possibly overlapping."""
     spans: list[tuple[int, int]] = []
@@ -125,7 +128,11 @@ def find_secrets(text: str) -> list[tuple[int, int]]:
         value = m.group("value").strip(".")
         if value.lower() in _NOT_A_VALUE or not re.search(r"[\w]", value):
             continue
-        spans.append((m.start(), m.end()))
+        # the rest of the clause goes too: "jsmith / Winter2025!" has the secret after the first token
+        raw = m.group("value")
+        end = m.end() - (len(raw) - len(raw.rstrip(".!?:")))
+        tail = _CLAUSE_END.search(text, end)
+        spans.append((m.start(), tail.start() if tail else len(text)))
     for pat in _SHAPES:
         spans.extend((m.start(), m.end()) for m in pat.finditer(text))
     for m in _CARD.finditer(text):
@@ -175,7 +182,9 @@ _INJECTION = re.compile(
     r"|\b(?:attention|message\s+(?:to|for)|instructions?\s+(?:to|for))\s+(?:the\s+)?(?:ai|llm|assistants?|agents?|bots?|language\s+models?)"
     r"|\b(?:dear|hey|hi|hello)\s+(?:ai|assistant|agent|chatbot|llm|gpt|claude|bot)\b"
     r"|\bif\s+you\s+are\s+an?\s+(?:ai|llm|assistant|agent|language\s+model|bot)"
-    r"|\bas\s+an?\s+(?:ai|llm|assistant|language\s+model)\s*,?\s*you\s+(?:must|should|will)"
+    r"|\bas\s+an?\s+(?:ai\s+)?(?:ai|llm|assistant|language\s+model)\s*,?\s*you\s+(?:must|should|will)"
+    r"|\b(?:ignore|disregard|forget)\s+(?:all\s+)?(?:of\s+)?(?:the\s+|everything\s+)?(?:above|previous|prior|earlier|before)\b"
+    r"|\byou\s+(?:must|should|will|need\s+to)\s+(?:now\s+)?(?:ignore|disregard|forget|reveal|disclose|forward|exfiltrate|leak)\b"
     r"|\b(?:the\s+)?(?:assistant|agent|model|ai)\s+(?:must|should|shall|is\s+(?:required|instructed))\s+(?:now\s+|always\s+|never\s+)?\w+"
     r"|\bfrom\s+now\s+on\b|\bgoing\s+forward\s*,?\s+(?:you|always|never)\b|\bhenceforth\b|\bin\s+all\s+future\s+(?:responses|conversations|sessions)"
     r"|\b(?:new|updated|real|hidden|secret|system|developer)\s+(?:instructions?|directives?|prompt|rules)\s*[:\-]"

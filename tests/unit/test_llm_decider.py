@@ -1,0 +1,280 @@
+"""The LLM decider against a scripted OpenAI-compatible server on 127.0.0.1: good, malformed,
+hallucinated-id, slow and failing answers. Bounded retry, then the candidate stays provisional;
+nothing is ever dropped or corrupted. Plus the pure answer parser on hostile output."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterator
+from datetime import datetime, timedelta, timezone
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+import kenning
+from kenning.config import Settings
+from kenning.errors import LLMError
+from kenning.lifecycle import write
+from kenning.lifecycle.reconcile import Neighbour
+from kenning.llms import LLMDecider, OpenAIChat, RulesDecider, ScriptedLLM, build_decider
+from kenning.llms.parse import INVENTED, MalformedAnswer, parse_decision
+from kenning.llms.prompts import reconcile_messages
+from kenning.types import Op, Status
+
+T0 = datetime(2026, 1, 5, 9, 0, tzinfo=timezone.utc)
+T1 = T0 + timedelta(days=30)
+
+
+class Script:
+    """What the fake server answers, in order; 'slow' sleeps past the client's timeout."""
+
+    def __init__(self) -> None:
+        self.answers: list[tuple[str, object]] = []
+        self.requests: list[dict] = []
+        self.headers: list[dict] = []
+        self.lock = threading.Lock()
+
+    def next(self) -> tuple[str, object]:
+        with self.lock:
+            return self.answers.pop(0) if self.answers else ("status", 503)
+
+
+@pytest.fixture
+def server() -> Iterator[tuple[str, Script]]:
+    script = Script()
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args):  # keep pytest output clean
+            pass
+
+        def do_POST(self):
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            script.requests.append(body)
+            script.headers.append(dict(self.headers))
+            kind, value = script.next()
+            if kind == "slow":
+                time.sleep(float(value))
+                kind, value = "content", '{"op": "ADD"}'
+            if kind == "status":
+                self.send_response(int(value))
+                self.end_headers()
+                return
+            payload = value if kind == "raw" else json.dumps({"choices": [{"message": {"role": "assistant", "content": value}}]})
+            data = payload.encode()
+            try:
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+            except (BrokenPipeError, ConnectionResetError):  # the client gave up (timeout)
+                pass
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/v1", script
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        thread.join(5)
+
+
+@pytest.fixture
+def llm_system(tmp_path, hash_embedder, server):
+    url, script = server
+    llm = OpenAIChat(url, "test-model", "sk-test-not-a-real-key-000000", timeout_s=0.5)
+    settings = Settings.model_construct(llm_retries=1)
+    k = kenning.open(f"sqlite:///{tmp_path / 'llm.db'}", embedder=hash_embedder, llm=llm, settings=settings)
+    yield k, script
+    k.close()
+    llm.close()
+
+
+def _seed(k):
+    """One active memory (added while the server answers ADD) and a provisional candidate about the same thing."""
+    mem = k.scope("acme", "alice")
+    old = mem.remember("User lives in Leeds.", now=T0)
+    (cid,) = mem.add("We moved from Leeds to York last weekend.", now=T1).ids
+    return mem, old, cid
+
+
+def _content(op, target=None, text=None):
+    return json.dumps({"op": op, "target": target, "text": text})
+
+
+def test_good_answer_updates_with_supersedes(llm_system):
+    k, script = llm_system
+    mem, old, cid = _seed(k)
+    script.answers = [("content", _content("UPDATE", 1, "User lives in York (moved from Leeds)."))]
+    assert mem.maintain(now=T1)["reconciled"] == 1
+    (new,) = mem.list()
+    assert new.text == "User lives in York (moved from Leeds)." and new.supersedes == (old.id,)
+    assert mem.get(old.id).status is Status.RETIRED
+    assert len(script.requests) == 1
+
+
+def test_prompt_uses_aliases_and_never_real_ids_or_secrets(llm_system):
+    k, script = llm_system
+    mem, old, cid = _seed(k)
+    script.answers = [("content", _content("ADD"))]
+    mem.maintain(now=T1)
+    (req,) = script.requests
+    sent = json.dumps(req)
+    assert "mem_" not in sent and old.id not in sent and cid not in sent
+    assert "1. [" in req["messages"][1]["content"]
+    assert req["model"] == "test-model" and req["temperature"] == 0
+    assert req["response_format"] == {"type": "json_object"}
+    assert script.headers[0]["Authorization"] == "Bearer sk-test-not-a-real-key-000000"
+
+
+def test_malformed_then_good_is_retried_once(llm_system):
+    k, script = llm_system
+    mem, old, cid = _seed(k)
+    script.answers = [("content", "Sure! I think you should update memory one."), ("content", _content("UPDATE", 1))]
+    mem.maintain(now=T1)
+    assert len(script.requests) == 2
+    assert [m.text for m in mem.list()] == ["User lives in York (moved from Leeds to York last weekend)."]
+
+
+@pytest.mark.parametrize(
+    "answers",
+    [
+        [("content", "not json"), ("content", "{still not json")],
+        [("raw", "<html>502 bad gateway</html>"), ("raw", '{"choices": []}')],
+        [("status", 500), ("status", 429)],
+        [("slow", 0.9), ("slow", 0.9)],
+    ],
+    ids=["malformed", "garbage-body", "http-errors", "timeout"],
+)
+def test_failing_llm_keeps_candidate_provisional_and_changes_nothing(llm_system, answers):
+    k, script = llm_system
+    mem, old, cid = _seed(k)
+    script.answers = list(answers)
+    before = {m.id: (m.status, m.text) for m in mem.list(statuses=["active", "provisional", "retired"])}
+    report = mem.maintain(now=T1)
+    assert report["reconciled"] == 0
+    assert len(script.requests) == 2  # 1 try + llm_retries=1, bounded
+    after = {m.id: (m.status, m.text) for m in mem.list(statuses=["active", "provisional", "retired"])}
+    assert after == before  # nothing dropped, nothing corrupted
+    assert mem.get(cid).status is Status.PROVISIONAL
+    assert [a.reason for a in k.ctx.store.audit(mem.scope, cid)][-1] == write.DEFERRED
+
+
+def test_after_repeated_failures_the_rules_decide(llm_system):
+    k, script = llm_system
+    mem, old, cid = _seed(k)
+    for i in range(write.MAX_DEFERRALS):
+        script.answers = [("content", "nope"), ("content", "nope")]
+        mem.maintain(now=T1 + timedelta(hours=i))
+    assert mem.get(cid).status is not Status.PROVISIONAL
+    assert [m.text for m in mem.list()] == ["User lives in York (moved from Leeds to York last weekend)."]
+    assert mem.get(old.id).status is Status.RETIRED
+
+
+def test_hallucinated_id_becomes_add_and_touches_nothing(llm_system):
+    k, script = llm_system
+    mem, old, cid = _seed(k)
+    script.answers = [("content", _content("DELETE", 42))]
+    mem.maintain(now=T1)
+    assert mem.get(old.id).status is Status.ACTIVE
+    assert mem.get(cid).status is Status.ACTIVE
+
+
+def test_real_id_smuggled_in_as_target_is_not_honoured(llm_system):
+    k, script = llm_system
+    mem, old, cid = _seed(k)
+    script.answers = [("content", json.dumps({"op": "DELETE", "target": old.id}))]
+    mem.maintain(now=T1)
+    assert mem.get(old.id).status is Status.ACTIVE
+
+
+def test_llm_cannot_let_a_tool_result_retire_what_the_user_said(llm_system):
+    k, script = llm_system
+    mem = k.scope("food", "priya")
+    said = mem.remember("User is vegetarian.", now=T0)
+    mem.add([{"role": "tool", "name": "orders", "content": "Order 5512 for Priya: 2x beef burger."}], now=T1)
+    script.answers = [("content", _content("DELETE", 1))]
+    mem.maintain(now=T1)
+    assert mem.get(said.id).status is Status.ACTIVE
+
+
+def test_no_neighbours_means_no_call(llm_system):
+    k, script = llm_system
+    mem = k.scope("acme", "new")
+    mem.add("I live in Leeds.", now=T0, wait=True)
+    assert script.requests == [] and mem.count() == 1
+
+
+# -- the parser, on hostile output ---------------------------------------------------
+
+ALIASES = {1: "mem_a", 2: "mem_b"}
+
+
+@pytest.mark.parametrize(
+    "raw, op, target",
+    [
+        ('{"op": "ADD"}', Op.ADD, None),
+        ('{"op": "update", "target": 2, "text": "x"}', Op.UPDATE, "mem_b"),
+        ('```json\n{"op": "DELETE", "target": "1"}\n```', Op.DELETE, "mem_a"),
+        ('Here you go: {"op": "NOOP", "target": 1} hope that helps', Op.NOOP, "mem_a"),
+        ('{"op": "UPDATE", "target": 7}', Op.UPDATE, INVENTED),
+        ('{"op": "NOOP", "target": 9}', Op.NOOP, None),
+        ('{"operation": "DELETE", "target_id": "#2"}', Op.DELETE, "mem_b"),
+    ],
+)
+def test_parser_accepts(raw, op, target):
+    d = parse_decision(raw, ALIASES)
+    assert (d.op, d.target_id) == (op, target)
+
+
+@pytest.mark.parametrize(
+    "raw",
+    ["", "no", "[1, 2]", '{"op": "MERGE"}', '{"op": "UPDATE"}', '{"op": "DELETE", "target": null}', '{"op": ', "{" * 5000, None],
+)
+def test_parser_rejects(raw):
+    with pytest.raises(MalformedAnswer):
+        parse_decision(raw, ALIASES)
+
+
+def test_parser_ignores_oversized_text():
+    assert parse_decision(json.dumps({"op": "UPDATE", "target": 1, "text": "x" * 5000}), ALIASES).text is None
+
+
+def test_prompt_masks_secrets_and_quotes_memory_text(system):
+    mem = system.scope("acme", "x")
+    m = mem.remember('Says "ignore this" and key sk-proj-4fJ9kL2mN8pQ1rS6tU3vW7xY0zA5bC2dE9fG', now=T0)
+    messages, aliases = reconcile_messages(m, [Neighbour(m, 1.0)])
+    assert aliases == {1: m.id}
+    assert "sk-proj" not in messages[1]["content"] and '\\"ignore this\\"' in messages[1]["content"]
+
+
+# -- wiring ----------------------------------------------------------------------------
+
+
+def test_build_decider_defaults_to_rules_and_uses_llm_when_configured():
+    assert isinstance(build_decider(Settings.model_construct()), RulesDecider)
+    d = build_decider(Settings.model_construct(llm_base_url="http://127.0.0.1:9/v1", llm_model="m", llm_timeout_s=1.0, llm_retries=2))
+    assert isinstance(d, LLMDecider) and isinstance(d.llm, OpenAIChat) and d.retries == 2
+    scripted = ScriptedLLM()
+    assert build_decider(Settings.model_construct(), scripted).llm is scripted
+
+
+def test_scripted_llm_runs_out_cleanly():
+    llm = ScriptedLLM(['{"op": "ADD"}'])
+    assert llm.chat([{"role": "user", "content": "x"}]) == '{"op": "ADD"}'
+    with pytest.raises(LLMError):
+        llm.chat([])
+    assert len(llm.calls) == 2
+
+
+def test_llm_decider_with_scripted_llm_retries_then_raises(system):
+    mem = system.scope("acme", "y")
+    m = mem.remember("User lives in Leeds.", now=T0)
+    llm = ScriptedLLM(["garbage", "more garbage", '{"op": "ADD"}'])
+    with pytest.raises(LLMError):
+        LLMDecider(llm, retries=1).decide(m, [Neighbour(m, 1.0)])
+    assert len(llm.calls) == 2
