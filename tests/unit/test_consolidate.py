@@ -42,11 +42,15 @@ def test_content_tokens_drop_stopwords_filler_and_the_users_own_name():
     assert toks == ["aisle", "seat"]
 
 
-def test_independence_counts_conversations_then_days(hash_embedder):
-    same_session = [mem(hash_embedder, t, day=i, session="s1") for i, t in enumerate(AISLE)]
-    same_day = [mem(hash_embedder, t) for t in AISLE]
-    assert support_of(same_session) == 1
-    assert support_of(same_day) == 1
+def test_independence_counts_conversations_and_days(hash_embedder):
+    one_conversation_one_day = [mem(hash_embedder, t, session="s1") for t in AISLE]
+    no_session_one_day = [mem(hash_embedder, t) for t in AISLE]
+    one_session_many_days = [mem(hash_embedder, t, day=i, session="default") for i, t in enumerate(AISLE)]
+    many_sessions_one_day = [mem(hash_embedder, t, session=f"s{i}") for i, t in enumerate(AISLE)]
+    assert support_of(one_conversation_one_day) == 1
+    assert support_of(no_session_one_day) == 1
+    assert support_of(one_session_many_days) == 4
+    assert support_of(many_sessions_one_day) == 4
     assert support_of(aisle_episodes(hash_embedder)) == 4
 
 
@@ -69,7 +73,7 @@ def test_repeated_episodes_become_one_memory_keeping_the_shared_words(hash_embed
 
 @pytest.mark.parametrize("n_sessions", [1, 2])
 def test_too_few_independent_episodes_never_consolidate(hash_embedder, n_sessions):
-    eps = [mem(hash_embedder, t, day=i, session=f"s{i % n_sessions}") for i, t in enumerate(AISLE)]
+    eps = [mem(hash_embedder, t, session=f"s{i % n_sessions}") for i, t in enumerate(AISLE)]
     assert plan(OMAR, eps) == []
 
 
@@ -130,6 +134,20 @@ def test_distinct_facts_about_one_subject_stay_distinct(hash_embedder):
         mem(hash_embedder, "Hana's birthday is on the 4th of May", day=9, kind=Kind.FACT),
     ]
     assert plan(OMAR, facts) == []
+
+
+def test_facts_on_a_topic_are_cited_as_support_but_stay_active(system):
+    s = system.scope("acme", "carla")
+    f1 = s.remember("Carla had a tortoise called Zorblax", kind="fact", now=T0)
+    f2 = s.remember("Carla still misses Zorblax the tortoise", kind="fact", now=T0 + timedelta(days=14))
+    ep = s.remember("Carla saw a tortoise at the zoo that looked like Zorblax", kind="episode", now=T0 + timedelta(days=28))
+    [cid] = consolidate.consolidate_scope(system.ctx, s.scope, T0 + timedelta(days=30))
+    assert set(s.get(cid).source_refs) == {f1.id, f2.id, ep.id}
+    assert s.get(f1.id).status is Status.ACTIVE and s.get(f2.id).status is Status.ACTIVE
+    assert s.get(ep.id).status is Status.RETIRED
+    before = s.export()
+    assert consolidate.consolidate_scope(system.ctx, s.scope, T0 + timedelta(days=31)) == []
+    assert s.export() == before
 
 
 def test_planning_a_large_scope_stays_fast(hash_embedder):

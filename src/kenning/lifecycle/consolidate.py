@@ -7,20 +7,22 @@ one guarded ``Changeset`` per decision.
 
 Rules (the seed's):
 - a topic is consolidated only when at least ``min_support`` *independent*
-  episodes support it: distinct conversations (``session_id``), or distinct
-  days when no session is known. One remark, however emphatic, never becomes
-  knowledge;
+  episodes support it: from distinct conversations (``session_id``) or
+  distinct days. One remark, however emphatic, never becomes knowledge;
 - a topic is a content word (or phrase) shared by the episodes, after the
   scope's own name, stop words and conversational filler are set aside, whose
   episodes are also close in the embedder's space (each member's mean cosine
   to the others is at least ``coherence``);
-- facts and preferences are distinct claims: they are only merged when they
-  are near-duplicates (every pair at cosine >= ``near_duplicate``), so three
-  different facts about one person never collapse into a vague summary;
+- episodes and preferences group by topic (a stated preference and the
+  requests that act on it are evidence of one thing) and are compacted;
+  facts on the topic add support and are cited but stay active, because a
+  fact is a distinct claim: three facts about one person never collapse into
+  a vague summary, and facts alone merge only as near-duplicates (every pair
+  at cosine >= ``near_duplicate``);
 - the consolidated memory carries the lowest confidence of its inputs, the
   highest importance, the strictest sensitivity, and ``source_refs`` naming
   every input, which the deletion cascade follows;
-- the inputs are compacted (retired) in the same atomic write, so retrieval
+- the compacted inputs are retired in the same atomic write, so retrieval
   shows one memory instead of a crowd of near-duplicates;
 - procedures, tool results, expiring records and restricted records never
   take part.
@@ -59,6 +61,9 @@ FILLER = frozenset(
     remember know think thought make made go going went see saw look looked one thing things some
     any all more very about over after before up out only own same other such both each few most
     while during once here there something anything everything lot lots bit kind sort way
+    prefer prefers preferred preference preferences favourite favorite love loves loved hate hates hated
+    enjoy enjoys enjoyed usually always never book books booked order orders ordered find check help show
+    give send
     """.split()
 )
 SENSITIVITY_RANK = {Sensitivity.NORMAL: 0, Sensitivity.PERSONAL: 1, Sensitivity.RESTRICTED: 2}
@@ -70,7 +75,7 @@ TEMPLATE_WORDS = frozenset(
 _TOKEN = re.compile(r"[^\W_]+(?:['\u2019-][^\W_]+)*", re.UNICODE)
 _PREFERENCE_CUE = re.compile(
     r"\b(prefer\w*|favou?rite|love[sd]?|hate[sd]?|would rather|always|never|again|next time|"
-    r"please|book|can i (?:get|have)|could i (?:get|have)|i(?:'d| would) like)\b",
+    r"please|book|order|asked (?:for|to)|wants?|can i (?:get|have)|could i (?:get|have)|i(?:'d| would) like)\b",
     re.IGNORECASE,
 )
 
@@ -92,8 +97,8 @@ class Rules:
     background_share: float = 0.5
     background_coherence: float = 0.6
     background_min_records: int = 10
-    topic_kinds: tuple[Kind, ...] = (Kind.EPISODE,)
-    claim_kinds: tuple[Kind, ...] = (Kind.PREFERENCE, Kind.FACT)
+    topic_kinds: tuple[Kind, ...] = (Kind.EPISODE, Kind.PREFERENCE)
+    claim_kinds: tuple[Kind, ...] = (Kind.FACT,)
 
 
 @dataclass(frozen=True)
@@ -149,8 +154,13 @@ def content_tokens(text: str, ignore: frozenset[str] = frozenset()) -> list[tupl
 
 
 def independence_key(m: Memory) -> tuple[str, str]:
-    """Episodes are independent when they come from different conversations, or different days."""
-    return ("session", m.session_id) if m.session_id else ("day", m.created_at.date().isoformat())
+    """Episodes are independent when they come from different conversations or from different days.
+
+    Several remarks in one conversation on one day count once (one sarcastic
+    outburst is one piece of evidence); a long-lived session id reused over
+    weeks still yields one piece of evidence per day.
+    """
+    return (m.session_id or "", m.created_at.date().isoformat())
 
 
 def support_of(members: Iterable[Memory]) -> int:
@@ -347,8 +357,13 @@ def _coherent(members: list[Memory], threshold: float) -> list[Memory]:
     return [m for m, k in zip(members, keep) if k]
 
 
-def _decide(members: list[Memory], owner: dict[str, Memory], consolidated, rules: Rules, ignore) -> Plan | None:
-    """A plan for a group: a new consolidated memory, or a new version of the one that owns part of the group."""
+def _decide(members: list[Memory], owner: dict[str, Memory], consolidated, rules: Rules, ignore,
+            compact: tuple[Kind, ...]) -> Plan | None:
+    """A plan for a group: a new consolidated memory, or a new version of the one that owns part of the group.
+
+    Only members of the ``compact`` kinds are retired; the others (facts) stay
+    active and are cited as support.
+    """
     fresh = [m for m in members if m.id not in owner]
     if not fresh or support_of(members) < rules.min_support:
         return None
@@ -362,7 +377,7 @@ def _decide(members: list[Memory], owner: dict[str, Memory], consolidated, rules
     summary = summarise(members, rules, ignore)
     if summary is None:
         return None
-    return Plan(tuple(members), summary, replaces, tuple(m.id for m in fresh))
+    return Plan(tuple(members), summary, replaces, tuple(m.id for m in fresh if m.kind in compact))
 
 
 def plan(
@@ -378,8 +393,9 @@ def plan(
     sources, so a new record on a known topic extends that memory (a new
     version superseding it) instead of starting a second one.
 
-    Episodes group by shared topic words; facts and preferences are distinct
-    claims, so they only group when they are near-duplicates of each other.
+    A topic (shared words) needs at least one episode or preference among its
+    members; facts add support and are cited but stay active. Facts alone only
+    group when they are near-duplicates of each other, and then compact.
     """
     ignore = name_tokens(scope)
     active = [m for m in records if m.scope == scope and eligible(m, rules)]
@@ -389,39 +405,41 @@ def plan(
     pool: dict[str, Memory] = {m.id: m for m in active}
     for cons, sources in consolidated:
         for src in sources:
-            if src.scope == scope and src.embedding is not None and src.text and src.id not in pool:
+            if src.scope == scope and src.embedding is not None and src.text:
                 owner[src.id] = cons
-                pool[src.id] = src
+                pool.setdefault(src.id, src)
     ordered = sorted(pool.values(), key=lambda m: (m.created_at, m.id))
-    episodes = [m for m in ordered if m.kind in rules.topic_kinds]
+    topical = [m for m in ordered if m.kind in rules.topic_kinds or m.kind in rules.claim_kinds]
     claims = [m for m in ordered if m.kind in rules.claim_kinds]
     plans: list[Plan] = []
     taken: set[str] = set()
 
-    tokens = {m.id: {t[0] for t in content_tokens(m.text, ignore)} for m in episodes}
+    tokens = {m.id: {t[0] for t in content_tokens(m.text, ignore)} for m in topical}
     df = Counter(t for ts in tokens.values() for t in ts)
     background = (
-        {t for t, n in df.items() if n > rules.background_share * len(episodes)}
-        if len(episodes) >= rules.background_min_records
+        {t for t, n in df.items() if n > rules.background_share * len(topical)}
+        if len(topical) >= rules.background_min_records
         else set()
     )
     by_term: dict[str, list[Memory]] = {}
-    for m in episodes:
+    for m in topical:
         for t in tokens[m.id]:
             by_term.setdefault(t, []).append(m)
-    # Specific words first; a word most of the user's episodes share (a name,
-    # a habit of phrasing) only makes a topic if its episodes are near-paraphrases.
+    # Specific words first; a word most of the user's records share (a name,
+    # a habit of phrasing) only makes a topic if its records are near-paraphrases.
     for term, members in sorted(by_term.items(), key=lambda kv: (kv[0] in background, -support_of(kv[1]), kv[0])):
         members = [m for m in members if m.id not in taken]
         if support_of(members) < rules.min_support:
             continue
         if term in background:
-            # all of them or none: a tight subset of a name's episodes is not a topic
+            # all of them or none: a tight subset of a name's records is not a topic
             if len(_coherent(members, rules.background_coherence)) < len(members):
                 continue
         else:
             members = _coherent(members, rules.coherence)
-        p = _decide(members, owner, consolidated, rules, ignore)
+        if not any(m.kind in rules.topic_kinds for m in members):
+            continue
+        p = _decide(members, owner, consolidated, rules, ignore, rules.topic_kinds)
         if p is not None:
             taken.update(m.id for m in p.members)
             plans.append(p)
@@ -432,7 +450,7 @@ def plan(
         group = [c for c in claims if c.id not in taken and float(c.embedding @ seed.embedding) >= rules.near_duplicate]
         if len(group) < 2 or not _near_duplicates(group, rules.near_duplicate):
             continue
-        p = _decide(group, owner, consolidated, rules, ignore)
+        p = _decide(group, owner, consolidated, rules, ignore, rules.claim_kinds)
         if p is not None:
             taken.update(m.id for m in p.members)
             plans.append(p)
