@@ -28,7 +28,7 @@ from typing import Any
 import click
 
 from kenning.context import Context
-from kenning.errors import Conflict
+from kenning.errors import Conflict, KenningError
 from kenning.types import Scope, new_id, now_utc
 
 log = logging.getLogger("kenning.worker")
@@ -69,6 +69,10 @@ def run_once(ctx: Context, *, holder: str, lease_ttl_s: float, now: datetime | N
             continue  # another worker is on it
         try:
             reports.append(maintain_scope(ctx, scope, now=at))
+        except KenningError as exc:
+            # One scope's failure must not stop the others; its work stays undone
+            # (nothing half-applied) and the next pass retries it. Ids only in logs.
+            log.warning("maintenance of %s failed: %s", scope, type(exc).__name__)
         finally:
             ctx.store.release_lease(name, holder)
     return reports
@@ -88,13 +92,16 @@ def worker_cmd(db: str | None, interval: float, once: bool, lease_ttl: float) ->
     settings = Settings()
     holder = f"{socket.gethostname()}:{os.getpid()}:{new_id('wrk')}"
     with kenning.open(db or settings.db, settings=settings) as system:
-        while True:
-            started = time.monotonic()
-            reports = run_once(system.ctx, holder=holder, lease_ttl_s=lease_ttl)
-            click.echo(f"worker pass: {len(reports)} scope(s) maintained", err=True)
-            if once:
-                return
-            time.sleep(max(0.0, interval - (time.monotonic() - started)))
+        try:
+            while True:
+                started = time.monotonic()
+                reports = run_once(system.ctx, holder=holder, lease_ttl_s=lease_ttl)
+                click.echo(f"worker pass: {len(reports)} scope(s) maintained", err=True)
+                if once:
+                    return
+                time.sleep(max(0.0, interval - (time.monotonic() - started)))
+        except KeyboardInterrupt:  # Ctrl-C between or during passes: every write so far is whole
+            click.echo("worker stopped", err=True)
 
 
 __all__ = ["maintain_scope", "maintain_all", "run_once", "worker_cmd"]

@@ -156,3 +156,19 @@ def test_worker_once_runs_every_job_for_every_scope(tmp_path):
     with kenning.open(url, embedder=HashEmbedder()) as k:
         held = k.ctx.store.acquire_lease("maintain:acme\x1fuser-000", "someone-else", now_utc(), 60)
         assert held, "a finished worker releases its leases"
+
+
+def test_a_scope_leased_by_another_worker_is_skipped_until_the_lease_runs_out(tmp_path):
+    from kenning.worker import run_once
+
+    url = f"sqlite:///{tmp_path / 'k.db'}"
+    populate(url, 2)
+    with kenning.open(url, embedder=HashEmbedder()) as k:
+        now = now_utc()
+        assert k.ctx.store.acquire_lease("maintain:acme\x1fuser-001", "other", now, 60)
+        done = run_once(k.ctx, holder="me", lease_ttl_s=60, now=now)
+        assert [r["scope"] for r in done] == ["acme/user-000"]
+        done = run_once(k.ctx, holder="me", lease_ttl_s=60, now=now + timedelta(seconds=61))
+        assert [r["scope"] for r in done] == ["acme/user-000", "acme/user-001"]
+        assert [r["consolidated"] for r in done][0] == []  # already done: nothing twice
+    assert check_consistent(url, 2) == (2, 2)
