@@ -85,6 +85,12 @@ class Kenning:
 
         return worker.maintain_all(self.ctx, now=_now(now))
 
+    def maintenance_pass(self, *, holder: str, lease_ttl_s: float = 300.0, now: datetime | None = None) -> list[Any]:
+        """One ``kenning worker`` pass: maintain every scope whose lease ``holder`` can take (safe beside other workers)."""
+        from kenning import worker
+
+        return worker.run_once(self.ctx, holder=holder, lease_ttl_s=lease_ttl_s, now=now)
+
     # -- tenant API keys: the server authenticates with these ------------------
 
     def create_api_key(self, tenant_id: str, name: str = "", *, now: datetime | None = None) -> tuple[Any, str]:
