@@ -30,9 +30,13 @@ PLANTED = [
 
 
 @pytest.fixture(params=[pytest.param("sqlite", id="sqlite"), pytest.param("postgres", id="postgres", marks=pytest.mark.postgres)])
-def real_system(request, tmp_path, minilm):
+def url(request, tmp_path) -> str:
+    return f"sqlite:///{tmp_path / 'k.db'}" if request.param == "sqlite" else request.getfixturevalue("pg_url")
+
+
+@pytest.fixture
+def real_system(url, minilm):
     """The facade with the real bundled embedder, on each store engine."""
-    url = f"sqlite:///{tmp_path / 'k.db'}" if request.param == "sqlite" else request.getfixturevalue("pg_url")
     k = kenning.open(url, embedder=minilm)
     yield k
     k.close()
@@ -67,7 +71,7 @@ def assert_unreachable(system, s, related_ids, now, needles=(CANARY, "Zorblax"),
 
 
 @pytest.mark.parametrize("how", ["delete-sources", "forget"])
-def test_canary_is_unreachable_after_its_sources_are_deleted(real_system, how):
+def test_canary_is_unreachable_after_its_sources_are_deleted(real_system, url, minilm, how):
     s = real_system.scope("acme", "carla")
     planted = [s.remember(t, kind="episode", now=T0 + timedelta(days=7 * i)) for i, t in enumerate(PLANTED)]
     dog = s.remember("I walk my dog Biscuit every morning before work.", kind="episode", now=T0 + timedelta(days=30))
@@ -83,6 +87,10 @@ def test_canary_is_unreachable_after_its_sources_are_deleted(real_system, how):
     assert all(s.get(m.id).status is Status.RETIRED for m in planted)
     assert any(CANARY in h.memory.text for h in s.search("childhood tortoise", now=T0 + timedelta(days=32)))
 
+    # another process's handle, with the scope's vectors already cached
+    other = kenning.open(url, embedder=minilm)
+    assert any(CANARY in h.memory.text for h in other.scope("acme", "carla").search(CANARY, now=T0 + timedelta(days=32)))
+
     now = T0 + timedelta(days=32)
     if how == "forget":
         report = s.forget(CANARY, now=now)
@@ -94,6 +102,10 @@ def test_canary_is_unreachable_after_its_sources_are_deleted(real_system, how):
 
     related = [dog.id, job.id, summary.id, *[m.id for m in planted]]
     assert_unreachable(real_system, s, related, now)
+    stale = other.scope("acme", "carla").search(CANARY, k=50, now=now)
+    other.close()
+    gone = {summary.id, *[m.id for m in planted]}
+    assert not gone & {h.memory.id for h in stale}, "a cached partition served deleted records"
     real_system.maintain(now=now + timedelta(days=1))
     assert_unreachable(real_system, s, related, now + timedelta(days=1), cache=False)
     assert any("Biscuit" in h.memory.text for h in s.search("What is Carla's dog called?", now=now + timedelta(days=2)))
