@@ -139,7 +139,10 @@ _MARKERS = (
     r"oh\s+and|and\s+also|one\s+other\s+thing|small\s+correction|quick\s+correction|update"
 )
 _LEAD = re.compile(rf"(?i)^(?:(?:{_MARKERS})\b[\s,:;.!\-–—]*)+")
-_REMEMBER = re.compile(r"(?i)^(?:please\s+)?(?:remember|note|keep\s+in\s+mind|don't\s+forget|bear\s+in\s+mind|for\s+future\s+reference)(?:\s+that)?[\s,:]+")
+_REMEMBER = re.compile(
+    r"(?i)^(?:(?:please|always|do|and|also|just)\s+)*(?:remember|note|keep\s+in\s+mind|don't\s+forget|do\s+not\s+forget|never\s+forget|"
+    r"bear\s+in\s+mind|for\s+future\s+reference|make\s+a\s+note)(?:\s+(?:that|of\s+this))?[\s,:]+(?=\S)"
+)
 _PREAMBLE = re.compile(rf"^(?![^,:;]*\b(?:I|I'm|my|we|our|me|us)\b)[^,:;]{{1,30}}[,:;]\s+(?={_SELF})", re.I)
 _TAIL = re.compile(
     r"(?i)[\s,;-]*(?:keep\s+(?:that|this)\s+in\s+mind|in\s+case\s+you\s+need\s+(?:it|that)|just\s+so\s+you\s+know|fyi|"
@@ -176,7 +179,7 @@ _PAST = re.compile(r"^(?:User|The user)\s+(?:\w+ly\s+|just\s+|finally\s+|also\s+
 _PREFERENCE = re.compile(r"(?i)\b(?:prefers?|likes?|loves?|enjoys?|hates?|dislikes?|can't\s+stand|favou?rite|rather|fan\s+of|into)\b")
 _SARCASM = re.compile(
     r"(?i:^(?:oh|ah)\s+(?:wonderful|great|fantastic|brilliant|perfect|joy|lovely|super)|\byeah\s+right\b|\bjust\s+what\s+i\s+needed\b|"
-    r"\bsure,\s+because\b|\bas\s+if\b)|\b(?:LOVE|ADORE|LOVED|ADORED)\b|\b[Ll]ove(?:d)?\s+(?:another|yet\s+another)\b"
+    r"\bsure,\s+because\b|\bas\s+if\b|^(?:oh\s+)?(?:great|wonderful|fantastic|brilliant|perfect|lovely|marvellous|super|awesome)[,!]+\s+(?:another|yet\s+another|more)\b)|\b(?:LOVE|ADORE|LOVED|ADORED)\b|\b[Ll]ove(?:d)?\s+(?:another|yet\s+another)\b"
 )
 
 IMPORTANCE = {
@@ -353,6 +356,7 @@ def classify_user_clause(clause: str) -> tuple[str, Kind, float] | None:
 def _user_claims(turn: Turn, index: int, allow_secrets: bool) -> tuple[list[Claim], list[str]]:
     claims, withheld = [], []
     text = turn.content if allow_secrets else safety.mask_secrets(turn.content)
+    sarcastic = bool(_SARCASM.search(text))
     for sentence in split_sentences(text):
         for clause in split_clauses(sentence):
             if safety.SECRET_MARK in clause:
@@ -362,6 +366,9 @@ def _user_claims(turn: Turn, index: int, allow_secrets: bool) -> tuple[list[Clai
             if got is None:
                 continue
             body, kind, importance = got
+            if sarcastic and kind is Kind.PREFERENCE:
+                # "Oh great, another middle seat. I just love middle seats." is not a preference
+                kind, importance = Kind.EPISODE, 0.2
             slot = slots.parse(body) if kind in (Kind.FACT, Kind.PREFERENCE) else None
             claims.append(Claim(body, kind, Source.USER_SAID, importance, USER_CONFIDENCE, safety.sensitivity_of(body), slot, index))
     return claims, withheld
@@ -392,7 +399,7 @@ def _tool_claims(turn: Turn, index: int, allow_secrets: bool) -> tuple[list[Clai
     return claims, withheld
 
 
-_CONFIRMS = re.compile(r"(?i)\b(?:I've|I\s+have|I)\s+(?:booked|reserved|scheduled|ordered|cancelled|canceled|set\s+up|added|sent|arranged|saved|noted\s+that)\b|\byou(?:'re|\s+are)\s+(?:booked|confirmed|all\s+set)\b")
+_CONFIRMS = re.compile(r"(?i)\b(?:I've|I\s+have|I)\s+(?:booked|reserved|scheduled|ordered|cancelled|canceled|arranged|rebooked)\b|\byou(?:'re|\s+are)\s+(?:booked|confirmed)\b")
 _YES = re.compile(r"(?i)^(?:yes|yeah|yep|yup|sure|correct|that's\s+(?:right|correct)|exactly|definitely|absolutely|please\s+do|right)\b[\s,.!]*(?:please)?[.!]*$")
 _ASK = re.compile(r"(?i)^(?:so\s+)?(?:are|were)\s+you\s+(?P<a>.+?)\??$|^(?:so\s+)?(?:do|did)\s+you\s+(?P<d>.+?)\??$|^(?:should|shall)\s+I\s+(?:always\s+)?(?P<s>.+?)\??$")
 
@@ -407,7 +414,9 @@ def _assistant_claims(turn: Turn, index: int, allow_secrets: bool) -> tuple[list
         if safety.SECRET_MARK in sentence:
             withheld.append("secret")
             continue
-        if _CONFIRMS.search(sentence) and not sentence.endswith("?"):
+        # Only confirmed actions with a reference, time or seat: an assistant restating what the
+        # user said would otherwise keep a stale copy alive after the user changes it.
+        if _CONFIRMS.search(sentence) and re.search(r"\d", sentence) and not sentence.endswith("?"):
             body = _finish("Assistant noted: " + sentence.strip())
             claims.append(Claim(body, Kind.EPISODE, Source.INFERRED, 0.25, INFERRED_CONFIDENCE, safety.sensitivity_of(body), None, index))
     return claims[:MAX_TOOL_CLAIMS], withheld

@@ -84,6 +84,8 @@ _R = [  # (pattern, builder) tried in order; the first that matches wins
      + r"\s*(?:,|;|and|to\s+join|for)\s*(?:is\s+|and\s+)?(?:now|currently)?\s*(?:works?\s+|working\s+|employed\s+|joined\s+|is\s+)?(?:at|for|with|join)?\s*" + _PROPER, "employer:change"),
     (r"\b(?:switched|moved|changed\s+jobs?)\s+from\s+" + _PROPER_OLD + r"\s+to\s+" + _PROPER, "employer:change"),
     (r"\b(?:left|quit|resigned\s+from|was\s+(?:fired|laid\s+off|let\s+go)\s+from|no\s+longer\s+works?\s+(?:at|for)|doesn't\s+work\s+(?:at|for)|does\s+not\s+work\s+(?:at|for)|retired\s+from|stopped\s+working\s+(?:at|for))\s+" + _PROPER, "employer:-"),
+    (r"\b(?:handed\s+in\s+(?:their|the\s+user's|a|the)\s+notice|resigned|quit\s+(?:their|the\s+user's|the)\s+job|lost\s+(?:their|the\s+user's|the)\s+job|"
+     r"was\s+(?:made\s+redundant|fired|laid\s+off|let\s+go)|got\s+(?:fired|laid\s+off|sacked)|is\s+(?:now\s+)?unemployed|is\s+between\s+jobs)\b", "employer:-"),
     (r"\b(?:works?|working|is\s+employed|are\s+employed|employed)\s+" + _ADV + r"(?:at|for|by|with)\s+" + _PROPER, "employer:+"),
     (r"\b(?:works?|working)\s+" + _ADV + r"as\s+(?:a|an)\s+(?:[\w-]+\s+){1,3}?(?:at|for|with)\s+" + _PROPER, "employer:+"),
     (r"\b(?:joined|started\s+(?:a\s+new\s+job\s+|working\s+|work\s+)?(?:at|with|for)|got\s+a\s+(?:new\s+)?job\s+(?:at|with)|was\s+hired\s+by|now\s+at)\s+" + _PROPER, "employer:+"),
@@ -91,7 +93,7 @@ _R = [  # (pattern, builder) tried in order; the first that matches wins
     (r"\bis\s+(?:a|an)\s+(?:[\w-]+\s+){1,3}(?:at|for)\s+" + _PROPER, "employer:+"),
     # occupation
     (r"\b(?:quit|left|stopped|gave\s+up|no\s+longer|retired\s+from|is\s+not|isn't)\s+(?:being\s+(?:a|an)\s+|working\s+as\s+(?:a|an)\s+|works?\s+as\s+(?:a|an)\s+|(?:a|an)\s+)?(?P<v>(?:[\w-]+\s+){0,2}(?:" + OCCUPATIONS + r")|(?!being\b)\w+ing\s+(?!at\b|for\b|with\b)\w+)\b", "occupation:-"),
-    (r"\bworks?\s+" + _ADV + r"as\s+(?:a|an)\s+(?P<v>(?:[\w-]+\s+){0,3}?[\w-]+?)(?=\s+(?:at|for|in|with|on|from)\b|[,.;]|$)", "occupation:+"),
+    (r"\b(?:works?|working)\s+" + _ADV + r"as\s+(?:a|an)\s+(?P<v>(?:[\w-]+\s+){0,3}?[\w-]+?)(?=\s+(?:at|for|in|with|on|from)\b|[,.;]|$)", "occupation:+"),
     (r"\b(?:is|'s|became|has\s+become|is\s+now|trained\s+as|qualified\s+as|is\s+training\s+to\s+be|got\s+a\s+job\s+as)\s+" + _ADV + r"(?:a|an)\s+(?P<v>(?:[\w-]+\s+){0,3}(?:" + OCCUPATIONS + r"))\b", "occupation:+"),
     # diet
     (r"\b(?:is\s+not|isn't|is\s+no\s+longer|are\s+not|no\s+longer|not)\s+(?:a\s+|an\s+)?" + _ADV + r"(?P<v>" + DIETS + r")", "diet:-"),
