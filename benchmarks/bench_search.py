@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tempfile
 import time
@@ -38,7 +39,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent))
 
 from data import NOW, Corpus, FakeEmbedder  # noqa: E402
-from timing import latencies, summary  # noqa: E402
+from timing import latencies, summary, wall_and_cpu  # noqa: E402
 
 import kenning  # noqa: E402
 from kenning.embedders.minilm import MiniLMEmbedder  # noqa: E402
@@ -77,39 +78,42 @@ def measure(path: Path, corpus: Corpus, n: int, embed: bool) -> dict[str, dict[s
         top = np.argpartition(-sims, CANDIDATES)[:CANDIDATES] if sims.size > CANDIDATES else np.arange(sims.size)
         return top[np.argsort(-sims[top])]
 
-    res["baseline numpy scan (warm)"] = summary(latencies(brute, warm_q))
+    res["baseline numpy scan (warm)"] = timed(brute, warm_q)
 
     store = SQLiteStore(path, dim=corpus.dim, embedder_id=MiniLMEmbedder.model_id)
     cold_store = SQLiteStore(path, dim=corpus.dim, embedder_id=MiniLMEmbedder.model_id, cache_bytes=1)
     try:
         sv = lambda s: lambda q: s.search_vector(q.scope, q.vector, k=CANDIDATES, now=NOW)  # noqa: E731
-        res["store.search_vector cold"] = summary(latencies(sv(cold_store), cold_q))
+        res["store.search_vector cold"] = timed(sv(cold_store), cold_q)
         latencies(sv(store), warm_q)  # load the active users' partitions
-        res["store.search_vector warm"] = summary(latencies(sv(store), warm_q))
-        res["store.search_keywords"] = summary(
-            latencies(lambda q: store.search_keywords(q.scope, q.text, k=CANDIDATES, now=NOW), warm_q)
-        )
+        res["store.search_vector warm"] = timed(sv(store), warm_q)
+        res["store.search_keywords"] = timed(lambda q: store.search_keywords(q.scope, q.text, k=CANDIDATES, now=NOW), warm_q)
         ids = {q.scope: [f"mem_b{q.scope.user_id[4:]}x{i:07d}" for i in range(min(5, corpus.per_user))] for q in warm_q}
-        res["store.touch (5 ids)"] = summary(latencies(lambda q: store.touch(q.scope, ids[q.scope], NOW), warm_q))
+        res["store.touch (5 ids)"] = timed(lambda q: store.touch(q.scope, ids[q.scope], NOW), warm_q)
     finally:
         store.close()
 
     with kenning.open(f"sqlite:///{path}", embedder=fake, store=cold_store) as k:
-        res["facade search cold"] = summary(
-            latencies(lambda iq: _search(k, iq, "cold"), enumerate(cold_q))
-        )
+        res["facade search cold"] = timed(lambda iq: _search(k, iq, "cold"), enumerate(cold_q))
     with kenning.open(f"sqlite:///{path}", embedder=fake) as k:
         latencies(lambda iq: _search(k, iq, "prewarm", refresh=False), enumerate(warm_q))
-        res["facade search warm, no refresh"] = summary(latencies(lambda iq: _search(k, iq, "a", refresh=False), enumerate(warm_q)))
-        res["facade search warm"] = summary(latencies(lambda iq: _search(k, iq, "b"), enumerate(warm_q)))
+        res["facade search warm, no refresh"] = timed(lambda iq: _search(k, iq, "a", refresh=False), enumerate(warm_q))
+        res["facade search warm"] = timed(lambda iq: _search(k, iq, "b"), enumerate(warm_q))
     if embed:
         minilm = MiniLMEmbedder(threads=1)
         minilm.embed(["load the model"], "query")
-        res["MiniLM query embedding alone"] = summary(latencies(lambda q: minilm.embed([q.text + " alone"], "query"), emb_q))
+        res["MiniLM query embedding alone"] = timed(lambda q: minilm.embed([q.text + " alone"], "query"), emb_q)
         with kenning.open(f"sqlite:///{path}", embedder=minilm) as k:
             latencies(lambda iq: _search(k, iq, "prewarm", refresh=False), enumerate(warm_q))
-            res["facade search warm + MiniLM embedding"] = summary(latencies(lambda iq: _search(k, iq, "c"), enumerate(emb_q)))
+            res["facade search warm + MiniLM embedding"] = timed(lambda iq: _search(k, iq, "c"), enumerate(emb_q))
     return res
+
+
+def timed(call, items) -> dict[str, float]:
+    """Wall-clock p50/p95/mean (ms) of ``call`` over ``items``, plus CPU-time p50/p95 as cpu_p50/cpu_p95."""
+    wall, cpu = wall_and_cpu(call, items)
+    c = summary(cpu)
+    return {**summary(wall), "cpu_p50": c["p50"], "cpu_p95": c["p95"]}
 
 
 def _search(k: kenning.Kenning, iq, tag: str, refresh: bool = True):
@@ -146,14 +150,20 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  ingest {ingest['rows_per_s']:,.0f} rows/s ({ingest['seconds']:.1f} s, {ingest['mb']:,.0f} MB)", flush=True)
         else:
             ingest = {}
+        load = os.getloadavg()[0]
         figures = measure(path, corpus, args.queries, not args.no_embed)
-        report[corpus.total] = {"ingest": ingest, "latency_ms": figures}
+        report[corpus.total] = {"ingest": ingest, "latency_ms": figures, "load_before": load, "load_after": os.getloadavg()[0]}
         _print(corpus.total, figures)
+        print(f"  (1-minute load average {load:.1f} before, {os.getloadavg()[0]:.1f} after, on {os.cpu_count()} cores)")
     if len(report) > 1:
-        lo, hi = min(report), max(report)
-        print(f"\ngrowth {lo:,} -> {hi:,} (p50 at {hi:,} / p50 at {lo:,})")
-        for name, f in report[hi]["latency_ms"].items():
-            print(f"  {name:42s} {f['p50'] / report[lo]['latency_ms'][name]['p50']:6.2f}x")
+        totals = sorted(report)
+        lo, hi = totals[0], totals[-1]
+        for key, label in (("p50", "wall-clock"), ("cpu_p50", "CPU-time")):
+            print(f"\n{label} p50 ms by size, and growth {lo:,} -> {hi:,}")
+            print("  " + " " * 42 + "".join(f"{t:>11,}" for t in totals) + "     growth")
+            for name in report[hi]["latency_ms"]:
+                p50s = [report[t]["latency_ms"][name][key] for t in totals]
+                print(f"  {name:42s}" + "".join(f"{v:11.3f}" for v in p50s) + f"  {p50s[-1] / p50s[0]:8.2f}x")
     if args.json:
         args.json.write_text(json.dumps(report, indent=2))
     if tmp is not None:
@@ -162,10 +172,13 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _print(total: int, figures: dict[str, dict[str, float]]) -> None:
-    base = figures["baseline numpy scan (warm)"]["p50"]
-    print(f"\n{total:,} memories             p50 ms   p95 ms   p50 / baseline")
+    base = figures["baseline numpy scan (warm)"]
+    print(f"\n{total:,} memories{' ' * 27}wall ms: p50     p95   CPU ms: p50     p95   p50 / baseline (wall, CPU)")
     for name, f in figures.items():
-        print(f"  {name:42s} {f['p50']:7.3f}  {f['p95']:7.3f}  {f['p50'] / base:8.1f}x")
+        print(
+            f"  {name:42s} {f['p50']:8.3f} {f['p95']:7.3f}       {f['cpu_p50']:8.3f} {f['cpu_p95']:7.3f}"
+            f"   {f['p50'] / base['p50']:8.1f}x {f['cpu_p50'] / base['cpu_p50']:8.1f}x"
+        )
 
 
 if __name__ == "__main__":

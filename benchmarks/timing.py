@@ -14,15 +14,28 @@ T = TypeVar("T")
 
 def latencies(call: Callable[[T], Any], items: Iterable[T], *, before: Callable[[T], Any] | None = None) -> np.ndarray:
     """Seconds each ``call(item)`` took; ``before(item)`` runs untimed first (e.g. to empty a cache)."""
-    out = []
+    return wall_and_cpu(call, items, before=before)[0]
+
+
+def wall_and_cpu(
+    call: Callable[[T], Any], items: Iterable[T], *, before: Callable[[T], Any] | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Wall-clock and this thread's CPU seconds of each ``call(item)``.
+
+    For in-process work (SQLite, numpy, the ONNX model on one thread) the CPU
+    time is what the call costs on an idle core; wall time also counts waiting
+    for a core, which dominates on a loaded machine.
+    """
+    wall, cpu = [], []
     gc.collect()
     for item in items:
         if before is not None:
             before(item)
-        t0 = time.perf_counter()
+        c0, t0 = time.thread_time(), time.perf_counter()
         call(item)
-        out.append(time.perf_counter() - t0)
-    return np.array(out)
+        wall.append(time.perf_counter() - t0)
+        cpu.append(time.thread_time() - c0)
+    return np.array(wall), np.array(cpu)
 
 
 def summary(seconds: np.ndarray) -> dict[str, float]:

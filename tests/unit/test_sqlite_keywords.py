@@ -115,3 +115,24 @@ def test_migration_m003_indexes_existing_rows_by_scope(tmp_path):
         assert {h.memory.id for h in store.search_keywords(A, "dog", k=5, now=T0)} == {"mem_a1", new.id}
     finally:
         store.close()
+
+
+def test_embeddings_taken_from_the_cached_partition_equal_the_stored_ones(tmp_path):
+    from kenning.types import Status
+
+    store = _store(tmp_path)
+    try:
+        live, old = mem(A, "the red kayak is in the garage"), mem(A, "the blue kayak was sold")
+        store.insert(A, [live, old])
+        store.retire(A, [old.id], T0)
+        store.search_vector(A, live.embedding, k=5, now=T0)  # loads the partition (active records only)
+        by_vector = store.search_vector(A, live.embedding, k=5, now=T0)
+        by_words = store.search_keywords(A, "kayak", k=5, now=T0, statuses=tuple(Status))
+        assert [s.memory.id for s in by_vector] == [live.id]
+        assert {s.memory.id for s in by_words} == {live.id, old.id}
+        for s in by_vector + by_words:
+            stored = live if s.memory.id == live.id else old
+            assert s.memory.embedding.tobytes() == stored.embedding.astype("float32").tobytes()
+            assert not s.memory.embedding.flags.writeable  # a view of the cache must not be writable
+    finally:
+        store.close()

@@ -18,7 +18,7 @@ import re
 import sqlite3
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, fields
 from datetime import datetime, timedelta, timezone
@@ -39,6 +39,7 @@ _MEM_COLS = (
     "m.id, m.tenant_id, m.user_id, m.kind, m.text, m.source, m.source_refs, m.created_at, m.last_used_at, "
     "m.importance, m.confidence, m.supersedes, m.expires_at, m.sensitivity, m.status, m.session_id, m.metadata, v.embedding"
 )
+_MEM_COLS_NO_VEC = _MEM_COLS.removesuffix(", v.embedding")
 _FROM = (
     "FROM memories m LEFT JOIN memory_vectors v "
     "ON v.tenant_id = m.tenant_id AND v.user_id = m.user_id AND v.id = m.id"
@@ -84,10 +85,17 @@ class _Partition:
     statuses: np.ndarray
     expires: np.ndarray  # microseconds; int64 max when none
     matrix: np.ndarray
+    index: dict[str, int] | None = None
 
     @property
     def nbytes(self) -> int:
         return self.matrix.nbytes + 64 * len(self.ids)
+
+    def vectors(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
+        """Read-only rows of the matrix for those ``ids`` that are in the partition."""
+        if self.index is None:
+            self.index = {m: i for i, m in enumerate(self.ids)}
+        return {m: self.matrix[self.index[m]] for m in ids if m in self.index}
 
 
 class SQLiteStore(StoreBase):
@@ -299,10 +307,15 @@ class SQLiteStore(StoreBase):
         return found[0] if found else None
 
     def get_many(self, scope: Scope, ids: Sequence[str]) -> list[Memory]:
+        return self._fetch(scope, ids)
+
+    def _fetch(self, scope: Scope, ids: Sequence[str], vectors: Mapping[str, np.ndarray] | None = None) -> list[Memory]:
+        """``get_many``; with ``vectors`` (id -> embedding, e.g. from a current partition) the BLOBs are not read."""
         ids = list(dict.fromkeys(ids))
         if not ids:
             return []
         out: list[Memory] = []
+        cols, join = (_MEM_COLS_NO_VEC, "FROM memories m") if vectors is not None else (_MEM_COLS, _FROM)
         with self._read() as con:
             for start in range(0, len(ids), 500):
                 chunk = ids[start : start + 500]
@@ -310,17 +323,26 @@ class SQLiteStore(StoreBase):
                 # The unary + keeps the planner on the id index; through the scope index
                 # it would visit every record of the user to pick out a few.
                 rows = con.execute(
-                    f"SELECT {_MEM_COLS} {_FROM} WHERE +m.tenant_id = ? AND +m.user_id = ? AND m.id IN ({marks})",
+                    f"SELECT {cols} {join} WHERE +m.tenant_id = ? AND +m.user_id = ? AND m.id IN ({marks})",
                     (scope.tenant_id, scope.user_id, *chunk),
                 ).fetchall()
-                out.extend(_row(r) for r in rows)
+                out.extend(_row(r) if vectors is None else _row(r, vectors.get(r[0])) for r in rows)
         return out
 
-    def _partition(self, con: sqlite3.Connection, scope: Scope) -> _Partition:
+    def _gen(self, con: sqlite3.Connection, scope: Scope) -> int:
         row = con.execute(
             "SELECT gen FROM scope_gen WHERE tenant_id = ? AND user_id = ?", (scope.tenant_id, scope.user_id)
         ).fetchone()
-        gen = row[0] if row else 0
+        return row[0] if row else 0
+
+    def _current_partition(self, con: sqlite3.Connection, scope: Scope) -> _Partition | None:
+        """The scope's cached partition if it is current; None (nothing loaded) otherwise."""
+        with self._cache_lock:
+            part = self._cache.get(scope)
+        return part if part is not None and part.gen == self._gen(con, scope) else None
+
+    def _partition(self, con: sqlite3.Connection, scope: Scope) -> _Partition:
+        gen = self._gen(con, scope)
         with self._cache_lock:
             part = self._cache.get(scope)
             if part is not None and part.gen == gen:
@@ -365,50 +387,89 @@ class SQLiteStore(StoreBase):
         mask = part.expires > to_us(now)
         if wanted != {"active", "provisional"}:
             mask &= np.isin(part.statuses, list(wanted))
-        idx = np.flatnonzero(mask)
-        if idx.size == 0:
-            return []
-        sims = part.matrix[idx] @ vector
-        top = idx[np.argsort(-sims, kind="stable")[:k]] if idx.size > k else idx[np.argsort(-sims, kind="stable")]
-        sim_of = dict(zip(idx.tolist(), sims.tolist()))
-        mems = {m.id: m for m in self.get_many(scope, [part.ids[i] for i in top])}
-        return [Scored(mems[part.ids[i]], sim_of[i]) for i in top if part.ids[i] in mems and mems[part.ids[i]].status.value in wanted]
+        if mask.all():  # the usual case: no copy of the matrix
+            idx, sims = None, part.matrix @ vector
+        else:
+            idx = np.flatnonzero(mask)
+            if idx.size == 0:
+                return []
+            sims = part.matrix[idx] @ vector
+        if sims.size > k:
+            # The first k of a stable descending sort, without sorting everything: every
+            # value tied with the k-th largest is kept, so ties still go to the lower index.
+            kth = sims[np.argpartition(-sims, k - 1)[k - 1]]
+            pool = np.flatnonzero(sims >= kth)
+            order = pool[np.argsort(-sims[pool], kind="stable")[:k]]
+        else:
+            order = np.argsort(-sims, kind="stable")
+        top = order if idx is None else idx[order]
+        sim_of = dict(zip(top.tolist(), sims[order].tolist()))
+        # Vectors never change once written, so the partition's rows are the stored ones.
+        vecs = {part.ids[i]: part.matrix[i] for i in sim_of}
+        mems = {m.id: m for m in self._fetch(scope, list(vecs), vecs)}
+        return [Scored(mems[part.ids[i]], sim_of[i]) for i in sim_of if part.ids[i] in mems and mems[part.ids[i]].status.value in wanted]
 
     def search_keywords(
         self, scope: Scope, query: str, *, k: int, now: datetime, statuses: Sequence[Status] = RETRIEVABLE
     ) -> list[Scored]:
-        # Ranked by the sum of the matched words' IDF within this scope, shorter texts
-        # first among equals. FTS5's bm25() is not used: it counts every posting of each
-        # word in the whole table (all tenants) on every query, which grows with the
-        # table, and it lets other tenants' texts sway this scope's ranking.
+        # Ranked by the sum of the matched words' IDF within this scope; among equal
+        # sums the newer record first. FTS5's bm25() is not used: it counts every
+        # posting of each word in the whole table (all tenants) on every query, which
+        # grows with the table, and it lets other tenants' texts sway this scope's ranking.
         words = fts_words(query)
         if not words or k <= 0 or not statuses:
             return []
         in_scope = f'scope : "{scope_token(scope)}"'
-        per_word = [f'{in_scope} AND text : "{w}"' for w in words]
-        count = "(SELECT count(*) FROM memory_fts WHERE memory_fts MATCH ?)"
-        marks = ",".join("?" * len(statuses))
+        arms = ["SELECT -1, count(*) FROM memory_fts WHERE memory_fts MATCH ?"]
+        arms += ["SELECT ?, rowid FROM memory_fts WHERE memory_fts MATCH ?"] * len(words)
+        args: list[object] = [in_scope]
+        for i, w in enumerate(words):
+            args += [i, f'{in_scope} AND text : "{w}"']
         with self._read() as con:
-            docs, *matching = con.execute(f"SELECT {', '.join([count] * (len(words) + 1))}", [in_scope, *per_word]).fetchone()
-            weighted = [(q, keyword_idf(docs, n)) for q, n in zip(per_word, matching) if n]
-            if not weighted:
+            rows = con.execute(" UNION ALL ".join(arms), args).fetchall()
+            hits = np.array(rows[1:], dtype=np.int64).reshape(-1, 2)  # (word, rowid), grouped by word
+            if not hits.size:
                 return []
-            hits = " UNION ALL ".join(["SELECT rowid AS rid, ? AS w FROM memory_fts WHERE memory_fts MATCH ?"] * len(weighted))
-            rows = con.execute(
-                f"WITH hits AS ({hits}), scored AS (SELECT rid, sum(w) AS s FROM hits GROUP BY rid), "
-                "top AS (SELECT m.rowid AS rid, sc.s AS s FROM scored sc JOIN memories m ON m.rowid = sc.rid "
-                f"WHERE m.tenant_id = ? AND m.user_id = ? AND m.status IN ({marks}) "
-                "AND (m.expires_at IS NULL OR m.expires_at > ?) ORDER BY sc.s DESC, length(m.text), m.id LIMIT ?) "
-                f"SELECT {_MEM_COLS}, top.s FROM top JOIN memories m ON m.rowid = top.rid "
-                "LEFT JOIN memory_vectors v ON v.tenant_id = m.tenant_id AND v.user_id = m.user_id AND v.id = m.id "
-                "WHERE m.tenant_id = ? AND m.user_id = ? ORDER BY top.s DESC, length(m.text), m.id",
-                (
-                    *[x for q, w in weighted for x in (w, q)],
-                    scope.tenant_id, scope.user_id, *[s.value for s in statuses], to_us(now), k,
-                    scope.tenant_id, scope.user_id,
-                ),
-            ).fetchall()
-        return [Scored(_row(r), max(float(r[-1]), 1e-9)) for r in rows]
+            df = np.bincount(hits[:, 0], minlength=len(words))
+            idf = np.log1p((rows[0][1] - df + 0.5) / (df + 0.5))  # keyword_idf, vectorised
+            rids, inverse = np.unique(hits[:, 1], return_inverse=True)
+            sums = np.bincount(inverse, weights=idf[hits[:, 0]])
+            order = np.lexsort((-rids, -sums))  # best sum first, then the newer record
+            ranked = rids[order].tolist()
+            score = dict(zip(ranked, sums[order].tolist()))
+            part = self._current_partition(con, scope)
+            cols = _MEM_COLS_NO_VEC if part is not None else _MEM_COLS
+            join = "FROM memories m" if part is not None else _FROM
+            marks = ",".join("?" * len(statuses))
+            found: list[tuple] = []
+            step = k + 16  # most matches are live: one batch usually suffices
+            for start in range(0, len(ranked), step):
+                batch = ranked[start : start + step]
+                rows = con.execute(
+                    # Unary + as in _fetch: rowid lookups, not a walk of the scope index.
+                    f"SELECT {cols}, m.rowid {join} WHERE m.rowid IN ({','.join('?' * len(batch))}) "
+                    f"AND +m.tenant_id = ? AND +m.user_id = ? AND +m.status IN ({marks}) "
+                    "AND (m.expires_at IS NULL OR m.expires_at > ?)",
+                    (*batch, scope.tenant_id, scope.user_id, *[s.value for s in statuses], to_us(now)),
+                ).fetchall()
+                found += sorted(rows, key=lambda r: (-score[r[-1]], -r[-1]))
+                if len(found) >= k:
+                    break
+            found = found[:k]
+            if part is None:
+                return [Scored(_row(r), max(score[r[-1]], 1e-9)) for r in found]
+            vecs = part.vectors([r[0] for r in found])
+            missing = [r[0] for r in found if r[0] not in vecs]
+            if missing:  # records outside the partition (retired ones): read their BLOBs
+                vecs.update(
+                    (i, np.frombuffer(b, dtype=np.float32))
+                    for i, b in con.execute(
+                        f"SELECT id, embedding FROM memory_vectors WHERE tenant_id = ? AND user_id = ? "
+                        f"AND id IN ({','.join('?' * len(missing))})",
+                        (scope.tenant_id, scope.user_id, *missing),
+                    )
+                )
+        return [Scored(_row(r[:-1], vecs.get(r[0])), max(score[r[-1]], 1e-9)) for r in found]
 
     def list(
         self,
@@ -548,11 +609,14 @@ _ROW_FIELDS = (
 _TRUSTED = set(_ROW_FIELDS) == {f.name for f in fields(Memory)}
 
 
-def _row(r: tuple) -> Memory:
+def _row(r: tuple, embedding: np.ndarray | None = None) -> Memory:
+    """A record from a row of ``_MEM_COLS`` (or of ``_MEM_COLS_NO_VEC`` plus its ``embedding``)."""
+    if len(r) > 17 and r[17] is not None:
+        embedding = np.frombuffer(r[17], dtype=np.float32)
     values = (
         r[0], r[1], r[2], _KINDS[r[3]], r[4], _SOURCES[r[5]], tuple(_json(r[6], ())), from_us(r[7]), from_us(r[8]),
         float(r[9]), float(r[10]), tuple(_json(r[11], ())), from_us(r[12]), _SENSITIVITIES[r[13]], _STATUSES[r[14]],
-        r[15], _json(r[16], None) or {}, None if r[17] is None else np.frombuffer(r[17], dtype=np.float32),
+        r[15], _json(r[16], None) or {}, embedding,
     )
     if not _TRUSTED:
         return Memory(**dict(zip(_ROW_FIELDS, values)))
