@@ -53,17 +53,33 @@ def admin(url: str, sql: str) -> None:
         conn.execute(sql)
 
 
-def build(server_url, db_url: str, name: str, corpus: Corpus) -> dict[str, float]:
-    """Bulk-load the corpus into a fresh database, one ``insert`` per user; the rate excludes data generation."""
+def build(server_url, db_url: str, name: str, corpus: Corpus, per_tx: int = 0) -> dict[str, float]:
+    """Bulk-load the corpus into a fresh database; the rate excludes data generation.
+
+    ``per_tx = 0``: one ``insert`` (one transaction) per user, each user's rows
+    land together in the heap. ``per_tx = n``: rounds of ``n`` memories per
+    user, users interleaved, as when many users write at once: a user's rows
+    end up spread over many heap pages, which is what search pays for.
+    """
     admin(server_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     admin(server_url, f'CREATE DATABASE "{name}"')
     store = PostgresStore(db_url, dim=corpus.dim, embedder_id=MiniLMEmbedder.model_id)
-    spent = 0.0
+    spent, transactions = 0.0, 0
     try:
-        for scope, mems in corpus.batches():
+        if per_tx <= 0:
+            batches = corpus.batches()
+        else:
+            every = dict(corpus.batches())
+            batches = (
+                (scope, mems[start : start + per_tx])
+                for start in range(0, corpus.per_user, per_tx)
+                for scope, mems in every.items()
+            )
+        for scope, mems in batches:
             t0 = time.perf_counter()
             store.insert(scope, mems, reason="bench", now=NOW)
             spent += time.perf_counter() - t0
+            transactions += 1
     finally:
         store.close()
     t0 = time.perf_counter()
@@ -71,7 +87,10 @@ def build(server_url, db_url: str, name: str, corpus: Corpus) -> dict[str, float
     vacuum = time.perf_counter() - t0
     with psycopg.connect(db_url) as conn:
         size = conn.execute("SELECT pg_database_size(current_database())").fetchone()[0]
-    return {"rows": corpus.total, "seconds": spent, "rows_per_s": corpus.total / spent, "mb": size / 1e6, "vacuum_s": vacuum}
+    return {
+        "rows": corpus.total, "transactions": transactions, "seconds": spent, "rows_per_s": corpus.total / spent,
+        "mb": size / 1e6, "vacuum_s": vacuum,
+    }
 
 
 def measure(db_url: str, corpus: Corpus, n: int, embed: bool) -> tuple[dict[str, dict[str, float]], dict[str, float]]:
@@ -181,6 +200,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--queries", type=int, default=400, help="queries per measurement")
     ap.add_argument("--no-embed", action="store_true", help="skip the figures that run the bundled model")
     ap.add_argument("--hnsw", action="store_true", help="also measure an HNSW index with a scope filter (recall, latency)")
+    ap.add_argument("--per-tx", type=int, default=0, help="memories per user per transaction, users interleaved (default: all)")
     ap.add_argument("--url", help="an existing server's postgresql:// URL (a role that may create databases)")
     ap.add_argument("--shared-buffers", default="4GB", help="for the server this script starts (default 4GB)")
     ap.add_argument("--reuse", action="store_true", help="reuse databases already built (needs --url or --dir)")
@@ -204,10 +224,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for total in sizes:
             corpus = Corpus(args.users, max(1, total // args.users))
-            name = f"bench_{args.users}u_{corpus.per_user}pu"
+            name = f"bench_{args.users}u_{corpus.per_user}pu" + (f"_i{args.per_tx}" if args.per_tx else "")
             if not args.reuse:
-                print(f"building {corpus.total:,} memories ({args.users} users x {corpus.per_user}) ...", flush=True)
-                ingest = build(server_url, db_url(name), name, corpus)
+                print(f"building {corpus.total:,} memories ({args.users} users x {corpus.per_user}, per_tx={args.per_tx or 'all'}) ...", flush=True)
+                ingest = build(server_url, db_url(name), name, corpus, args.per_tx)
                 print(
                     f"  ingest {ingest['rows_per_s']:,.0f} rows/s ({ingest['seconds']:.1f} s, {ingest['mb']:,.0f} MB, "
                     f"vacuum analyze {ingest['vacuum_s']:.1f} s)",
