@@ -18,19 +18,10 @@ from kenning.evals.scenario import ACTION_KINDS, load_path
 SUITE = Path(__file__).parent / "scenarios"
 PUBLIC = Path(__file__).resolve().parents[2] / "shared" / "scenarios" / "public"
 
-EXTRACTION = "`say`/`tool` need extraction from conversation turns (add), not built yet"
-# scenario name (every check of it) or "name#step" (one check) -> why it fails today
-KNOWN_FAILING: dict[str, str] = {
-    "consolidation-needs-support": EXTRACTION,
-    "consolidation-window-seat": EXTRACTION,
-    "extraction-compound-turn": EXTRACTION,
-    "forget-cascade-through-summary": EXTRACTION,
-    "procedure-standing-instruction": EXTRACTION,
-    "reconcile-job-change": EXTRACTION,
-    "reconcile-retraction": EXTRACTION,
-    "safety-secrets-not-stored": EXTRACTION,
-    "safety-tool-result-low-trust": EXTRACTION,
-}
+# scenario name (every check of it) or "name#step" (one check) -> why it fails today.
+# Empty since the write path (extraction, reconciliation) and the background
+# lifecycle landed; add an entry, with its reason, rather than delete a check.
+KNOWN_FAILING: dict[str, str] = {}
 
 SCENARIOS = load_path(SUITE)
 

@@ -346,15 +346,15 @@ class ScopedMemory:
             s.memory.id: Candidate(s.memory, s.similarity) for s in store.search_vector(self.scope, vector, k=n, now=at)
         }
         keyword = store.search_keywords(self.scope, query, k=n, now=at)
-        if keyword:
-            qterms = retrieve.terms(query)
-            missing = [s.memory for s in keyword if s.memory.id not in cands]
-            cosines = _cosines(vector, missing)
-            for s in keyword:
-                prev = cands.get(s.memory.id)
-                cos = prev.cosine if prev else cosines[s.memory.id]
-                cands[s.memory.id] = Candidate(s.memory, cos, retrieve.keyword_coverage(qterms, s.memory.text))
-        hits = retrieve.rank(cands.values(), at, policy, k, min_relevance)
+        missing = [s.memory for s in keyword if s.memory.id not in cands]
+        cosines = _cosines(vector, missing)
+        for m in missing:
+            cands[m.id] = Candidate(m, cosines[m.id])
+        # Keyword evidence for every candidate (a vector candidate may hold query
+        # words too), weighted by IDF over this query's candidates.
+        pool = list(cands.values())
+        kws = retrieve.keyword_scores(retrieve.terms(query), [c.memory.text for c in pool])
+        hits = retrieve.rank([Candidate(c.memory, c.cosine, w) for c, w in zip(pool, kws)], at, policy, k, min_relevance)
         if refresh and hits:
             allowed = self.system._allowed_refreshes(self.scope, session_id or at.date().isoformat(), [h.memory.id for h in hits])
             if allowed:
