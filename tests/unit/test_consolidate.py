@@ -293,3 +293,20 @@ def test_the_job_uses_llm_wording_when_usable_and_the_offline_text_otherwise(tmp
             [cid] = consolidate.consolidate_scope(k.ctx, s.scope, T0 + timedelta(days=50))
             assert s.get(cid).text.startswith(expect)
             assert len(llm.calls) == 1
+
+
+def test_a_leftover_on_the_same_topic_joins_the_summary_in_the_same_run(hash_embedder):
+    eps = aisle_episodes(hash_embedder) + [mem(hash_embedder, "Book me a seat on the train to Leeds again please", day=45, session="s9")]
+    [p] = plan(OMAR, eps)
+    assert len(p.members) == 5 and set(p.retire) == {m.id for m in eps}
+
+
+def test_a_word_shared_with_another_topic_does_not_drag_it_in(hash_embedder):
+    eps = aisle_episodes(hash_embedder) + [
+        mem(hash_embedder, "The flight to Oslo was delayed by two hours", day=50, session="x1"),
+        mem(hash_embedder, "Another delayed flight, this time to Bergen", day=60, session="x2"),
+        mem(hash_embedder, "My flight to Rome was delayed again", day=70, session="x3"),
+    ]
+    plans = plan(OMAR, eps)
+    aisle = [p for p in plans if "aisle" in p.summary.text]
+    assert len(aisle) == 1 and all("delayed" not in m.text for m in aisle[0].members)

@@ -357,6 +357,16 @@ def _coherent(members: list[Memory], threshold: float) -> list[Memory]:
     return [m for m, k in zip(members, keep) if k]
 
 
+def _mean_cosine(members: Sequence[Memory]) -> float:
+    """Mean pairwise cosine of the members' vectors (1.0 for fewer than two)."""
+    if len(members) < 2:
+        return 1.0
+    mat = np.stack([m.embedding for m in members])
+    sims = mat @ mat.T
+    n = len(members)
+    return float((sims.sum() - np.trace(sims)) / (n * (n - 1)))
+
+
 def _decide(members: list[Memory], owner: dict[str, Memory], consolidated, rules: Rules, ignore,
             compact: tuple[Kind, ...]) -> Plan | None:
     """A plan for a group: a new consolidated memory, or a new version of the one that owns part of the group.
@@ -378,6 +388,38 @@ def _decide(members: list[Memory], owner: dict[str, Memory], consolidated, rules
     if summary is None:
         return None
     return Plan(tuple(members), summary, replaces, tuple(m.id for m in fresh if m.kind in compact))
+
+
+def _extend(plans: list[Plan], plan_of: dict[str, int], members: list[Memory], taken: set[str], owner, consolidated,
+            rules: Rules, ignore) -> tuple[int, Plan] | None:
+    """Fold a term's leftover records into the plan that already holds most of that term's records.
+
+    "seat" after "aisle": the one seat episode that never says "aisle" joins
+    the aisle summary in this run instead of forcing a second version later.
+    Each leftover must say one of the plan's phrases, or be close (mean cosine
+    >= ``coherence``) to the plan's records.
+    """
+    held = Counter(plan_of[m.id] for m in members if m.id in plan_of)
+    rest = [m for m in members if m.id not in taken]
+    if not held or not rest:
+        return None
+    i, n = held.most_common(1)[0]
+    # the term must be mostly this plan's already (twice as many as the leftovers)
+    if n < 2 * len(rest) or plans[i].replaces is not None:
+        return None
+    base = list(plans[i].members)
+    mat = np.stack([m.embedding for m in base])
+    phrases = [{t for t, _ in content_tokens(p, ignore)} for p in plans[i].summary.phrases]
+
+    def says_it(m: Memory) -> bool:
+        words = {t for t, _ in content_tokens(m.text, ignore)}
+        return any(p and p <= words for p in phrases)
+
+    near = [m for m in rest if says_it(m) or float((mat @ m.embedding).mean()) >= rules.coherence]
+    if not near:
+        return None
+    p = _decide(base + near, owner, consolidated, rules, ignore, rules.topic_kinds)
+    return (i, p) if p is not None else None
 
 
 def plan(
@@ -427,7 +469,19 @@ def plan(
             by_term.setdefault(t, []).append(m)
     # Specific words first; a word most of the user's records share (a name,
     # a habit of phrasing) only makes a topic if its records are near-paraphrases.
-    for term, members in sorted(by_term.items(), key=lambda kv: (kv[0] in background, -support_of(kv[1]), kv[0])):
+    plan_of: dict[str, int] = {}
+    # Tightest topics first (a specific word like "aisle" before a broad one like
+    # "flight" that several topics share), then the best supported.
+    strong = {t: ms for t, ms in by_term.items() if support_of(ms) >= rules.min_support}
+    order = sorted(strong, key=lambda t: (t in background, -round(_mean_cosine(strong[t]), 3), -support_of(strong[t]), t))
+    for term, members in ((t, strong[t]) for t in order):
+        extended = _extend(plans, plan_of, members, taken, owner, consolidated, rules, ignore)
+        if extended is not None:
+            i, p = extended
+            plans[i] = p
+            taken.update(m.id for m in p.members)
+            plan_of.update((m.id, i) for m in p.members)
+            continue
         members = [m for m in members if m.id not in taken]
         if support_of(members) < rules.min_support:
             continue
@@ -442,6 +496,7 @@ def plan(
         p = _decide(members, owner, consolidated, rules, ignore, rules.topic_kinds)
         if p is not None:
             taken.update(m.id for m in p.members)
+            plan_of.update((m.id, len(plans)) for m in p.members)
             plans.append(p)
 
     for seed in claims:
