@@ -93,3 +93,23 @@ def test_mcp_over_http_search_returns_delimited_data(client, acme, system):
     assert "cello" in r.json()["result"]["content"][0]["text"]
     assert any(m.text == "Alice plays the cello" for m in system.scope("acme", "alice").list())
     assert "kenning_mcp_tool_calls_total" in client.get("/metrics").text
+
+
+def test_background_maintenance_reconciles_what_capture_left_provisional(system, acme):
+    import time
+
+    from kenning.types import Status
+
+    app = create_app(system=system, maintenance_interval=0.05)
+    with TestClient(app) as c:
+        r = c.post("/v1/users/alice/messages", json={"messages": "I live in York and I work as a nurse."}, headers=acme.auth)
+        assert r.status_code == 200, r.text
+        alice = system.scope("acme", "alice")
+        deadline = time.monotonic() + 10
+        while alice.count(statuses=[Status.PROVISIONAL]) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert alice.count(statuses=[Status.PROVISIONAL]) == 0 and alice.count() >= 1
+        text = c.get("/metrics").text
+    assert _metric(text, 'kenning_maintenance_runs_total{result="ok"}') >= 1
+    assert _metric(text, 'kenning_memories_total{op="reconciled"}') >= 1  # counted only by the background pass
+    assert not app.state.maintenance.thread.is_alive()  # stopped with the app

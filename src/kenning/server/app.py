@@ -7,6 +7,9 @@ shutdown, after in-flight requests finish (uvicorn drains them on SIGTERM).
 from __future__ import annotations
 
 import logging
+import os
+import socket
+import threading
 import time
 import uuid
 from contextlib import asynccontextmanager
@@ -17,9 +20,11 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import kenning
 from kenning.config import Settings
+from kenning.errors import KenningError
 from kenning.memory import Kenning
 from kenning.server import errors
 from kenning.server.metrics import Metrics
+from kenning.types import new_id
 
 log = logging.getLogger("kenning.server")
 
@@ -99,12 +104,57 @@ class Observe:
             }})
 
 
-def create_app(settings: Settings | None = None, *, system: Kenning | None = None, mcp: bool = True) -> FastAPI:
+class Maintenance:
+    """Background maintenance in a thread: a leased worker pass every ``interval`` seconds, stopped on shutdown.
+
+    Passes are safe beside ``kenning worker`` processes and other servers (per-scope leases, guarded writes).
+    """
+
+    def __init__(self, system: Kenning, metrics: Metrics, interval: float) -> None:
+        self.system, self.metrics, self.interval = system, metrics, interval
+        self.holder = f"{socket.gethostname()}:{os.getpid()}:{new_id('srv')}"
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._loop, name="kenning-maintenance", daemon=True)
+
+    def _loop(self) -> None:
+        while not self.stop.wait(self.interval):
+            self.run_pass()
+
+    def run_pass(self) -> None:
+        start = time.perf_counter()
+        try:
+            reports = self.system.maintenance_pass(holder=self.holder)
+        except KenningError as exc:
+            self.metrics.jobs.labels("error").inc()
+            log.warning("maintenance pass failed", extra={"fields": {"error": type(exc).__name__}})
+            return
+        self.metrics.jobs.labels("ok").inc()
+        for report in reports:
+            for op, value in report.items():
+                if isinstance(value, bool):
+                    continue
+                if isinstance(value, int):
+                    self.metrics.count(op, value)
+                elif isinstance(value, (list, tuple)):
+                    self.metrics.count(op, len(value))
+        log.info("maintenance pass", extra={"fields": {"scopes": len(reports), "duration_ms": round((time.perf_counter() - start) * 1000, 2)}})
+
+    def close(self) -> None:
+        self.stop.set()
+        if self.thread.is_alive():
+            self.thread.join(timeout=60)  # a pass in progress finishes its current atomic write first
+
+
+def create_app(
+    settings: Settings | None = None, *, system: Kenning | None = None, mcp: bool = True, maintenance_interval: float = 0.0
+) -> FastAPI:
     """The whole server as an ASGI app.
 
     ``system`` is the facade to serve (opened from ``settings`` if not given;
     the app then owns it and closes it on shutdown). ``mcp`` mounts the
-    streamable-HTTP MCP endpoint at ``/mcp``.
+    streamable-HTTP MCP endpoint at ``/mcp``. ``maintenance_interval > 0``
+    runs background maintenance (reconciliation, consolidation, forgetting)
+    every that many seconds while the app is up.
     """
     settings = settings or Settings.model_construct()
     owned = system is None
@@ -116,9 +166,14 @@ def create_app(settings: Settings | None = None, *, system: Kenning | None = Non
 
         mcp_app, mcp_lifespan = http_app(system, metrics)
 
+    background = Maintenance(system, metrics, maintenance_interval) if maintenance_interval > 0 else None
+
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        log.info("started", extra={"fields": {"store": type(system.ctx.store).__name__}})
+        log.info("started", extra={"fields": {"store": type(system.ctx.store).__name__,
+                                              "maintenance_interval_s": maintenance_interval}})
+        if background is not None:
+            background.thread.start()
         try:
             if mcp_app is not None:
                 async with mcp_lifespan():
@@ -126,6 +181,8 @@ def create_app(settings: Settings | None = None, *, system: Kenning | None = Non
             else:
                 yield
         finally:
+            if background is not None:
+                background.close()
             if owned:
                 system.close()
             log.info("shutdown complete")
@@ -139,6 +196,7 @@ def create_app(settings: Settings | None = None, *, system: Kenning | None = Non
     app.state.system = system
     app.state.metrics = metrics
     app.state.settings = settings
+    app.state.maintenance = background
     app.state.page_secret = system.secret("page-token")
     errors.install(app)
 

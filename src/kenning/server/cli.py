@@ -36,7 +36,9 @@ db_option = click.option("--db", envvar="KENNING_DB", default=None, help="sqlite
 @click.option("--port", default=DEFAULT_PORT, show_default=True, type=int, help="TCP port.")
 @click.option("--log-level", default="info", show_default=True, type=click.Choice(["debug", "info", "warning", "error"]))
 @click.option("--no-mcp", is_flag=True, help="Do not mount the MCP endpoint at /mcp/.")
-def serve_cmd(db: str | None, host: str, port: int, log_level: str, no_mcp: bool) -> None:
+@click.option("--maintenance-interval", default=60.0, show_default=True, type=click.FloatRange(min=0.0),
+              help="Seconds between background maintenance passes (reconcile, consolidate, forget); 0 = leave it to `kenning worker`.")
+def serve_cmd(db: str | None, host: str, port: int, log_level: str, no_mcp: bool, maintenance_interval: float) -> None:
     """Start the REST API (/v1, docs at /docs), the MCP endpoint (/mcp/) and the memory page (/page).
 
     Stops gracefully on SIGTERM or Ctrl-C: in-flight requests finish, then the store closes.
@@ -50,7 +52,7 @@ def serve_cmd(db: str | None, host: str, port: int, log_level: str, no_mcp: bool
     logs.configure(log_level)
     settings = _settings(db)
     try:
-        app = create_app(settings, mcp=not no_mcp)
+        app = create_app(settings, mcp=not no_mcp, maintenance_interval=maintenance_interval)
     except KenningError as exc:
         raise click.ClickException(str(exc)) from exc
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
