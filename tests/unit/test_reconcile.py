@@ -46,7 +46,8 @@ def near(c, *others):
         ("User's phone number is 07700 900123.", "User's new number is 07700 900456.", Op.UPDATE),
         ("User is allergic to penicillin.", "User is not allergic to penicillin after all.", Op.UPDATE),
         ("User lives in York.", "User lives in York.", Op.NOOP),
-        ("User moved from Leeds to York.", "User lives in York.", Op.NOOP),
+        ("User lives in York (moved from Leeds to York).", "User lives in York.", Op.NOOP),
+        ("User moved from Leeds to York.", "User now lives in York.", Op.NOOP),
         ("User is allergic to peanuts.", "User is also allergic to shellfish.", Op.ADD),
         ("User likes jazz.", "User likes hiking.", Op.ADD),
         ("User's sister lives in Seville.", "User lives in Madrid.", Op.ADD),
@@ -60,6 +61,14 @@ def test_rules(old, new, op):
     assert d.op is op, d
     if op is Op.UPDATE:
         assert d.target_id == o.id
+
+
+def test_same_value_in_new_words_is_merged_into_one_record():
+    o = mem("User doesn't eat meat.")
+    c = cand("User is vegetarian.")
+    d = decide(c, near(c, o))
+    assert (d.op, d.target_id, d.text) == (Op.UPDATE, o.id, "User doesn't eat meat; user is vegetarian.")
+    assert guard(d, c, {o.id: o}).text == d.text
 
 
 def test_nothing_shown_is_add():

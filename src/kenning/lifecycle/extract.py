@@ -188,6 +188,21 @@ IMPORTANCE = {
 }
 
 
+_SUBJECTLESS = re.compile(
+    r"(?i)^(?:(?:now|currently|just|recently|finally|also)\s+)*(?P<v>living|working|based|studying|training|staying|moved|relocated|started|joined|left|quit|"
+    r"switched|changed|retired|got\s+married|went\s+vegan|went\s+vegetarian|gave\s+up)\b"
+)
+
+
+def _subject(clause: str) -> str:
+    """A self-statement with its subject dropped ("now living in Brighton") gets it back ("I'm now living in Brighton")."""
+    m = _SUBJECTLESS.match(clause)
+    if not m:
+        return clause
+    verb = m.group("v").lower()
+    return ("I'm " if verb.endswith("ing") or verb == "based" else "I ") + clause[:1].lower() + clause[1:]
+
+
 def _strip(clause: str) -> str:
     c = clause.strip().strip("\"'")
     for _ in range(3):
@@ -196,6 +211,7 @@ def _strip(clause: str) -> str:
         c = _REMEMBER.sub("", c)
         c = _PREAMBLE.sub("", c) if len(c.split(",")[0].split()) <= 4 else c
         c = _TAIL.sub("", c).strip()
+        c = _subject(c)
         if c == before:
             break
     return c.strip(" ,;:-")
@@ -309,7 +325,7 @@ def canonical(text: str, slot: slots.Slot) -> str:
     if at < 0:
         return text
     value = text[at : at + len(slot.value)]
-    rest = text[len("User ") :].rstrip(".")
+    rest = text[len("User ") :].rstrip(".!?")
     return _finish(f"{form[0].format(v=value)} ({rest})")
 
 

@@ -27,6 +27,7 @@ from datetime import datetime, timedelta
 import numpy as np
 
 from kenning.lifecycle import safety, slots
+from kenning.lifecycle.retrieve import terms
 from kenning.lifecycle.slots import Slot
 from kenning.stores.base import audit_entry
 from kenning.types import Changeset, Decision, Kind, Memory, Op, Source, Status, Transition, new_id
@@ -36,6 +37,7 @@ DUPLICATE_COSINE = 0.93
 EPISODE_DUPLICATE_COSINE = 0.97
 EPISODE_DUPLICATE_WINDOW = timedelta(hours=6)
 PROCEDURE_REFINE_COSINE = 0.85
+MAX_MERGED = 300
 
 # Reason codes (the audit log carries these, never memory text).
 DUPLICATE = "duplicate"
@@ -44,11 +46,13 @@ NEW = "new claim"
 SLOT_CHANGE = "same attribute, new value"
 RETRACTION = "retraction"
 UPGRADE = "restated by a more trusted source"
+MERGED = "same attribute and value, new wording merged"
 REFINED = "refined standing instruction"
 NOT_SHOWN = "target was not shown; kept as new"
 NOT_ACTIVE = "target is no longer active; kept as new"
 LESS_TRUSTED = "less trusted source cannot override; kept as new"
 
+_GENERIC = terms("user lives living live based now still actually really also currently just moved again today works working")
 _NEGATION = re.compile(r"(?i)\b(?:not|no\s+longer|never|any\s?more|stopped|quit|gave\s+up)\b|n't\b")
 _NORM = re.compile(r"[^\w]+")
 
@@ -162,6 +166,11 @@ def decide(candidate: Memory, neighbours: Sequence[Neighbour]) -> Decision:
         if any(v is False for v, _ in verdicts) and len(mine) == 1:
             if trust(candidate) > trust(n.memory) and candidate.created_at >= n.memory.created_at:
                 return Decision(Op.UPDATE, n.memory.id, None, UPGRADE)
+            new_words = terms(candidate.text) - terms(n.memory.text) - _GENERIC
+            merged = f"{n.memory.text.rstrip('.')}; {candidate.text[:1].lower()}{candidate.text[1:]}"
+            if new_words and trust(candidate) >= trust(n.memory) and len(merged) <= MAX_MERGED:
+                # same attribute, same value, new words ("doesn't eat meat" + "is vegetarian"): one record, both wordings
+                return Decision(Op.UPDATE, n.memory.id, merged, MERGED)
             return Decision(Op.NOOP, n.memory.id, None, DUPLICATE)
     if candidate.kind is Kind.PROCEDURE:
         for n in ranked:

@@ -77,7 +77,7 @@ _R = [  # (pattern, builder) tried in order; the first that matches wins
     (r"\b(?:moved|relocated|emigrated|has\s+moved|have\s+moved)\s+(?:house\s+|back\s+|over\s+|out\s+)?(?:to|into)\s+" + _PROPER, "residence:+"),
     (r"\b(?:no\s+longer|doesn't|does\s+not|don't|do\s+not)\s+lives?\s+in\s+" + _PROPER, "residence:-"),
     (r"\bmoved\s+(?:out\s+of|away\s+from)\s+" + _PROPER, "residence:-"),
-    (r"\b(?:lives?|living|resides?|is\s+based|are\s+based|has\s+lived|is\s+living|are\s+living|settled)\s+" + _ADV + r"(?:in|at)\s+(?:the\s+)?" + _PROPER, "residence:+"),
+    (r"\b(?:lives?|living|resides?|(?:is|are)\s+" + _ADV + r"based|has\s+lived|is\s+living|are\s+living|settled)\s+" + _ADV + r"(?:in|at)\s+(?:the\s+)?" + _PROPER, "residence:+"),
     (r"\bhome\s+(?:town\s+)?is\s+(?:now\s+)?(?:in\s+)?" + _PROPER, "residence:+"),
     # employer
     (r"\b(?:left|quit|resigned\s+from|was\s+(?:fired|laid\s+off|let\s+go)\s+from|moved\s+on\s+from)\s+" + _PROPER_OLD
@@ -98,6 +98,8 @@ _R = [  # (pattern, builder) tried in order; the first that matches wins
     # diet
     (r"\b(?:is\s+not|isn't|is\s+no\s+longer|are\s+not|no\s+longer|not)\s+(?:a\s+|an\s+)?" + _ADV + r"(?P<v>" + DIETS + r")", "diet:-"),
     (r"\b(?:stopped|quit|gave\s+up|gives\s+up|ended)\s+(?:being\s+|eating\s+)?(?:a\s+|an\s+)?(?P<v>" + DIETS + r")", "diet:-"),
+    (r"\b(?:doesn't|does\s+not|don't|do\s+not|no\s+longer|never|stopped|has\s+stopped|gave\s+up)\s+(?:eat(?:s|ing)?\s+)?(?:any\s+)?(?:meat|animal\s+products)\b(?!\s+(?:again|now))", "diet:veg"),
+    (r"\bback\s+(?:to\s+)?eating\s+(?:" + _MEATS + r")", "diet:omni"),
     (r"\b(?:eats?|eating)\s+(?:" + _MEATS + r")(?:\s*(?:,|and|&)\s*(?:" + _MEATS + r"))*\s+(?:again|now|these\s+days)", "diet:omni"),
     (r"\b(?:started|began|is)\s+eating\s+(?:" + _MEATS + r")", "diet:omni"),
     (r"\b(?:is|are|became|becomes|went|goes|turned|has\s+become|has\s+gone|'s|eats|eat|keeps|follows\s+a)\s+" + _ADV + r"(?:a\s+|an\s+|fully\s+|strictly\s+)?(?P<v>" + DIETS + r")", "diet:+"),
@@ -197,6 +199,8 @@ def _match(t: str, m: re.Match[str], tag: str, negated_tail: bool) -> Slot | Non
     if attr == "diet":
         if mode == "omni":
             return Slot("diet", "omnivore", False)
+        if mode == "veg":
+            return Slot("diet", "vegan" if "animal" in m.group(0) else "vegetarian", False)
         value = (value or "").replace("pescetarian", "pescatarian").replace("ketogenic", "keto")
         neg = mode == "-"
         if value in _DIET_IDENTITY:
