@@ -16,7 +16,7 @@ from contextlib import AbstractAsyncContextManager
 from datetime import datetime, timezone
 from typing import Any
 
-from kenning.errors import Forbidden, KenningError
+from kenning.errors import Forbidden, KenningError, ValidationError
 from kenning.memory import Kenning, ScopedMemory
 from kenning.types import Hit, Memory, Scope
 
@@ -116,7 +116,7 @@ def build_server(resolve: Resolver, *, metrics: Any = None, name: str = "kenning
         def run() -> str:
             mem = resolve(ctx)
             if not 1 <= len(memory_ids) <= 100:
-                raise KenningError("give 1 to 100 memory ids")
+                raise ValidationError("give 1 to 100 memory ids")
             for mid in memory_ids:
                 mem.get(mid)  # all or nothing: an unknown id fails before anything is deleted
             deleted: list[str] = []
