@@ -201,3 +201,29 @@ def test_run_on_tiny_file_through_the_facade(tmp_path, minilm):
     with pytest.raises(ValidationError, match="--k must be"):
         locomo.run(f, embedder=minilm, k=10)
     assert "pooled" in locomo.format_table(report)
+
+
+def test_cli_locomo_json_shape_and_usage_errors(tmp_path):
+    import importlib.util
+
+    from click.testing import CliRunner
+
+    from kenning.evals.cli import eval_cmd
+
+    f = tmp_path / "locomo.json"
+    f.write_text(json.dumps(TINY))
+    runner = CliRunner()
+    result = runner.invoke(eval_cmd, ["locomo", str(f), "--json", "-q"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert set(report["pooled"]) == {"n", "recall@5", "recall@10", "recall@20", "any@10", "ndcg@10", "mrr"}
+    assert runner.invoke(eval_cmd, [str(f), "--k", "5"]).exit_code == 2  # --k is for locomo only
+    assert runner.invoke(eval_cmd, ["locomo", str(f), "extra"]).exit_code == 2
+    bad = runner.invoke(eval_cmd, ["locomo", str(tmp_path / "missing.json"), "-q"])
+    assert bad.exit_code == 2 and "cannot read LoCoMo data" in bad.output
+    png = tmp_path / "r.png"
+    plotted = runner.invoke(eval_cmd, ["locomo", str(f), "-q", "--plot", str(png)])
+    if importlib.util.find_spec("matplotlib") is None:
+        assert plotted.exit_code == 1 and "needs matplotlib" in plotted.output
+    else:
+        assert plotted.exit_code == 0 and png.stat().st_size > 0
