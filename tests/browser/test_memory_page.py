@@ -101,6 +101,7 @@ def test_click_through_view_edit_delete_export_delete_all(browser, live, system,
     york = page.locator(f'article[data-id="{ids["york"]}"]')
     york.locator("summary").click()
     assert "Alice lives in Leeds" in york.locator(".why").inner_text()  # what it superseded
+    york.locator("ul.trail li", has_text="new version").wait_for()  # the audit trail, loaded on opening
     assert "turn_0142" in page.locator(f'article[data-id="{ids["peanuts"]}"] .why').text_content()
     assert "Bob collects stamps" not in page.content()
     # untrusted text is shown as text, never run

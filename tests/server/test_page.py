@@ -69,3 +69,18 @@ def test_page_export_is_the_users_download(client, acme):
 def test_static_assets_are_served(client):
     assert "fetch(" in client.get("/static/page.js").text
     assert client.get("/static/page.css").status_code == 200
+
+
+def test_a_large_memory_renders_quickly_and_is_capped(client, acme, system):
+    import time
+
+    alice = system.scope("acme", "alice")
+    for i in range(400):
+        alice.remember(f"Alice fact number {i} about topic {i % 37}")
+    token = page_token(client, acme, "alice")
+    start = time.perf_counter()
+    r = client.get("/page", params={"token": token})
+    took = time.perf_counter() - start
+    assert r.status_code == 200 and r.text.count('<article class="memory"') == 300
+    assert "Showing the newest 300 of 400" in r.text
+    assert took < 2.0, f"page took {took:.2f}s"  # one indexed read per card, no per-card audit scans

@@ -17,7 +17,8 @@ from fastapi import APIRouter, FastAPI, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
-from kenning.memory import History, ScopedMemory
+from kenning.errors import NotFound
+from kenning.memory import ScopedMemory
 from kenning.server.auth import verify_page_token
 from kenning.types import Kind, Memory, Source, Status
 
@@ -34,10 +35,6 @@ SOURCE_LABELS = {
     Source.TOOL_RESULT: "From a tool or document",
     Source.INFERRED: "Inferred by the assistant",
     Source.CONSOLIDATED: "Summarised from several memories",
-}
-OP_WORDS = {
-    "ADD": "written", "UPDATE": "new version", "DELETE": "retired", "PURGE": "deleted", "NOOP": "heard again",
-    "CONSOLIDATE": "summarised", "EXPIRE": "expired", "EVICT": "evicted", "TOUCH": "used",
 }
 HEADERS = {
     "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
@@ -125,8 +122,7 @@ def _date(dt: datetime | None) -> str:
 
 
 def _card(mem: ScopedMemory, m: Memory, *, score: float | None = None) -> str:
-    hist: History = mem.history(m.id)
-    older = [v for v in hist.versions if v.id in _ancestors(hist, m)]
+    older = _older_versions(mem, m)
     why = [f"<li>{e(SOURCE_LABELS[m.source])}.</li>"]
     if m.source_refs:
         refs = ", ".join(f"<code>{e(r)}</code>" for r in m.source_refs[:10])
@@ -134,9 +130,6 @@ def _card(mem: ScopedMemory, m: Memory, *, score: float | None = None) -> str:
     for v in older:
         text = e(v.text) if v.text else "<em>(deleted)</em>"
         why.append(f'<li>Replaced an earlier version from {_date(v.created_at)}: <q class="old">{text}</q></li>')
-    for a in hist.audit[-6:]:
-        word = OP_WORDS.get(a.op.value, a.op.value.lower())
-        why.append(f'<li class="audit">{_date(a.at)} · {e(word)}{" (" + e(a.reason) + ")" if a.reason else ""}</li>')
     chips = [
         f'<span class="chip src-{m.source.value}">{e(SOURCE_LABELS[m.source])}</span>',
         f'<span class="chip" title="How sure the assistant is">confidence {round(m.confidence * 100)}%</span>',
@@ -161,7 +154,7 @@ def _card(mem: ScopedMemory, m: Memory, *, score: float | None = None) -> str:
   </form>
   <div class="chips">{''.join(chips)}</div>
   <p class="dates">{dates}</p>
-  <details class="why"><summary>Why is this remembered?</summary><ul>{''.join(why)}</ul></details>
+  <details class="why"><summary>Why is this remembered?</summary><ul>{''.join(why)}</ul><ul class="trail"></ul></details>
   <div class="row buttons">
     <button class="btn edit-btn" type="button">Edit</button>
     <button class="btn danger delete-btn" type="button">Delete</button>
@@ -169,17 +162,26 @@ def _card(mem: ScopedMemory, m: Memory, *, score: float | None = None) -> str:
 </article>"""
 
 
-def _ancestors(hist: History, m: Memory) -> set[str]:
-    by_id = {v.id: v for v in hist.versions}
-    out: set[str] = set()
+def _older_versions(mem: ScopedMemory, m: Memory, depth: int = 5) -> list[Memory]:
+    """The versions ``m`` replaced, newest first, following ``supersedes`` (bounded; one indexed read each).
+
+    The audit trail is fetched by the page's script when a card is opened, so
+    rendering stays one read per shown memory rather than one audit scan each.
+    """
+    out: list[Memory] = []
     frontier = list(m.supersedes)
-    while frontier:
-        i = frontier.pop()
-        if i in out:
+    seen: set[str] = set()
+    while frontier and len(out) < depth:
+        i = frontier.pop(0)
+        if i in seen:
             continue
-        out.add(i)
-        if i in by_id:
-            frontier.extend(by_id[i].supersedes)
+        seen.add(i)
+        try:
+            old = mem.get(i)
+        except NotFound:
+            continue
+        out.append(old)
+        frontier.extend(old.supersedes)
     return out
 
 

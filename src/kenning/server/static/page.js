@@ -30,8 +30,38 @@
     window.setTimeout(() => window.location.reload(), 400);
   }
 
+  const OPS = {
+    ADD: "written", UPDATE: "new version", DELETE: "retired", PURGE: "deleted", NOOP: "heard again",
+    CONSOLIDATE: "summarised", EXPIRE: "expired", EVICT: "evicted", TOUCH: "used",
+  };
+
+  // The audit trail of a memory, loaded when its "why" is first opened.
+  async function loadTrail(id, list) {
+    try {
+      const h = await call("GET", "/memories/" + encodeURIComponent(id) + "/history");
+      list.replaceChildren();
+      h.audit.slice(-8).forEach((a) => {
+        const li = document.createElement("li");
+        li.className = "audit";
+        const when = new Date(a.at).toLocaleDateString(undefined, { day: "numeric", month: "short", year: "numeric" });
+        li.textContent = when + " · " + (OPS[a.op] || a.op.toLowerCase()) + (a.reason ? " (" + a.reason + ")" : "");
+        list.appendChild(li);
+      });
+    } catch (err) {
+      list.textContent = "";
+    }
+  }
+
   document.querySelectorAll("article.memory").forEach((card) => {
     const id = card.dataset.id;
+    const why = card.querySelector("details.why");
+    why.addEventListener("toggle", () => {
+      const trail = why.querySelector("ul.trail");
+      if (why.open && !trail.dataset.loaded) {
+        trail.dataset.loaded = "1";
+        loadTrail(id, trail);
+      }
+    });
     const form = card.querySelector("form.edit");
     const text = card.querySelector("p.text");
     const buttons = card.querySelector(".buttons");
