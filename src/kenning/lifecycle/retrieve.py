@@ -32,6 +32,7 @@ import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from datetime import datetime
 
 from kenning.types import Hit, Kind, Memory
@@ -78,16 +79,22 @@ def terms(text: str) -> set[str]:
 
     Single characters are dropped: the "s" of "Alice's" would otherwise count as a shared word.
     """
-    out = set()
-    for w in _WORD.findall(text.lower()):
-        if w in STOPWORDS or len(w) < 2:
-            continue
-        for suffix in ("ing", "ed", "es", "s"):
-            if len(w) > len(suffix) + 3 and w.endswith(suffix):
-                w = w[: -len(suffix)]
-                break
-        out.add(w)
-    return out
+    return set(_text_terms(text))
+
+
+# Retrieval computes the words of every candidate on every query; the same
+# memories come back query after query, so both steps are cached (bounded).
+@lru_cache(maxsize=16384)
+def _text_terms(text: str) -> frozenset[str]:
+    return frozenset(_stem(w) for w in _WORD.findall(text.lower()) if len(w) > 1 and w not in STOPWORDS)
+
+
+@lru_cache(maxsize=65536)
+def _stem(w: str) -> str:
+    for suffix in ("ing", "ed", "es", "s"):
+        if len(w) > len(suffix) + 3 and w.endswith(suffix):
+            return w[: -len(suffix)]
+    return w
 
 
 def keyword_coverage(query_terms: set[str], text: str) -> float:
@@ -107,7 +114,7 @@ def keyword_scores(query_terms: set[str], texts: Sequence[str]) -> list[float]:
     """
     if not query_terms:
         return [0.0] * len(texts)
-    doc_terms = [terms(t) for t in texts]
+    doc_terms = [_text_terms(t) for t in texts]
     n = len(doc_terms)
     weights = {}
     for q in query_terms:
