@@ -85,14 +85,24 @@ def test_standing_instruction_is_a_high_importance_procedure():
 
 @pytest.mark.parametrize(
     "said",
-    ["From now on please never book flights before 8am.", "Always book me an aisle seat.", "Every time you order groceries for me, use my Clubcard."],
+    [
+        "From now on please never book flights before 8am.",
+        "Always book me an aisle seat.",
+        "Every time you order groceries for me, use my Clubcard.",
+        "For all future bookings use my corporate account ACME-7731.",
+        "When booking restaurants for me, remember I need wheelchair access.",
+        "If you ever book me a hotel, I need a room on a low floor.",
+    ],
 )
 def test_other_standing_instructions(said):
     assert one(said).kind is Kind.PROCEDURE
 
 
-def test_habits_are_not_procedures():
-    assert one("I always take the train to work.").kind is not Kind.PROCEDURE
+@pytest.mark.parametrize("said", ["I always take the train to work.", "When I travel, I always take the train.", "If it rains, I work from home."])
+def test_habits_are_not_procedures(said):
+    c = one(said)
+    assert c.kind is not Kind.PROCEDURE
+    assert c.text.startswith(("User", "When", "If"))
 
 
 @pytest.mark.parametrize(

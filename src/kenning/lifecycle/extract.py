@@ -107,6 +107,9 @@ _CLAUSE = re.compile(
 _FINITE = re.compile(r"(?i)\b(?:is|are|was|were|has|have|had|'s|lives|works|called|named|died|passed|loves|likes|hates|got|turned)\b")
 
 
+_SUBORDINATE = re.compile(r"(?i)^(?:if|when|whenever|every\s+time|each\s+time|any\s?time|as\s+soon\s+as|before|after|once|unless|because|since|although|though)\b")
+
+
 def split_sentences(text: str) -> list[str]:
     """Sentences of ``text`` (punctuation kept), empty pieces dropped."""
     return [s.strip() for s in _SENT.split(text) if s and s.strip()]
@@ -120,6 +123,8 @@ def split_clauses(sentence: str) -> list[str]:
         starts_poss = re.match(r"(?i)(?:my|our)\b", p)
         if out and starts_poss and not _FINITE.search(p) and safety.SECRET_MARK not in p:
             out[-1] = f"{out[-1]}, {p}"
+        elif out and len(out) == 1 and _SUBORDINATE.match(out[-1]):
+            out[-1] = f"{out[-1]}, {p}"  # "If you ever book me a hotel, I need a low floor": one rule
         elif out and re.match(r"(?i)(?:my|our)\b", out[-1]) and len(out[-1].split()) <= 3 and not _FINITE.search(out[-1]):
             out[-1] = f"{out[-1]} and {p}"  # "My wife Julia and I live in Oxford": one subject, one claim
         else:
@@ -143,7 +148,10 @@ _REMEMBER = re.compile(
     r"(?i)^(?:(?:please|always|do|and|also|just)\s+)*(?:remember|note|keep\s+in\s+mind|don't\s+forget|do\s+not\s+forget|never\s+forget|"
     r"bear\s+in\s+mind|for\s+future\s+reference|make\s+a\s+note)(?:\s+(?:that|of\s+this))?[\s,:]+(?=\S)"
 )
-_PREAMBLE = re.compile(rf"^(?![^,:;]*\b(?:I|I'm|my|we|our|me|us)\b)[^,:;]{{1,30}}[,:;]\s+(?={_SELF})", re.I)
+_PREAMBLE = re.compile(
+    rf"^(?!(?:if|when|whenever|once|unless|because|since|after|before|although|though)\b)(?![^,:;]*\b(?:I|I'm|my|we|our|me|us)\b)[^,:;]{{1,30}}[,:;]\s+(?={_SELF})",
+    re.I,
+)
 _TAIL = re.compile(
     r"(?i)[\s,;-]*(?:keep\s+(?:that|this)\s+in\s+mind|in\s+case\s+you\s+need\s+(?:it|that)|just\s+so\s+you\s+know|fyi|"
     r"thanks|thank\s+you|if\s+that\s+helps|for\s+(?:future\s+)?reference|please\s+remember\s+(?:that|this)|"
@@ -157,11 +165,17 @@ _SMALL = frozenset(
 )
 STANDING = re.compile(
     r"(?i)\b(?:always|never|whenever|every\s+time|each\s+time|from\s+now\s+on|in\s+(?:the\s+)?future|going\s+forward|"
+    r"for\s+(?:all\s+)?future|all\s+future|for\s+every|for\s+all\s+(?:my|our)\s+\w+|if\s+you\s+ever|"
     r"any\s?time\s+you|by\s+default|as\s+a\s+rule|make\s+sure\s+(?:to|you)|remember\s+to|don't\s+ever|do\s+not\s+ever)\b"
 )
 _REQUEST_LEAD = re.compile(
     r"(?i)^(?:please\s+|pls\s+|kindly\s+)?(?:can|could|would|will)\s+you\s+(?:please\s+)?|^(?:please|pls|kindly)\s+|"
     r"^(?:i\s+(?:need|want|would\s+like|'d\s+like)\s+you\s+to)\s+|^(?:help\s+me)\s+"
+)
+# "When booking restaurants for me, …", "If you ever book me a hotel, …": a rule for the assistant's actions.
+_ON_ACTION = re.compile(
+    r"(?i)^(?:when(?:ever)?|if|each\s+time|every\s+time|any\s?time|for\s+(?:all\s+)?(?:future\s+)?)\s+(?:you\s+(?:ever\s+)?)?"
+    r"(?:book|order|schedule|plan|arrange|reserve|buy|send|email|call|pick|choose|make)\w*\b.*\b(?:me|my|us|our)\b"
 )
 _QUESTION = re.compile(r"(?i)^(?:can|could|would|will|shall|should|what|what's|where|when|who|whom|why|how|which|is|are|do|does|did|any)\b")
 IMPERATIVES = frozenset(
@@ -239,6 +253,7 @@ _IRREGULAR_PAST = set(
     "swam taught threw woke broke chose froze did sold built caught dealt dug fed fled hung leant learnt burnt dreamt "
     "moved".split()
 )
+_BASE_ED = {"need", "feed", "bleed", "breed", "speed", "proceed", "succeed", "exceed", "seed", "heed", "shred", "wed", "embed", "bed", "shed"}
 _3SG = {"have": "has", "do": "does", "go": "goes", "am": "is", "are": "is", "don't": "doesn't", "haven't": "hasn't",
         "aren't": "isn't", "'m": "is", "'re": "is", "'ve": "has", "be": "is"}
 
@@ -247,7 +262,8 @@ def _third(verb: str) -> str:
     low = verb.lower()
     if low in _3SG:
         return _3SG[low]
-    if low in _MODALS or low in _IRREGULAR_PAST or low.endswith(("ed", "'d", "n't")) or not low.isalpha():
+    past = low.endswith("ed") and low not in _BASE_ED
+    if low in _MODALS or low in _IRREGULAR_PAST or past or low.endswith(("'d", "n't")) or not low.isalpha():
         return verb
     if low.endswith(("s", "sh", "ch", "x", "z", "o")):
         return verb + "es"
@@ -339,11 +355,15 @@ def classify_user_clause(clause: str) -> tuple[str, Kind, float] | None:
     req = _REQUEST_LEAD.sub("", c)
     first = req.split()[0].lower().strip(",") if req.split() else ""
     after_marker = [w.lower() for w in re.findall(r"(?i)\b(?:always|never|please|to)\s+(\w+)", c)]
+    standing = STANDING.search(c)
+    if standing:  # "for all future bookings use my account": an imperative just after the marker
+        after_marker += [w.lower() for w in re.findall(r"[A-Za-z']+", c[standing.end() :])[:3]]
     addressed = (
         bool(re.search(r"(?i)\byou(?:r)?\b|\bplease\b", c)) or first in IMPERATIVES or req != c
         or any(w in IMPERATIVES for w in after_marker)
     )
-    if STANDING.search(c) and addressed and not re.match(r"(?i)^(?:I|we)\b", c) and not sarcastic:
+    conditional = bool(_ON_ACTION.match(c))
+    if (STANDING.search(c) or conditional) and (addressed or conditional) and not re.match(r"(?i)^(?:I|we)\b", c) and not sarcastic:
         body = third_person(req)
         return _finish(f"Standing instruction: {body[:1].lower() + body[1:]}"), Kind.PROCEDURE, 0.85
     asks = c.endswith("?") or (_QUESTION.match(c) and not starts_self and re.search(r"(?i)\byou\b", c))
