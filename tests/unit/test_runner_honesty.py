@@ -115,7 +115,7 @@ def test_a_failed_step_with_no_later_check_is_still_reported(hash_embedder):
 """)
     checks = only(run(hash_embedder, text))["checks"]
     assert [c["passed"] for c in checks] == [True, False]
-    assert checks[1]["kind"] == "step" and "ValidationError" in checks[1]["why"]
+    assert checks[1]["kind"] == "remember" and "ValidationError" in checks[1]["why"]
 
 
 def test_one_broken_scenario_does_not_stop_the_others(hash_embedder):

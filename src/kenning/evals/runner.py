@@ -129,7 +129,8 @@ class _ScenarioRun:
             self.result.checks.append(CheckResult(step.index, step.kind, not why, why))
         if self.broken and not any(c.step > self.broken[0][0] for c in self.result.checks):
             # No check came after the failure; report it rather than let it vanish.
-            self.result.checks.append(CheckResult(self.broken[0][0], "step", False, self.broken_reason()))
+            index, kind, _ = self.broken[0]
+            self.result.checks.append(CheckResult(index, kind, False, self.broken_reason()))
 
     def broken_reason(self) -> str:
         """The failed steps, grouped by error: 'failed steps 0, 1 (say): CapabilityMissing: …'."""
