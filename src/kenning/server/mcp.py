@@ -16,14 +16,11 @@ from contextlib import AbstractAsyncContextManager
 from datetime import datetime, timezone
 from typing import Any
 
+from mcp.server.mcpserver import Context, MCPServer  # the mcp 2.x SDK (1.x called it FastMCP)
+
 from kenning.errors import Forbidden, KenningError, ValidationError
 from kenning.memory import Kenning, ScopedMemory
 from kenning.types import Hit, Memory, Scope
-
-try:  # mcp >= 2
-    from mcp.server.mcpserver import Context, MCPServer
-except ImportError:  # pragma: no cover - mcp 1.x
-    from mcp.server.fastmcp import Context, FastMCP as MCPServer
 
 INSTRUCTIONS = (
     "Long-term memory about the current user. Use search_memory before answering questions that may depend on what "
