@@ -172,3 +172,27 @@ def test_a_scope_leased_by_another_worker_is_skipped_until_the_lease_runs_out(tm
         assert [r["scope"] for r in done] == ["acme/user-000", "acme/user-001"]
         assert [r["consolidated"] for r in done][0] == []  # already done: nothing twice
     assert check_consistent(url, 2) == (2, 2)
+
+
+def test_maintain_reconciles_then_consolidates_then_forgets(real_system):
+    """The runner's ``maintain``: provisional turns are reconciled first, so consolidation sees them."""
+    from datetime import datetime, timezone
+
+    t0 = datetime(2026, 1, 10, 8, 0, tzinfo=timezone.utc)
+    s = real_system.scope("travel", "omar")
+    turns = ["Please book me an aisle seat on the Leeds to London train.",
+             "Can I get an aisle seat again for the flight to Rome?",
+             "Book the aisle seat for Tuesday's flight to Berlin."]
+    for i, text in enumerate(turns):
+        s.add([{"role": "user", "content": text}], session_id=f"s{i}", now=t0 + timedelta(days=10 * i))
+    code = s.remember("Gate code 4417", kind="episode", expires_at=t0 + timedelta(days=40), now=t0)
+    [report] = real_system.maintain(now=t0 + timedelta(days=41))
+    assert report["reconciled"] >= 3 and len(report["consolidated"]) == 1 and report["expired"] == 1
+    [summary] = [m for m in s.list() if m.source is Source.CONSOLIDATED]
+    assert "aisle seat" in summary.text.lower()
+    assert s.count(statuses=["provisional"]) == 0
+    assert s.get(code.id).status is Status.DELETED
+    hits = s.search("Which seat should I book?", k=5, now=t0 + timedelta(days=42))
+    assert hits[0].memory.id == summary.id and sum("aisle" in h.memory.text.lower() for h in hits) <= 2
+    [again] = real_system.maintain(now=t0 + timedelta(days=42))
+    assert again["consolidated"] == [] and again["expired"] == 0
