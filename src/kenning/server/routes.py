@@ -57,7 +57,7 @@ def whoami(who: Principal = Depends(principal)) -> s.WhoAmI:
     return s.WhoAmI(tenant_id=who.tenant_id, user_id=who.user_id)
 
 
-@router.post("/users/{user_id}/messages", summary="Capture conversation turns (extract and reconcile memories)")
+@router.post("/users/{user_id}/messages", response_model=s.CaptureOut, summary="Capture conversation turns (extract and reconcile memories)")
 def add_messages(body: s.MessagesIn, request: Request, mem: ScopedMemory = Depends(app_scope)) -> Any:
     from kenning.server.mcp import memories_of
 
@@ -154,7 +154,7 @@ def forget_user(request: Request, mem: ScopedMemory = Depends(user_scope)) -> s.
     return s.CountOut(deleted=n)
 
 
-@router.post("/users/{user_id}/maintain", summary="Run this user's background work now")
+@router.post("/users/{user_id}/maintain", response_model=s.MaintenanceOut, summary="Run this user's background work now")
 def maintain(request: Request, mem: ScopedMemory = Depends(app_scope)) -> Any:
     try:
         result = mem.maintain()

@@ -112,6 +112,26 @@ class MessagesIn(_In):
         return [m.model_dump(exclude_none=True) for m in self.messages]
 
 
+class CaptureOut(BaseModel):
+    """What capture did: ids written (provisional), reconciliation outcomes (with ``wait``), why anything was
+    withheld (never the withheld text), and the records now standing for the turns."""
+
+    model_config = ConfigDict(extra="allow")
+
+    ids: list[str] = Field(default_factory=list)
+    decisions: list[dict[str, Any]] = Field(default_factory=list)
+    withheld: list[str] = Field(default_factory=list)
+    memories: list[MemoryPublic] = Field(default_factory=list)
+
+
+class MaintenanceOut(BaseModel):
+    """Counts and ids of what this user's maintenance did (reconciled, consolidated, expired, …)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    scope: str | None = None
+
+
 class SearchIn(_In):
     query: Str = Text
     k: int = Field(5, ge=1, le=200)

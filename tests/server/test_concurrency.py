@@ -1,0 +1,56 @@
+"""Isolation under concurrency: many tenants writing and reading at once through a live server."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import httpx
+import pytest
+import uvicorn
+
+from kenning.server import create_app
+
+TENANTS = ["acme", "globex", "initech", "umbrella"]
+WRITES = 15
+
+
+@pytest.fixture
+def live(system):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(system=system, mcp=False), host="127.0.0.1", port=port, log_config=None))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 15
+    while not server.started:
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(10)
+
+
+def test_concurrent_tenants_only_ever_see_their_own_memories(live, system):
+    keys = {t: system.create_api_key(t, "load")[1] for t in TENANTS}
+
+    def work(tenant: str) -> list[str]:
+        seen: list[str] = []
+        with httpx.Client(base_url=live, headers={"Authorization": f"Bearer {keys[tenant]}"}, timeout=30) as c:
+            for i in range(WRITES):
+                r = c.post("/v1/users/alice/memories", json={"text": f"{tenant} secret number {i}"})
+                assert r.status_code == 201, r.text
+                hits = c.post("/v1/users/alice/search", json={"query": "secret number", "k": 50}).json()
+                seen.extend(h["memory"]["text"] for h in hits)
+                seen.extend(m["text"] for m in c.get("/v1/users/alice/memories", params={"limit": 100}).json())
+        return seen
+
+    with ThreadPoolExecutor(len(TENANTS)) as pool:
+        results = dict(zip(TENANTS, pool.map(work, TENANTS)))
+
+    for tenant, seen in results.items():
+        assert seen and all(text.startswith(f"{tenant} ") for text in seen), f"{tenant} saw another tenant's memory"
+        assert system.scope(tenant, "alice").count() == WRITES
