@@ -11,17 +11,14 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
-import threading
-import time
 from pathlib import Path
 
 import httpx
 import pytest
-import uvicorn
 
 from kenning.server import create_app
 from kenning.types import Status
+from tests.server.live import serve
 
 pytestmark = pytest.mark.browser
 
@@ -49,19 +46,8 @@ def browser():
 @pytest.fixture
 def live(system):
     """The real app on a real port, in a thread."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(system=system, mcp=False), host="127.0.0.1", port=port, log_config=None))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 15
-    while not server.started:
-        assert time.monotonic() < deadline, "server did not start"
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(10)
+    with serve(create_app(system=system, mcp=False)) as url:
+        yield url
 
 
 def seed(system) -> dict[str, str]:

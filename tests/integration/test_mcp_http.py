@@ -2,34 +2,19 @@
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
-
 import anyio
 import pytest
-import uvicorn
 from mcp import ClientSession
 from mcp.shared._httpx_utils import create_mcp_http_client
 
 from kenning.server import create_app
+from tests.server.live import serve
 
 
 @pytest.fixture
 def live(real_system):
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(system=real_system), host="127.0.0.1", port=port, log_config=None))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 15
-    while not server.started:
-        assert time.monotonic() < deadline
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(10)
+    with serve(create_app(system=real_system)) as url:
+        yield url
 
 
 async def _session(url: str, headers: dict[str, str], calls: list[tuple[str, dict]]) -> list[tuple[bool, str]]:

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import pytest
-import uvicorn
 
 from kenning.server import create_app
+
+from .live import serve
 
 TENANTS = ["acme", "globex", "initech", "umbrella"]
 WRITES = 15
@@ -19,19 +17,8 @@ WRITES = 15
 
 @pytest.fixture
 def live(system):
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(system=system, mcp=False), host="127.0.0.1", port=port, log_config=None))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 15
-    while not server.started:
-        assert time.monotonic() < deadline
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(10)
+    with serve(create_app(system=system, mcp=False)) as url:
+        yield url
 
 
 def test_concurrent_tenants_only_ever_see_their_own_memories(live, system):
