@@ -87,6 +87,17 @@ def test_consolidated_memory_goes_when_too_few_sources_survive(system):
     report = s.delete(eps[0].id, now=T0 + timedelta(days=60))
     assert set(report.deleted) == {eps[0].id, cid} and report.regenerated == []
     assert [m for m in s.list() if m.source is Source.CONSOLIDATED] == []
+    # what the summary had compacted and nobody asked to forget is retrievable again
+    assert {m.id for m in s.list()} == {eps[1].id, eps[2].id}
+    assert consolidate.consolidate_scope(system.ctx, s.scope, T0 + timedelta(days=61)) == []
+
+
+def test_deleting_a_consolidated_memory_itself_keeps_its_sources_compacted(system):
+    s, eps, cid = consolidated_scope(system)
+    report = s.delete(cid, now=T0 + timedelta(days=60))
+    assert report.deleted == [cid]
+    assert all(s.get(e.id).status is Status.RETIRED for e in eps)
+    assert consolidate.consolidate_scope(system.ctx, s.scope, T0 + timedelta(days=61)) == []
 
 
 def test_earlier_versions_of_an_affected_consolidated_memory_go_too(system):

@@ -7,8 +7,9 @@ Deleting a memory:
    deleted one goes too; a consolidated memory citing one is regenerated from
    its surviving sources, or deleted when fewer than the consolidation
    threshold survive or when the new text would still carry words found only
-   in the deleted records. Earlier versions of an affected consolidated
-   memory are derived data and go with it;
+   in the deleted records (then the surviving records it had compacted return
+   to retrieval, unless a newer version superseded them). Earlier versions of
+   an affected consolidated memory are derived data and go with it;
 3. writes it all in one atomic change with audit entries holding ids only;
 4. drops embedder-cache entries whose text overlaps the deleted texts.
 
@@ -63,6 +64,11 @@ def _chain(store: Any, scope: Scope, mem: Memory) -> list[Memory]:
     return list(out.values())
 
 
+def superseded(store: Any, scope: Scope, memory_id: str) -> bool:
+    """Whether a newer version names ``memory_id`` in its ``supersedes`` (then it stays retired)."""
+    return any(memory_id in c.supersedes for c in store.citing(scope, memory_id))
+
+
 def leaks(summary_text: str, deleted_texts: Iterable[str], surviving_texts: Iterable[str], ignore: frozenset[str]) -> bool:
     """Whether ``summary_text`` carries a content word found in deleted texts but in no surviving source."""
     gone = {t for text in deleted_texts for t, _ in consolidate.content_tokens(text, ignore)}
@@ -84,6 +90,7 @@ def plan_deletion(
             if c.source is Source.CONSOLIDATED and mid in c.source_refs and c.id not in doomed and c.status is not Status.DELETED:
                 affected[c.id] = c
     drop: dict[str, Memory] = {}
+    restore: list[Memory] = []
     inserts: list[Memory] = []
     regen_audit = []
     ignore = consolidate.name_tokens(scope)
@@ -102,6 +109,9 @@ def plan_deletion(
         if summary is not None:
             summary = consolidate.worded(getattr(ctx, "llm", None), surviving, summary)
         if summary is None or leaks(summary.text, deleted_texts, [s.text for s in surviving], ignore | consolidate.TEMPLATE_WORDS):
+            # No summary any more: the surviving records it had compacted come
+            # back to retrieval (the user asked to forget the others, not these).
+            restore.extend(x for x in surviving if x.status is Status.RETIRED and not superseded(store, scope, x.id))
             continue
         vector = ctx.embedder.embed([summary.text], "document")[0]
         fresh = consolidate.build_memory(scope, surviving, summary, vector, now, memory_id=new_id("mem"))
@@ -118,9 +128,11 @@ def plan_deletion(
         return Changeset(), [], [], []
     gone = [m.id for m in live]
     texts = [m.text for m in live if m.text]
+    back = {m.id: m for m in restore if m.id not in doomed and m.id not in drop}
     change = Changeset(
         inserts=tuple(inserts),
-        transitions=tuple(Transition(m.id, (m.status,), Status.DELETED) for m in live),
+        transitions=tuple(Transition(m.id, (m.status,), Status.DELETED) for m in live)
+        + tuple(Transition(i, (Status.RETIRED,), Status.ACTIVE) for i in back),
         deletes=tuple(gone),
         audit=(audit_entry(scope, now, op, gone, "", reason), *regen_audit),
     )
