@@ -107,3 +107,15 @@ def test_page_token_cannot_use_application_routes(client, acme):
 def test_unknown_route_and_wrong_method_use_the_error_body(client, acme):
     _assert_error(client.get("/v1/nothing-here", headers=acme.auth), 404, "not_found")
     _assert_error(client.put("/v1/users/alice/memories", headers=acme.auth), 405, "method_not_allowed")
+
+
+def test_oversized_chunked_body_is_413(client, acme, system):
+    def chunks():
+        yield b'{"text": "'
+        for _ in range(40):
+            yield b"a" * 65536
+        yield b'"}'
+
+    r = client.post("/v1/users/alice/memories", content=chunks(), headers={**acme.auth, "Content-Type": "application/json"})
+    _assert_error(r, 413, "too_large")
+    assert system.scope("acme", "alice").count() == 0

@@ -46,21 +46,33 @@ class BodyLimit:
         length = dict(scope.get("headers") or []).get(b"content-length")
         if length is not None and (not length.isdigit() or int(length) > self.limit):
             return await _too_large(scope, receive, send, self.limit)
-        seen = 0
+        seen, over, replaced = 0, False, False
 
         async def limited() -> Message:
-            nonlocal seen
+            nonlocal seen, over
             msg = await receive()
             if msg["type"] == "http.request":
                 seen += len(msg.get("body", b""))
                 if seen > self.limit:
+                    over = True
                     raise _TooLarge()
             return msg
 
+        async def guarded_send(msg: Message) -> None:
+            # The framework may turn the aborted read into its own 400; answer 413 instead.
+            nonlocal replaced
+            if over:
+                if not replaced:
+                    replaced = True
+                    await _too_large(scope, receive, send, self.limit)
+                return
+            await send(msg)
+
         try:
-            await self.app(scope, limited, send)
+            await self.app(scope, limited, guarded_send)
         except _TooLarge:
-            await _too_large(scope, receive, send, self.limit)
+            if not replaced:
+                await _too_large(scope, receive, send, self.limit)
 
 
 class _TooLarge(Exception):
