@@ -35,6 +35,10 @@ def test_compound_statement_becomes_one_claim_each():
         ("My wife Julia and I live in Oxford.", 1),
         ("I still miss Zorblax-9931, my old tortoise, he lived for forty years.", 1),
         ("I'm allergic to shellfish; I also can't stand olives.", 2),
+        ("I'm vegetarian, live in Leeds and prefer morning meetings.", 3),
+        ("I'm 34, married and live in Bath.", 3),
+        ("I live and work in Leeds.", 1),
+        ("I like hiking and cycling.", 1),
     ],
 )
 def test_clause_splitting_keeps_subjects_and_appositives(sentence, n):

@@ -129,7 +129,39 @@ def split_clauses(sentence: str) -> list[str]:
             out[-1] = f"{out[-1]} and {p}"  # "My wife Julia and I live in Oxford": one subject, one claim
         else:
             out.append(p)
-    return out
+    return [piece for clause in out for piece in _split_shared_subject(clause)]
+
+
+_SHARED_VERBS = (
+    r"live|work|prefer|like|love|hate|enjoy|eat|drink|have|own|drive|speak|support|play|walk|run|use|need|want|"
+    r"study|teach|commute|cycle|moved|relocated|started|joined|left|quit|avoid|follow|go|take|am"
+)
+_SHARED_ADJS = r"allergic|vegetarian|vegan|pescatarian|married|single|divorced|engaged|retired|based|lactose|diabetic|pregnant"
+_SHARED = re.compile(rf"(?:,\s*(?:and\s+|but\s+)?|\s+(?:and|but)\s+)(?=(?:also\s+|now\s+|still\s+)?(?:(?P<v>{_SHARED_VERBS})|(?P<a>{_SHARED_ADJS}))\b)", re.I)
+
+
+def _split_shared_subject(clause: str) -> list[str]:
+    """ "I'm vegetarian, live in Leeds and prefer morning meetings" -> three clauses, each with its subject."""
+    if not re.match(r"(?i)(?:I|I'm|I've|we|we're)\b", clause):
+        return [clause]
+    out: list[str] = []
+    pos = 0
+    for m in _SHARED.finditer(clause):
+        left = clause[pos : m.start()].strip()
+        if re.fullmatch(r"(?i)(?:(?:I|we)\s+)?\w+", left):  # "I live and work in Leeds" stays whole
+            continue
+        out.append(left)
+        pos = m.end()
+    if not out:
+        return [clause]
+    rest = clause[pos:].strip()
+    out.append(rest)
+    return [out[0]] + [p for piece in out[1:] for p in _split_shared_subject(_with_subject(piece))]
+
+
+def _with_subject(piece: str) -> str:
+    m = re.match(rf"(?i)(?:also\s+|now\s+|still\s+)?(?:{_SHARED_ADJS})\b", piece)
+    return ("I'm " if m else "I ") + piece
 
 
 # -- clause classification ----------------------------------------------------------
