@@ -28,6 +28,7 @@ from kenning.types import new_id
 
 log = logging.getLogger("kenning.server")
 
+METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 MAX_BODY_BYTES = 1 << 20  # 1 MiB: a request body beyond this is a 413, read no further
 
 
@@ -108,7 +109,8 @@ class Observe:
         finally:
             took = time.perf_counter() - start
             route = getattr(scope.get("route"), "path", None) or ("/mcp" if scope["path"].startswith("/mcp") else "unmatched")
-            self.metrics.latency.labels(scope["method"], route, str(status["code"])).observe(took)
+            method = scope["method"] if scope["method"] in METHODS else "OTHER"  # label values stay bounded
+            self.metrics.latency.labels(method, route, str(status["code"])).observe(took)
             state = scope.get("state") or {}
             log.info("request", extra={"fields": {
                 "request_id": rid, "method": scope["method"], "route": route, "status": status["code"],
