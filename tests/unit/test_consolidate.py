@@ -310,3 +310,13 @@ def test_a_word_shared_with_another_topic_does_not_drag_it_in(hash_embedder):
     plans = plan(OMAR, eps)
     aisle = [p for p in plans if "aisle" in p.summary.text]
     assert len(aisle) == 1 and all("delayed" not in m.text for m in aisle[0].members)
+
+
+def test_a_record_sharing_only_a_broad_word_never_joins_an_existing_summary(system):
+    s = system.scope("travel", "omar")
+    for i, t in enumerate(AISLE):
+        s.remember(t, kind="episode", session_id=f"s{i}", now=T0 + timedelta(days=10 * i))
+    [cid] = consolidate.consolidate_scope(system.ctx, s.scope, T0 + timedelta(days=45))
+    window = s.remember("Actually I prefer a window seat now", kind="preference", session_id="s9", now=T0 + timedelta(days=50))
+    assert consolidate.consolidate_scope(system.ctx, s.scope, T0 + timedelta(days=51)) == []
+    assert s.get(window.id).status is Status.ACTIVE and s.get(cid).status is Status.ACTIVE

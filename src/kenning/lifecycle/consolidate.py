@@ -367,12 +367,21 @@ def _mean_cosine(members: Sequence[Memory]) -> float:
     return float((sims.sum() - np.trace(sims)) / (n * (n - 1)))
 
 
+def says(m: Memory, phrases: Sequence[str], ignore: frozenset[str] = frozenset()) -> bool:
+    """Whether ``m`` contains every content word of at least one of ``phrases``."""
+    words = {t for t, _ in content_tokens(m.text, ignore)}
+    return any(p and p <= words for p in ({t for t, _ in content_tokens(x, ignore)} for x in phrases))
+
+
 def _decide(members: list[Memory], owner: dict[str, Memory], consolidated, rules: Rules, ignore,
-            compact: tuple[Kind, ...]) -> Plan | None:
+            compact: tuple[Kind, ...], by_phrase: bool = True) -> Plan | None:
     """A plan for a group: a new consolidated memory, or a new version of the one that owns part of the group.
 
     Only members of the ``compact`` kinds are retired; the others (facts) stay
-    active and are cited as support.
+    active and are cited as support. A new record joins an existing summary
+    only if it says one of that summary's phrases (``by_phrase``): sharing a
+    broad word is not enough ("I prefer window seats now" never joins
+    "aisle seat").
     """
     fresh = [m for m in members if m.id not in owner]
     if not fresh or support_of(members) < rules.min_support:
@@ -383,6 +392,11 @@ def _decide(members: list[Memory], owner: dict[str, Memory], consolidated, rules
         cons_id = owners.most_common(1)[0][0]
         replaces, sources = next((c, s) for c, s in consolidated if c.id == cons_id)
         alive = {s.id: s for s in sources if s.embedding is not None and s.text}
+        if by_phrase:
+            phrases = [p for p, _ in key_phrases(list(alive.values()), rules, ignore)]
+            fresh = [m for m in fresh if says(m, phrases, ignore)]
+            if not fresh:
+                return None
         members = sorted({**alive, **{m.id: m for m in fresh}}.values(), key=lambda m: (m.created_at, m.id))
     summary = summarise(members, rules, ignore)
     if summary is None:
@@ -394,10 +408,9 @@ def _extend(plans: list[Plan], plan_of: dict[str, int], members: list[Memory], t
             rules: Rules, ignore) -> tuple[int, Plan] | None:
     """Fold a term's leftover records into the plan that already holds most of that term's records.
 
-    "seat" after "aisle": the one seat episode that never says "aisle" joins
-    the aisle summary in this run instead of forcing a second version later.
-    Each leftover must say one of the plan's phrases, or be close (mean cosine
-    >= ``coherence``) to the plan's records.
+    The leftovers must say one of the plan's phrases ("Aisle next time,
+    please" joins "aisle seat" in this run instead of forcing a second
+    version later); a broad shared word alone never pulls a record in.
     """
     held = Counter(plan_of[m.id] for m in members if m.id in plan_of)
     rest = [m for m in members if m.id not in taken]
@@ -407,18 +420,10 @@ def _extend(plans: list[Plan], plan_of: dict[str, int], members: list[Memory], t
     # the term must be mostly this plan's already (twice as many as the leftovers)
     if n < 2 * len(rest) or plans[i].replaces is not None:
         return None
-    base = list(plans[i].members)
-    mat = np.stack([m.embedding for m in base])
-    phrases = [{t for t, _ in content_tokens(p, ignore)} for p in plans[i].summary.phrases]
-
-    def says_it(m: Memory) -> bool:
-        words = {t for t, _ in content_tokens(m.text, ignore)}
-        return any(p and p <= words for p in phrases)
-
-    near = [m for m in rest if says_it(m) or float((mat @ m.embedding).mean()) >= rules.coherence]
+    near = [m for m in rest if says(m, plans[i].summary.phrases, ignore)]
     if not near:
         return None
-    p = _decide(base + near, owner, consolidated, rules, ignore, rules.topic_kinds)
+    p = _decide(list(plans[i].members) + near, owner, consolidated, rules, ignore, rules.topic_kinds)
     return (i, p) if p is not None else None
 
 
@@ -505,7 +510,7 @@ def plan(
         group = [c for c in claims if c.id not in taken and float(c.embedding @ seed.embedding) >= rules.near_duplicate]
         if len(group) < 2 or not _near_duplicates(group, rules.near_duplicate):
             continue
-        p = _decide(group, owner, consolidated, rules, ignore, rules.claim_kinds)
+        p = _decide(group, owner, consolidated, rules, ignore, rules.claim_kinds, by_phrase=False)
         if p is not None:
             taken.update(m.id for m in p.members)
             plans.append(p)
