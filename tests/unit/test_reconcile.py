@@ -52,6 +52,9 @@ def near(c, *others):
         ("User likes jazz.", "User likes hiking.", Op.ADD),
         ("User's sister lives in Seville.", "User lives in Madrid.", Op.ADD),
         ("User is vegetarian.", "User lives in Leeds.", Op.ADD),
+        ("User's email is tom@old-mail.example.", "User's email address is now tom@new-mail.example.", Op.UPDATE),
+        ("User drives a Toyota Corolla.", "User sold the Corolla and bought a Tesla Model 3.", Op.UPDATE),
+        ("User is single.", "User got married to Lena in June!", Op.UPDATE),
     ],
 )
 def test_rules(old, new, op):

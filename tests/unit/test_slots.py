@@ -41,6 +41,11 @@ from kenning.lifecycle.slots import Slot, distinctive, parse, parse_all
         ("User actually loves coffee.", Slot("like:coffee", "coffee")),
         ("User's favourite band is Muse now.", Slot("attr:favourite band", "muse")),
         ("User's sister Lucia-8812 lives in Seville.", Slot("sister.residence", "seville")),
+        ("User just bought a house in Lyon.", Slot("residence", "lyon")),
+        ("User drives a Toyota Corolla.", Slot("car", "toyota corolla")),
+        ("User sold the Corolla and bought a Tesla Model 3.", Slot("car", "tesla model", False, "corolla")),
+        ("User got married to Lena in June!", Slot("relstatus", "married")),
+        ("User is a keen vegetarian.", Slot("diet", "vegetarian")),
     ],
 )
 def test_parse(text, slot):

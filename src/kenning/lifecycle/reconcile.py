@@ -100,8 +100,10 @@ def _same_value(a: str | None, b: str | None) -> bool:
         return True
     if re.search(r"\d", a + b):
         return False  # numbers, codes and dates must match exactly
+    if "@" in a + b:
+        return False
     sa, sb = _stems(a), _stems(b)
-    return bool(sa & sb)
+    return bool(sa and sb and (sa <= sb or sb <= sa))
 
 
 def is_duplicate(candidate: Memory, other: Memory, cosine: float) -> bool:

@@ -79,6 +79,13 @@ _R = [  # (pattern, builder) tried in order; the first that matches wins
     (r"\bmoved\s+(?:out\s+of|away\s+from)\s+" + _PROPER, "residence:-"),
     (r"\b(?:lives?|living|resides?|(?:is|are)\s+" + _ADV + r"based|has\s+lived|is\s+living|are\s+living|settled)\s+" + _ADV + r"(?:in|at)\s+(?:the\s+)?" + _PROPER, "residence:+"),
     (r"\bhome\s+(?:town\s+)?is\s+(?:now\s+)?(?:in\s+)?" + _PROPER, "residence:+"),
+    (r"\b(?:bought|rented|renting|rents|found|got)\s+(?:a|an|their|our)\s+(?:new\s+)?(?:house|flat|home|place|apartment|condo|cottage)\s+in\s+(?:the\s+)?" + _PROPER, "residence:+"),
+    # car
+    (r"\b(?:sold|got\s+rid\s+of|traded\s+in|scrapped)\s+(?:the|their|a|an)\s+(?:old\s+)?" + _PROPER_OLD + r"\s*(?:,|and)\s*(?:then\s+)?(?:bought|got|leased)\s+(?:a|an)\s+(?:new\s+)?" + _PROPER, "car:change"),
+    (r"\b(?:drives|drive|driving)\s+(?:a|an|the)\s+(?:new\s+|red\s+|blue\s+|black\s+|white\s+|grey\s+|silver\s+)?" + _PROPER, "car:+"),
+    (r"\b(?:sold|got\s+rid\s+of|scrapped)\s+(?:the|their)\s+(?:old\s+)?(?:car|" + _PROPER.replace("?P<v>", "?:") + r")", "car:-"),
+    # relationship status
+    (r"\b(?:is|got|became|'s|are)\s+(?:now\s+|recently\s+|just\s+|happily\s+)?(?P<v>single|married|engaged|divorced|separated|widowed)\b", "relstatus:+"),
     # employer
     (r"\b(?:left|quit|resigned\s+from|was\s+(?:fired|laid\s+off|let\s+go)\s+from|moved\s+on\s+from)\s+" + _PROPER_OLD
      + r"\s*(?:,|;|and|to\s+join|for)\s*(?:is\s+|and\s+)?(?:now|currently)?\s*(?:works?\s+|working\s+|employed\s+|joined\s+|is\s+)?(?:at|for|with|join)?\s*" + _PROPER, "employer:change"),
@@ -102,7 +109,7 @@ _R = [  # (pattern, builder) tried in order; the first that matches wins
     (r"\bback\s+(?:to\s+)?eating\s+(?:" + _MEATS + r")", "diet:omni"),
     (r"\b(?:eats?|eating)\s+(?:" + _MEATS + r")(?:\s*(?:,|and|&)\s*(?:" + _MEATS + r"))*\s+(?:again|now|these\s+days)", "diet:omni"),
     (r"\b(?:started|began|is)\s+eating\s+(?:" + _MEATS + r")", "diet:omni"),
-    (r"\b(?:is|are|became|becomes|went|goes|turned|has\s+become|has\s+gone|'s|eats|eat|keeps|follows\s+a)\s+" + _ADV + r"(?:a\s+|an\s+|fully\s+|strictly\s+)?(?P<v>" + DIETS + r")", "diet:+"),
+    (r"\b(?:is|are|became|becomes|went|goes|turned|has\s+become|has\s+gone|'s|eats|eat|keeps|follows\s+a)\s+" + _ADV + r"(?:a\s+|an\s+|fully\s+|strictly\s+)?(?:(?:keen|strict|committed|lifelong|proud|full|total|complete|practising|practicing|new|recent|devoted)\s+)?(?P<v>" + DIETS + r")", "diet:+"),
     # allergies
     (r"\b(?:is\s+not|isn't|is\s+no\s+longer|not|no\s+longer)\s+" + _ADV + r"allergic\s+to\s+(?P<v>[\w-]+(?:\s+(?!after|all|since|any|now|too|either|as|and|but|so|at|any\s?more)[\w-]+)?)", "allergy:-"),
     (r"\boutgrew\s+(?:(?:the|a|an|their)\s+)?(?P<v>[\w-]+)\s+allergy", "allergy:-"),
