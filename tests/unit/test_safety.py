@@ -146,6 +146,13 @@ SECRETS = [
     ("Discord webhook https://discord.com/api/webhooks/123456789012345678/AbCdEfGhIjKlMnOpQrStUvWxYz0123456789", "discord.com/api/webhooks/123456789012345678"),
     ("Stripe webhook secret whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSz", "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSz"),
     ("Square token sq0atp-Kx9Qw2Er5Ty8Ui1Op4As7D for the till.", "sq0atp-Kx9Qw2Er5Ty8Ui1Op4As7D"),
+    ("My password's Kitten-Mittens-9, don't tell anyone.", "Kitten-Mittens-9"),
+    ("pw: Zebra!Crossing22", "Zebra!Crossing22"),
+    ("The alarm code is 4471.", "4471"),
+    ("Login: jdoe, pass: Qwerty!2024", "Qwerty!2024"),
+    ("my pin number 8832", "8832"),
+    ("Here are my creds: admin/Sup3rS3cret!", "Sup3rS3cret"),
+    ("My Amazon password is the same as my email one: Daisy#Chain-77", "Daisy#Chain-77"),
     ("PyPI upload token pypi-AgEIcHlwaS5vcmcCJGE0ZjQ5ZWM3LTk3YjAtNGIwMi1hZDVkLWQ5ZjhjYzQ0MmU1NQ", "pypi-AgEIcHlwaS5vcmcCJGE0ZjQ5ZWM3"),
 ]
 
@@ -160,6 +167,15 @@ def _everything(mem: kenning.ScopedMemory) -> str:
         parts += [rec.get("text", ""), json.dumps(rec.get("metadata", {}))]
     parts += [a.get("reason", "") for a in data.get("audit", [])]
     return "\n".join(parts)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I forgot my password again.", "Our secret project codename is Bluefin-4410.", "My frequent flyer number is BA-55821.",
+     "The promo code is SAVE20.", "My booking code is QX7731.", "I need to reset my login tomorrow."],
+)
+def test_ordinary_codes_and_mentions_are_not_secrets(text):
+    assert not safety.has_secret(text)
 
 
 def test_suites_are_big_enough():

@@ -35,11 +35,15 @@ _SECRET_WORDS = (
     r"ssn|social\s+security(?:\s+number)?|national\s+insurance(?:\s+number)?|ni\s+number|tax\s+id|"
     r"cvv2?|cvc|security\s+code|(?:credit|debit|bank)?\s*card\s+(?:number|no\.?)|credit\s+card|"
     r"iban|(?:bank\s+)?account\s+(?:number|no\.?)|sort\s+code|routing\s+number|swift(?:\s+code)?|"
-    r"credentials?|login|username\s+and\s+password|connection\s+string|webhook(?:\s+url)?"
+    r"credentials?|creds|pw|login|username\s+and\s+password|connection\s+string|webhook(?:\s+url)?|"
+    r"(?:door|alarm|gate|safe|lock|locker|entry|building|garage|keypad|access|security)\s+(?:code|pin|combination)"
 )
+_KEYWORD = re.compile(rf"(?i)\b(?:{_SECRET_WORDS})\b")
+# a token that looks like a password: letters with digits, or letters with symbols
+_PASSWORDISH = re.compile(r"(?<![\w@.])(?=[^\s]*[A-Za-z])(?=[^\s]*(?:\d|[!#$%^&*~]))[^\s,;]{6,}")
 # keyword, up to a few words (e.g. "for the work VPN"), a linking word, then the value
 _KEYWORD_VALUE = re.compile(
-    rf"(?i)\b(?:{_SECRET_WORDS})\b(?:[^\S\n]+[\w'-]+){{0,6}}?[^\S\n]*(?:is|are|was|=|:|->|reads|set\s+to|is\s+now)[^\S\n]*[\"'`]?(?P<value>[^\s\"'`,;]{{3,}})"
+    rf"(?i)\b(?:{_SECRET_WORDS})\b(?:[^\S\n]+[\w'-]+){{0,6}}?[^\S\n]*(?:is|are|was|'s|’s|=|:|->|reads|set\s+to|is\s+now)[^\S\n]*[\"'`]?(?P<value>[^\s\"'`,;]{{3,}})"
 )
 _SHAPES = [
     re.compile(p)
@@ -133,6 +137,14 @@ def find_secrets(text: str) -> list[tuple[int, int]]:
         end = m.end() - (len(raw) - len(raw.rstrip(".!?:")))
         tail = _CLAUSE_END.search(text, end)
         spans.append((m.start(), tail.start() if tail else len(text)))
+    for m in _KEYWORD.finditer(text):
+        # "pin number 8832", "password is the same as my email one: Daisy#Chain-77": a keyword
+        # followed, in the same clause, by a number or a password-like token
+        tail = _CLAUSE_END.search(text, m.end())
+        end = tail.start() if tail else len(text)
+        rest = text[m.end() : end]
+        if re.search(r"\d{3,}", rest) or _PASSWORDISH.search(rest):
+            spans.append((m.start(), end))
     for pat in _SHAPES:
         spans.extend((m.start(), m.end()) for m in pat.finditer(text))
     for m in _CARD.finditer(text):
