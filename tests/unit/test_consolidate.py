@@ -317,6 +317,32 @@ def test_a_record_sharing_only_a_broad_word_never_joins_an_existing_summary(syst
     for i, t in enumerate(AISLE):
         s.remember(t, kind="episode", session_id=f"s{i}", now=T0 + timedelta(days=10 * i))
     [cid] = consolidate.consolidate_scope(system.ctx, s.scope, T0 + timedelta(days=45))
-    window = s.remember("Actually I prefer a window seat now", kind="preference", session_id="s9", now=T0 + timedelta(days=50))
+    window = s.remember("A window seat is nice on night flights", kind="preference", session_id="s9", now=T0 + timedelta(days=50))
     assert consolidate.consolidate_scope(system.ctx, s.scope, T0 + timedelta(days=51)) == []
     assert s.get(window.id).status is Status.ACTIVE and s.get(cid).status is Status.ACTIVE
+
+
+@pytest.mark.parametrize(
+    ("text", "source", "overrides"),
+    [
+        ("Actually I prefer a window seat now", "user_said", True),
+        ("From now on, a window seat please", "user_said", True),
+        ("Actually I prefer a window seat now", "tool_result", False),
+        ("A window seat is nice on night flights", "user_said", False),
+        ("Actually, the aisle seat on the left side now", "user_said", False),
+        ("Actually I prefer tea now", "user_said", False),
+    ],
+)
+def test_a_newer_explicit_change_of_mind_retires_the_summary(system, text, source, overrides):
+    s = system.scope("travel", "omar")
+    for i, t in enumerate(AISLE):
+        s.remember(t, kind="episode", session_id=f"s{i}", now=T0 + timedelta(days=10 * i))
+    [cid] = consolidate.consolidate_scope(system.ctx, s.scope, T0 + timedelta(days=45))
+    new = s.remember(text, kind="preference", source=source, now=T0 + timedelta(days=50))
+    consolidate.consolidate_scope(system.ctx, s.scope, T0 + timedelta(days=51))
+    summaries = [m for m in s.list() if m.source is Source.CONSOLIDATED]
+    assert (summaries == []) is overrides
+    assert s.get(new.id).status is Status.ACTIVE or new.id in summaries[0].source_refs
+    if overrides:
+        [entry] = [a for a in system.ctx.store.audit(s.scope) if a.op is Op.UPDATE]
+        assert entry.memory_ids == (new.id, cid)

@@ -27,6 +27,10 @@ Rules (the seed's):
 - procedures, tool results, expiring records and restricted records never
   take part.
 
+A consolidated preference the user later explicitly changes ("actually I
+prefer a window seat now" after "aisle seat") is retired, so the summary of
+the old habit never outranks the new statement.
+
 With an LLM configured (``ctx.llm``), it may reword the summary; its answer
 is used only if it keeps every shared phrase, else the offline text stands.
 
@@ -517,6 +521,42 @@ def plan(
     return plans
 
 
+_CHANGE = re.compile(
+    r"\b(now|actually|instead|any ?more|no longer|these days|changed|switch(?:ed)?|from now on|not .{0,20}any ?more)\b",
+    re.IGNORECASE,
+)
+
+
+def contradicted(cons: Memory, sources: Sequence[Memory], records: Sequence[Memory], rules: Rules = Rules(),
+                 ignore: frozenset[str] = frozenset()) -> Memory | None:
+    """A newer statement by the user that overrides the consolidated preference ``cons``; None if none. Pure.
+
+    The statement must be the user's own (not a tool's or an inference),
+    newer than every source, about the same thing (it names the head word of
+    a summary phrase: "seat" of "aisle seat") without repeating the phrase,
+    and carry an explicit change marker ("now", "actually", "instead", "any
+    more", ...): "Actually I prefer a window seat now" overrides "aisle seat".
+    """
+    if cons.kind is not Kind.PREFERENCE or not sources:
+        return None
+    phrases = [p for p, _ in key_phrases(sources, rules, ignore)]
+    heads = {content_tokens(p, ignore)[-1][0] for p in phrases if content_tokens(p, ignore)}
+    newest = max(s.created_at for s in sources)
+    cited = set(cons.source_refs)
+    for m in sorted(records, key=lambda m: (m.created_at, m.id), reverse=True):
+        if (
+            m.status is Status.ACTIVE
+            and m.source is Source.USER_SAID
+            and m.id not in cited
+            and m.created_at > newest
+            and _CHANGE.search(m.text)
+            and heads & {t for t, _ in content_tokens(m.text, ignore)}
+            and not says(m, phrases, ignore)
+        ):
+            return m
+    return None
+
+
 def consolidated_id(scope: Scope, source_ids: Iterable[str], supersedes: Iterable[str] = ()) -> str:
     """A deterministic id for the consolidated memory of these inputs: re-running writes the same id."""
     digest = hashlib.sha256(
@@ -563,16 +603,28 @@ def consolidate_scope(ctx, scope: Scope, now: datetime, rules: Rules = Rules()) 
 
     store = ctx.store
     records = store.list(scope, statuses=(Status.ACTIVE,))
+    ignore = name_tokens(scope)
     consolidated = []
     for c in records:
         if c.source is Source.CONSOLIDATED:
             sources = [s for s in store.get_many(scope, c.source_refs) if s.status is not Status.DELETED]
-            consolidated.append((c, sources))
+            newer = contradicted(c, sources, records, rules, ignore)
+            if newer is None:
+                consolidated.append((c, sources))
+                continue
+            try:  # the user changed their mind: the summary of the old preference leaves retrieval
+                store.apply(scope, Changeset(
+                    transitions=(Transition(c.id, (Status.ACTIVE,), Status.RETIRED),),
+                    audit=(audit_entry(scope, now, Op.UPDATE, [newer.id, c.id], "consolidated", "overridden by a newer statement"),),
+                ))
+            except Conflict:
+                pass  # someone else retired it first
+    records = [r for r in records if r.source is not Source.CONSOLIDATED or any(c.id == r.id for c, _ in consolidated)]
     written: list[str] = []
     for p in plan(scope, records, consolidated, rules):
         supersedes = (p.replaces.id,) if p.replaces else ()
         summary = worded(getattr(ctx, "llm", None), p.members, p.summary)
-        vector = ctx.embedder.embed([summary.text], "document")[0]
+        vector = ctx.embed_documents(scope, [summary.text])[0]
         mem = build_memory(scope, p.members, summary, vector, now, supersedes=supersedes)
         moves = [Transition(i, (Status.ACTIVE,), Status.RETIRED) for i in p.retire]
         if p.replaces is not None:
