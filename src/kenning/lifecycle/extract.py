@@ -101,7 +101,8 @@ def parse_messages(messages: Any, *, max_chars: int) -> list[Turn]:
 _SENT = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])|\n+|(?<=[!?])\s*(?=[A-Z])")
 _SELF = r"(?:I|I'm|I've|I'd|I'll|Im|my|My|we|We|we're|We're|we've|We've|our|Our)\b"
 _CLAUSE = re.compile(
-    rf"\s*(?:,|;|:|\s[-–—]\s)\s*(?:and\s+|but\s+|so\s+|also\s+|plus\s+|though\s+)?(?={_SELF})"
+    r"\s+[–—]\s+|\s+-\s+(?=[A-Za-z])|"
+    rf"\s*(?:,|;|:)\s*(?:and\s+|but\s+|so\s+|also\s+|plus\s+|though\s+)?(?={_SELF})"
     rf"|\s+(?:and|but|plus|while|whereas|though)\s+(?:also\s+|now\s+)?(?={_SELF})"
 )
 _FINITE = re.compile(r"(?i)\b(?:is|are|was|were|has|have|had|'s|lives|works|called|named|died|passed|loves|likes|hates|got|turned)\b")
@@ -398,7 +399,9 @@ def classify_user_clause(clause: str) -> tuple[str, Kind, float] | None:
     if (STANDING.search(c) or conditional) and (addressed or conditional) and not re.match(r"(?i)^(?:I|we)\b", c) and not sarcastic:
         body = third_person(req)
         return _finish(f"Standing instruction: {body[:1].lower() + body[1:]}"), Kind.PROCEDURE, 0.85
-    asks = c.endswith("?") or (_QUESTION.match(c) and not starts_self and re.search(r"(?i)\byou\b", c))
+    asks = (c.endswith("?") and (not starts_self or _QUESTION.match(c))) or (
+        _QUESTION.match(c) and not starts_self and re.search(r"(?i)\byou\b", c)
+    )
     if req != c or asks or (first in IMPERATIVES and not starts_self) or (re.search(r"(?i)\bplease\b", c) and not starts_self):
         body = third_person(req).rstrip("?.!")
         if first in IMPERATIVES and req.split()[0].lower() == first:
