@@ -179,7 +179,7 @@ _MARKERS = (
 _LEAD = re.compile(rf"(?i)^(?:(?:{_MARKERS})\b[\s,:;.!\-–—]*)+")
 _REMEMBER = re.compile(
     r"(?i)^(?:(?:please|always|do|and|also|just)\s+)*(?:remember|note|keep\s+in\s+mind|don't\s+forget|do\s+not\s+forget|never\s+forget|"
-    r"bear\s+in\s+mind|for\s+future\s+reference|make\s+a\s+note)(?:\s+(?:that|of\s+this))?[\s,:]+(?=\S)"
+    r"bear\s+in\s+mind|for\s+future\s+reference|make\s+a\s+note)(?:\s+(?:that|of\s+this))?[\s,:]+(?!to\b)(?=\S)"
 )
 _PREAMBLE = re.compile(
     rf"^(?!(?:if|when|whenever|once|unless|because|since|after|before|although|though)\b)(?![^,:;]*\b(?:I|I'm|my|we|our|me|us)\b)[^,:;]{{1,30}}[,:;]\s+(?={_SELF})",
