@@ -346,3 +346,10 @@ def test_a_newer_explicit_change_of_mind_retires_the_summary(system, text, sourc
     if overrides:
         [entry] = [a for a in system.ctx.store.audit(s.scope) if a.op is Op.UPDATE]
         assert entry.memory_ids == (new.id, cid)
+
+
+def test_possessives_of_the_user_or_their_name_are_not_topics(hash_embedder):
+    assert [s for _, s in content_tokens("the user's sister and Omar's dog", frozenset({"omar"}))] == ["sister", "dog"]
+    facts = [mem(hash_embedder, t, day=i * 9) for i, t in enumerate(
+        ["The user's sister lives in Seville", "The user's dog is called Biscuit", "The user's car is a green Skoda"])]
+    assert plan(OMAR, facts) == []

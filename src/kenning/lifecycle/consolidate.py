@@ -58,7 +58,7 @@ from kenning.types import Kind, Memory, Scope, Sensitivity, Source, Status
 # sharing them says nothing about a topic.
 FILLER = frozenset(
     """
-    user users am been being i'm i've i'd i'll it's that's don't didn't can't won't let's you're
+    user users their theirs they them am been being i'm i've i'd i'll it's that's don't didn't can't won't let's you're
     ask asks asked asking say says said tell tells told want wants wanted need needs needed please
     like likes would could should get gets got getting also just really again still next today
     yesterday tomorrow tonight now ok okay yes yeah oh ugh well anyway funny thanks mention mentioned
@@ -149,6 +149,8 @@ def content_tokens(text: str, ignore: frozenset[str] = frozenset()) -> list[tupl
     out = []
     for surface in _TOKEN.findall(text):
         low = surface.lower().replace("\u2019", "'")
+        if low.endswith("'s"):  # "user's", "Kim's": the possessor, not a new word
+            low = low[:-2]
         if len(low) < 2 or low in STOPWORDS or low in FILLER or low in ignore:
             continue
         if low.isdigit() and len(low) < 3:
