@@ -131,6 +131,15 @@ def test_prompt_uses_aliases_and_never_real_ids_or_secrets(llm_system):
     assert script.headers[0]["Authorization"] == "Bearer sk-test-not-a-real-key-000000"
 
 
+def test_server_rejecting_response_format_is_asked_again_without_it(llm_system):
+    k, script = llm_system
+    mem, old, cid = _seed(k)
+    script.answers = [("status", 400), ("content", _content("UPDATE", 1))]
+    mem.maintain(now=T1)
+    assert "response_format" in script.requests[0] and "response_format" not in script.requests[1]
+    assert mem.get(old.id).status is Status.RETIRED
+
+
 def test_malformed_then_good_is_retried_once(llm_system):
     k, script = llm_system
     mem, old, cid = _seed(k)

@@ -46,6 +46,10 @@ class OpenAIChat:
             raise LLMError("LLM request timed out") from None
         except httpx.HTTPError as exc:
             raise LLMError(f"LLM request failed: {exc.__class__.__name__}") from None
+        if resp.status_code == 400 and "response_format" in body:
+            # some servers reject response_format; ask once more without it, and stop asking for it
+            self.json_mode = False
+            return self.chat(messages, json=False)
         if resp.status_code >= 400:
             raise LLMError(f"LLM endpoint answered HTTP {resp.status_code}")
         try:
