@@ -116,6 +116,14 @@ def test_a_failed_step_with_no_later_check_is_still_reported(hash_embedder):
     checks = only(run(hash_embedder, text))["checks"]
     assert [c["passed"] for c in checks] == [True, False]
     assert checks[1]["kind"] == "remember" and "ValidationError" in checks[1]["why"]
+    text = PLANT.format(name="x", tags="scoring", steps=f"""
+  - remember: {{text: "{TOO_LONG}"}}
+  - check: {{query: "Omar dog", k: 5, expect: [Biscuit]}}
+  - forget: "{TOO_LONG}"
+""")
+    checks = only(run(hash_embedder, text))["checks"]
+    assert [(c["step"], c["kind"], c["passed"]) for c in checks] == [(3, "check", False), (4, "forget", False)]
+    assert "step 2" not in checks[1]["why"]
 
 
 def test_one_broken_scenario_does_not_stop_the_others(hash_embedder):

@@ -127,15 +127,17 @@ class _ScenarioRun:
                 own = f"; on its own the check {'would have passed' if not why else 'failed: ' + why}"
                 why = f"depends on {self.broken_reason()}{own}"
             self.result.checks.append(CheckResult(step.index, step.kind, not why, why))
-        if self.broken and not any(c.step > self.broken[0][0] for c in self.result.checks):
-            # No check came after the failure; report it rather than let it vanish.
-            index, kind, _ = self.broken[0]
-            self.result.checks.append(CheckResult(index, kind, False, self.broken_reason()))
+        last_check = max((c.step for c in self.result.checks), default=-1)
+        trailing = [b for b in self.broken if b[0] > last_check]
+        if trailing:
+            # No check came after these failures; report them rather than let them vanish.
+            index, kind, _ = trailing[0]
+            self.result.checks.append(CheckResult(index, kind, False, self.broken_reason(trailing)))
 
-    def broken_reason(self) -> str:
+    def broken_reason(self, broken: list[tuple[int, str, str]] | None = None) -> str:
         """The failed steps, grouped by error: 'failed steps 0, 1 (say): CapabilityMissing: …'."""
         groups: dict[str, list[str]] = {}
-        for index, kind, error in self.broken:
+        for index, kind, error in self.broken if broken is None else broken:
             groups.setdefault(error, []).append(f"{index} ({kind})")
         parts = []
         for error, steps in groups.items():
