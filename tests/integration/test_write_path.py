@@ -8,7 +8,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from kenning.lifecycle import safety
-from kenning.types import Kind, Source, Status
+from kenning.types import Kind, Source
 
 T0 = datetime(2026, 1, 5, 9, 0, tzinfo=timezone.utc)
 

@@ -278,7 +278,7 @@ _MODALS = {"can", "could", "will", "would", "should", "shall", "may", "might", "
            "always", "really", "usually", "often", "sometimes", "now", "currently", "recently", "finally", "actually",
            "only", "mostly", "rarely", "hardly", "even", "definitely", "absolutely", "totally", "already", "generally",
            "normally", "typically", "honestly", "basically", "literally", "probably", "certainly", "strongly", "much",
-           "no", "not", "simply", "truly", "especially", "sometimes", "ever", "once", "first", "then", "again", "both"}
+           "no", "not", "simply", "truly", "especially", "ever", "once", "first", "then", "again", "both"}
 _IRREGULAR_PAST = set(
     "was were had went got saw left took made came became began bought brought thought told said found felt gave kept knew "
     "lost met paid ran sat sent spent stood understood wore won wrote ate drank drove flew forgot grew heard held hurt let "
