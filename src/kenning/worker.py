@@ -28,14 +28,19 @@ from typing import Any
 import click
 
 from kenning.context import Context
+from kenning.lifecycle import cascade
 from kenning.errors import Conflict, KenningError
 from kenning.types import Scope, new_id, now_utc
 
 log = logging.getLogger("kenning.worker")
 
 
-def maintain_scope(ctx: Context, scope: Scope, *, now: datetime) -> dict[str, Any]:
-    """Reconcile, consolidate and forget for one scope at ``now``; returns what each step did (counts and ids)."""
+def maintain_scope(ctx: Context, scope: Scope, *, now: datetime, purge: bool = True) -> dict[str, Any]:
+    """Reconcile, consolidate and forget for one scope at ``now``; returns what each step did (counts and ids).
+
+    With ``purge``, leftovers of text it deleted are rewritten in the engine
+    right away; passes over many scopes do that once at the end instead.
+    """
     from kenning.lifecycle import consolidate, forget, write
 
     report: dict[str, Any] = {"scope": str(scope)}
@@ -51,12 +56,21 @@ def maintain_scope(ctx: Context, scope: Scope, *, now: datetime) -> dict[str, An
             break
     report["consolidated"] = written
     report.update(forget.forget_scope(ctx, scope, now))
+    if purge and _deleted_any([report]):
+        cascade.purge_residue(ctx.store)
     return report
+
+
+def _deleted_any(reports: list[dict[str, Any]]) -> bool:
+    return any(r.get("expired") or r.get("decayed") or r.get("capacity") for r in reports)
 
 
 def maintain_all(ctx: Context, *, now: datetime) -> list[dict[str, Any]]:
     """``maintain_scope`` for every scope holding memories (what ``Kenning.maintain`` runs)."""
-    return [maintain_scope(ctx, s, now=now) for s in ctx.store.scopes()]
+    reports = [maintain_scope(ctx, s, now=now, purge=False) for s in ctx.store.scopes()]
+    if _deleted_any(reports):
+        cascade.purge_residue(ctx.store)
+    return reports
 
 
 def run_once(ctx: Context, *, holder: str, lease_ttl_s: float, now: datetime | None = None) -> list[dict[str, Any]]:
@@ -68,13 +82,15 @@ def run_once(ctx: Context, *, holder: str, lease_ttl_s: float, now: datetime | N
         if not ctx.store.acquire_lease(name, holder, at, lease_ttl_s):
             continue  # another worker is on it
         try:
-            reports.append(maintain_scope(ctx, scope, now=at))
+            reports.append(maintain_scope(ctx, scope, now=at, purge=False))
         except KenningError as exc:
             # One scope's failure must not stop the others; its work stays undone
             # (nothing half-applied) and the next pass retries it. Ids only in logs.
             log.warning("maintenance of %s failed: %s", scope, type(exc).__name__)
         finally:
             ctx.store.release_lease(name, holder)
+    if _deleted_any(reports):
+        cascade.purge_residue(ctx.store)
     return reports
 
 

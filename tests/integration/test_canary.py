@@ -12,6 +12,7 @@ pass, which must not bring anything back.
 from __future__ import annotations
 
 import json
+import os
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -101,6 +102,12 @@ def test_canary_is_unreachable_after_its_sources_are_deleted(real_system, url, m
     assert report.regenerated == []
 
     related = [dog.id, job.id, summary.id, *[m.id for m in planted]]
+    if url.startswith("sqlite:///"):  # not even in the file's index segments or write-ahead log
+        path = url[len("sqlite:///"):]
+        for f in (path, path + "-wal"):
+            if os.path.exists(f):
+                with open(f, "rb") as fh:
+                    assert b"zorblax" not in fh.read().lower(), f"the canary's bytes remain in {os.path.basename(f)}"
     assert_unreachable(real_system, s, related, now)
     stale = other.scope("acme", "carla").search(CANARY, k=50, now=now)
     other.close()

@@ -11,7 +11,8 @@ Deleting a memory:
    to retrieval, unless a newer version superseded them). Earlier versions of
    an affected consolidated memory are derived data and go with it;
 3. writes it all in one atomic change with audit entries holding ids only;
-4. drops embedder-cache entries whose text overlaps the deleted texts.
+4. drops embedder-cache entries whose text overlaps the deleted texts, and
+   has the engine rewrite leftovers outside rows (SQLite: FTS5 segments, WAL).
 
 A consolidation another worker committed while the cascade ran is caught by
 re-reading what cites the deleted ids afterwards and cascading again.
@@ -113,7 +114,7 @@ def plan_deletion(
             # back to retrieval (the user asked to forget the others, not these).
             restore.extend(x for x in surviving if x.status is Status.RETIRED and not superseded(store, scope, x.id))
             continue
-        vector = ctx.embedder.embed([summary.text], "document")[0]
+        vector = ctx.embed_documents(scope, [summary.text])[0]
         fresh = consolidate.build_memory(scope, surviving, summary, vector, now, memory_id=new_id("mem"))
         inserts.append(fresh)
         regen_audit.append(audit_entry(scope, now, Op.CONSOLIDATE, [fresh.id, *fresh.source_refs], "consolidated", "regenerated after deletion"))
@@ -139,10 +140,14 @@ def plan_deletion(
     return change, gone, [m.id for m in inserts], texts
 
 
-def delete_memories(ctx: Any, scope: Scope, ids: Sequence[str], *, now: datetime, reason: str, op: Op = Op.PURGE):
+def delete_memories(ctx: Any, scope: Scope, ids: Sequence[str], *, now: datetime, reason: str, op: Op = Op.PURGE,
+                    residue: bool = True):
     """Delete ``ids`` of ``scope`` and everything derived from them; returns a ``DeletionReport`` (ids only).
 
     Ids that are not in the scope are ignored (the facade checks them first).
+    With ``residue`` (the default), the store's leftovers of deleted text
+    (index segments, write-ahead log) are rewritten too; the background job
+    passes False and does that once per pass instead.
     """
     from kenning.memory import DeletionReport
 
@@ -174,6 +179,8 @@ def delete_memories(ctx: Any, scope: Scope, ids: Sequence[str], *, now: datetime
             if c.source is Source.CONSOLIDATED and i in c.source_refs and c.status is not Status.DELETED and c.id not in fresh
         ]
     invalidate_cache(ctx.embedder, texts)
+    if residue and deleted:
+        purge_residue(ctx.store)
     return DeletionReport(deleted=deleted, regenerated=regenerated)
 
 
@@ -182,7 +189,15 @@ def delete_scope(ctx: Any, scope: Scope, *, now: datetime) -> int:
     texts = [m.text for m in ctx.store.export(scope) if m.text]
     n = ctx.store.delete_scope(scope)
     invalidate_cache(ctx.embedder, texts)
+    purge_residue(ctx.store)
     return n
+
+
+def purge_residue(store: Any) -> None:
+    """Ask the engine to rewrite leftovers of deleted text outside rows, if it has any (optional method)."""
+    purge = getattr(store, "purge_residue", None)
+    if purge is not None:
+        purge()
 
 
 def invalidate_cache(embedder: Any, texts: Sequence[str]) -> int:

@@ -139,7 +139,7 @@ def forget_scope(ctx: Any, scope: Scope, now: datetime, retention: Retention = R
     store, policy = ctx.store, ctx.policy
     everything = store.list(scope, statuses=(Status.ACTIVE, Status.PROVISIONAL, Status.RETIRED))
     gone = expired(everything, now)
-    purged = cascade.delete_memories(ctx, scope, [m.id for m in gone], now=now, reason="expired", op=Op.EXPIRE) if gone else None
+    purged = cascade.delete_memories(ctx, scope, [m.id for m in gone], now=now, reason="expired", op=Op.EXPIRE, residue=False) if gone else None
     active = store.list(scope, statuses=(Status.ACTIVE,))
     decays = evict(ctx, scope, [m.id for m in decayed(active, now, policy, retention)], now, "decay")
     left = [m for m in active if m.id not in set(decays)]

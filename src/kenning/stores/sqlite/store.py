@@ -549,6 +549,19 @@ class SQLiteStore(StoreBase):
         with self._write() as con:
             con.execute("DELETE FROM leases WHERE name = ? AND holder = ?", (name, holder))
 
+    def purge_residue(self) -> None:
+        """Rewrite what still holds deleted text outside any row: FTS5 index segments
+        keep a deleted row's terms until they merge, and the WAL keeps old page
+        images until a checkpoint. Costs one rewrite of the keyword index; the
+        deletion cascade calls it after explicit deletions, the worker once a pass."""
+        with self._write() as con:
+            con.execute("INSERT INTO memory_fts(memory_fts) VALUES ('optimize')")
+        with self._write_lock:
+            try:
+                self._writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            except sqlite3.Error:  # readers in other processes: the next checkpoint finishes it
+                pass
+
     # -- API keys and secrets ---------------------------------------------------
 
     def put_api_key(self, key: ApiKey) -> None:
