@@ -127,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sizes", default="10000,100000", help="total memories, comma-separated (default 10000,100000)")
     ap.add_argument("--million", action="store_true", help="also run 1,000,000 (builds a ~2 GB database)")
     ap.add_argument("--users", type=int, default=1000)
-    ap.add_argument("--queries", type=int, default=400, help="queries per measurement")
+    ap.add_argument("--queries", type=int, default=300, help="queries per measurement")
     ap.add_argument("--no-embed", action="store_true", help="skip the figures that run the bundled model")
     ap.add_argument("--dir", type=Path, help="where databases go (default: a temporary directory)")
     ap.add_argument("--reuse", action="store_true", help="reuse a database already built in --dir")
