@@ -74,6 +74,16 @@ def test_same_value_in_new_words_is_merged_into_one_record():
     assert guard(d, c, {o.id: o}).text == d.text
 
 
+@pytest.mark.parametrize("said", ["User meant Leeds, not York.", "Sorry, the user said Leeds not York.", "It's Leeds, not York."])
+def test_correction_rewrites_the_corrected_memory(said):
+    o = mem("User lives in York.")
+    other = mem("User prefers morning meetings.")
+    c = cand(said)
+    d = decide(c, near(c, other, o))
+    assert (d.op, d.target_id, d.text) == (Op.UPDATE, o.id, "User lives in Leeds.")
+    assert guard(d, c, {o.id: o, other.id: other}).text == "User lives in Leeds."
+
+
 def test_nothing_shown_is_add():
     assert decide(cand("User lives in York."), []).op is Op.ADD
 

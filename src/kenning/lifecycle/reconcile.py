@@ -47,6 +47,7 @@ SLOT_CHANGE = "same attribute, new value"
 RETRACTION = "retraction"
 UPGRADE = "restated by a more trusted source"
 MERGED = "same attribute and value, new wording merged"
+CORRECTED = "correction of a value"
 REFINED = "refined standing instruction"
 NOT_SHOWN = "target was not shown; kept as new"
 NOT_ACTIVE = "target is no longer active; kept as new"
@@ -150,9 +151,32 @@ def conflicts(new: Slot, old: Slot) -> bool | None:
     return True
 
 
+_NAME = r"[A-Z0-9][\w'-]*(?:\s+[A-Z0-9][\w'-]*)*"
+_CORRECTION = re.compile(
+    rf"\b(?i:meant|mean|said|is|was|it's)\s+(?P<new>{_NAME}),?\s+not\s+(?P<old>{_NAME})\b"
+    rf"|\bnot\s+(?P<old2>{_NAME}),?\s+(?:but\s+|it's\s+|it\s+is\s+)(?P<new2>{_NAME})\b"
+)
+
+
+def correction(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | None:
+    """ "I meant Leeds, not York": the memory saying York is rewritten to say Leeds (UPDATE with the corrected text)."""
+    m = _CORRECTION.search(candidate.text)
+    if not m:
+        return None
+    new, old = (m.group("new"), m.group("old")) if m.group("new") else (m.group("new2"), m.group("old2"))
+    for n in ranked:
+        if n.memory.id != candidate.id and re.search(rf"\b{re.escape(old)}\b", n.memory.text):
+            text = re.sub(rf"\b{re.escape(old)}\b", new, n.memory.text)
+            return Decision(Op.UPDATE, n.memory.id, text, CORRECTED)
+    return None
+
+
 def decide(candidate: Memory, neighbours: Sequence[Neighbour]) -> Decision:
     """The offline rules engine's verdict for ``candidate`` against the active ``neighbours`` it was shown."""
     ranked = sorted(neighbours, key=lambda n: -n.cosine)
+    fixed = correction(candidate, ranked)
+    if fixed is not None:
+        return fixed
     for n in ranked:
         if is_duplicate(candidate, n.memory, n.cosine):
             if trust(candidate) > trust(n.memory) and candidate.created_at >= n.memory.created_at:
