@@ -12,7 +12,7 @@ import os
 
 import pytest
 import schemathesis
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 from schemathesis.checks import not_a_server_error
 
 import kenning
@@ -51,7 +51,9 @@ def _capture_built(app) -> bool:
 
 
 @schema.parametrize()
-@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True, database=None)
+# No shrink phase: a failure is reported at once with its reproduction, so the run stays bounded even when red.
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True, database=None,
+          phases=[Phase.explicit, Phase.generate])
 def test_no_input_produces_a_server_error(case, fuzzed):
     app, auth = fuzzed
     if case.operation.path.endswith("/messages") and not _capture_built(app):
