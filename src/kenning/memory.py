@@ -212,7 +212,7 @@ class ScopedMemory:
             user_id=self.scope.user_id,
             kind=kind,
             text=text,
-            embedding=self.ctx.embedder.embed([text], "document")[0],
+            embedding=self.ctx.embed_documents(self.scope, [text])[0],
             source=source,
             source_refs=tuple(source_refs),
             created_at=at,
@@ -267,7 +267,7 @@ class ScopedMemory:
         new = old.evolve(
             id=new_id("mem"),
             text=new_text,
-            embedding=self.ctx.embedder.embed([new_text], "document")[0] if text is not None else old.embedding,
+            embedding=self.ctx.embed_documents(self.scope, [new_text])[0] if text is not None else old.embedding,
             kind=enum_value(Kind, kind, "kind") if kind is not None else old.kind,
             importance=old.importance if importance is None else importance,
             confidence=old.confidence if confidence is None else confidence,
@@ -340,7 +340,7 @@ class ScopedMemory:
         if not isinstance(k, int) or not 1 <= k <= MAX_K:
             raise ValidationError(f"k must be an integer from 1 to {MAX_K}")
         store, policy = self.ctx.store, self.ctx.policy
-        vector = self.ctx.embedder.embed([query], "query")[0]
+        vector = self.ctx.embed_query(self.scope, query)
         n = max(policy.candidates, k)
         cands: dict[str, Candidate] = {
             s.memory.id: Candidate(s.memory, s.similarity) for s in store.search_vector(self.scope, vector, k=n, now=at)
@@ -353,7 +353,7 @@ class ScopedMemory:
         # Keyword evidence for every candidate (a vector candidate may hold query
         # words too), weighted by IDF over this query's candidates.
         pool = list(cands.values())
-        kws = retrieve.keyword_scores(retrieve.terms(query), [c.memory.text for c in pool])
+        kws = retrieve.keyword_scores(retrieve.query_terms(query, self.scope.user_id), [c.memory.text for c in pool])
         hits = retrieve.rank([Candidate(c.memory, c.cosine, w) for c, w in zip(pool, kws)], at, policy, k, min_relevance)
         if refresh and hits:
             allowed = self.system._allowed_refreshes(self.scope, session_id or at.date().isoformat(), [h.memory.id for h in hits])

@@ -122,3 +122,24 @@ def test_weights_live_in_the_policy():
     a, b = memory(importance=1.0, text="a"), memory(importance=0.0, text="b")
     hits = rank([Candidate(a, 0.1), Candidate(b, 0.6)], T0, p, k=2)
     assert [h.memory.text for h in hits] == ["b", "a"]
+
+
+def test_impersonal_drops_only_the_words_naming_the_user():
+    from kenning.lifecycle.retrieve import impersonal, user_names
+
+    names = user_names("hannah")
+    assert impersonal("What is Hannah's job?", names) == "What is job?"
+    assert impersonal("User's husband's name is Dev.", names) == "husband's name is Dev."
+    assert impersonal("The user lives in Bristol", names) == "lives in Bristol"
+    assert impersonal("Hannahsville is a town", names) == "Hannahsville is a town"
+    assert user_names("u_8c1f") == set() and user_names("maya.lee") == {"maya", "lee"}
+
+
+def test_naming_the_user_does_not_decide_which_fact_wins(real_system):
+    hannah = real_system.scope("clinic", "hannah")
+    for text in ["User lives in Bristol.", "User works as a nurse at St Mary's hospital.", "User's husband's name is Dev.",
+                 "Hannah has a cat called Pickles."]:
+        hannah.remember(text, now=T0)
+    for query, want in [("What is Hannah's job?", "nurse"), ("What does Hannah do for a living?", "nurse"),
+                        ("Which city does Hannah live in?", "Bristol"), ("What is the user's cat called?", "Pickles")]:
+        assert want in hannah.search(query, k=1, now=T0)[0].memory.text, query

@@ -48,9 +48,9 @@ class Policy:
     not sum to 1; scores are divided by their sum so they stay in [0, 1].
     """
 
-    w_relevance: float = 0.45
+    w_relevance: float = 0.4
     w_recency: float = 0.2
-    w_importance: float = 0.35
+    w_importance: float = 0.4
     confidence_weight: float = 0.25
     half_life_days: Mapping[Kind, float | None] = field(
         default_factory=lambda: {Kind.EPISODE: 7.0, Kind.PREFERENCE: 90.0, Kind.FACT: None, Kind.PROCEDURE: None}
@@ -95,6 +95,38 @@ def _stem(w: str) -> str:
         if len(w) > len(suffix) + 3 and w.endswith(suffix):
             return w[: -len(suffix)]
     return w
+
+
+def user_names(user_id: str) -> set[str]:
+    """Words of a user id that can stand for the user's name in a query ("alice", "maya.lee" -> maya, lee).
+
+    Opaque ids (``u_8c1f``) yield nothing: only alphabetic parts of two or more letters count.
+    """
+    return {w for w in re.split(r"[^a-z]+", user_id.lower()) if len(w) >= 2 and w != "user"}
+
+
+def impersonal(text: str, names: set[str]) -> str:
+    """``text`` without the words that only name its subject: the user's name, "the user", "user" (with possessives).
+
+    Extracted memories say "User lives in York", remembered ones may say "Alice
+    lives in York", and queries ask "Where does Alice live?". Embedding all of
+    them without the subject lets the claim alone decide the similarity
+    (measured on the bundled model: predicate questions went from 5/7 to 7/7
+    top-1 among one user's facts, and no question's margin fell below 0.1).
+    """
+    words = sorted({*names, "the user", "user"}, key=len, reverse=True)
+    pattern = r"\b(" + "|".join(re.escape(w) for w in words) + r")(['’]s)?\b"
+    out = re.sub(pattern, " ", text, flags=re.IGNORECASE)
+    return re.sub(r"\s+", " ", out).strip() or text
+
+
+def query_terms(query: str, user_id: str) -> set[str]:
+    """The query's content words for keyword evidence, without the words that only name the subject.
+
+    "user" and the user's name occur in most of a user's memories, so matching
+    them says nothing about which claim is asked for.
+    """
+    return terms(query) - terms(" ".join(user_names(user_id) | {"user"}))
 
 
 def keyword_coverage(query_terms: set[str], text: str) -> float:

@@ -89,7 +89,7 @@ def add_messages(ctx: Context, scope: Scope, messages: Any, *, session_id: str |
     ex = extract.extract(turns, allow_secrets=ctx.settings.allow_secrets, context=context)
     if not ex.claims:
         return AddResult((), (), ex.withheld)
-    vectors = ctx.embedder.embed([c.text for c in ex.claims], "document")
+    vectors = ctx.embed_documents(scope, [c.text for c in ex.claims])
     mems = []
     for i, (claim, vec) in enumerate(zip(ex.claims, vectors)):
         at = now + timedelta(microseconds=i)  # keeps the order of claims within one call
@@ -190,7 +190,7 @@ def reconcile_one(ctx: Context, scope: Scope, memory_id: str, now: datetime) -> 
         decision = reconcile.guard(decision, cand, shown, allow_secrets=ctx.settings.allow_secrets, max_chars=ctx.settings.max_text_chars)
         target = shown.get(decision.target_id or "") if decision.op in (Op.UPDATE, Op.DELETE) else None
         change, kept = reconcile.plan(
-            cand, decision, target, now, lambda t: ctx.embedder.embed([t], "document")[0], decider=name
+            cand, decision, target, now, lambda t: ctx.embed_documents(scope, [t])[0], decider=name
         )
         try:
             store.apply(scope, change)
