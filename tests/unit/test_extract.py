@@ -152,6 +152,24 @@ def test_yes_answer_is_resolved_against_the_question():
     assert claims[0].source is Source.USER_SAID
 
 
+@pytest.mark.parametrize(
+    "question, text, kind",
+    [
+        ("Would you like me to always book aisle seats for you?", "Standing instruction: always book aisle seats for the user.", Kind.PROCEDURE),
+        ("Shall I remember that you are allergic to nuts?", "User is allergic to nuts.", Kind.FACT),
+        ("Do you live in Leeds?", "User lives in Leeds.", Kind.FACT),
+        ("Do you want me to book it?", "User asked to book it.", Kind.EPISODE),
+    ],
+)
+def test_yes_to_other_questions(question, text, kind):
+    (c,) = extract([Turn("assistant", question), Turn("user", "Yes please")]).claims
+    assert (c.text, c.kind, c.source) == (text, kind, Source.USER_SAID)
+
+
+def test_no_is_not_yes():
+    assert extract([Turn("assistant", "Are you vegetarian?"), Turn("user", "No.")]).claims == ()
+
+
 def test_slots_are_attached_to_facts_and_preferences_only():
     a, b = extract([Turn("user", "I live in York. I was at the dentist today.")]).claims
     assert a.slot == slots.Slot("residence", "york")

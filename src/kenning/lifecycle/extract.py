@@ -472,7 +472,22 @@ def _tool_claims(turn: Turn, index: int, allow_secrets: bool) -> tuple[list[Clai
 
 _CONFIRMS = re.compile(r"(?i)\b(?:I've|I\s+have|I)\s+(?:booked|reserved|scheduled|ordered|cancelled|canceled|arranged|rebooked)\b|\byou(?:'re|\s+are)\s+(?:booked|confirmed)\b")
 _YES = re.compile(r"(?i)^(?:yes|yeah|yep|yup|sure|correct|that's\s+(?:right|correct)|exactly|definitely|absolutely|please\s+do|right)\b[\s,.!]*(?:please)?[.!]*$")
-_ASK = re.compile(r"(?i)^(?:so\s+)?(?:are|were)\s+you\s+(?P<a>.+?)\??$|^(?:so\s+)?(?:do|did)\s+you\s+(?P<d>.+?)\??$|^(?:should|shall)\s+I\s+(?:always\s+)?(?P<s>.+?)\??$")
+_ASK = re.compile(
+    r"(?i)^(?:so\s+|just\s+to\s+confirm,?\s+)?(?:are|were)\s+you\s+(?P<a>.+?)\??$"
+    r"|^(?:so\s+|just\s+to\s+confirm,?\s+)?(?:do|did)\s+you\s+(?!want\s+me|like\s+me)(?P<d>.+?)\??$"
+    r"|^(?:should|shall)\s+I\s+(?:remember|note)\s+(?:that\s+)?(?P<r>.+?)\??$"
+    r"|^(?:should|shall)\s+I\s+(?:always\s+)?(?P<s>.+?)\??$"
+    r"|^(?:would|do)\s+you\s+(?:like|want)\s+me\s+to\s+(?:always\s+)?(?P<w>.+?)\??$"
+)
+
+
+def _swap(text: str) -> str:
+    """The assistant's "you" as the user's "I": "you're vegetarian" -> "I'm vegetarian"."""
+    text = re.sub(r"(?i)\byou're\b|\byou\s+are\b", "I'm", text)
+    text = re.sub(r"(?i)\byour\b", "my", text)
+    text = re.sub(r"(?i)\byours\b", "mine", text)
+    text = re.sub(r"(?i)^you\b", "I", text)
+    return re.sub(r"(?i)\byou\b", "me", text)
 
 
 def _assistant_claims(turn: Turn, index: int, allow_secrets: bool) -> tuple[list[Claim], list[str]]:
@@ -502,12 +517,14 @@ def _confirmed(question: str, answer: str, index: int) -> Claim | None:
     if not m:
         return None
     if m.group("a"):
-        said = f"I am {m.group('a')}"
+        said = f"I am {_swap(m.group('a'))}"
     elif m.group("d"):
-        said = f"I {m.group('d')}"
-    else:
-        said = f"always {m.group('s')} for me"
-    said = re.sub(r"\byour\b", "my", re.sub(r"\byou\b", "me", said))
+        said = f"I {_swap(m.group('d'))}"
+    elif m.group("r"):
+        said = _swap(m.group("r"))
+    else:  # a standing rule only if the question offered one; else a one-off request
+        act = _swap(m.group("s") or m.group("w"))
+        said = f"always {act}" if STANDING.search(last) else f"please {act}"
     got = classify_user_clause(said)
     if got is None:
         return None
