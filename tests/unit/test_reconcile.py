@@ -207,6 +207,15 @@ def test_plan_update_supersedes_and_retires_with_guards():
     assert entry.op is Op.UPDATE and set(entry.memory_ids) == {new.id, old.id, c.id}
 
 
+def test_plan_correction_keeps_the_targets_kind_and_weight():
+    old = mem("User prefers the Leeds office.", kind=Kind.PREFERENCE, importance=0.8)
+    c = cand("User meant York, not Leeds.", importance=0.5)
+    d = decide(c, near(c, old))
+    change, _ = plan(c, d, old, T0, _embed)
+    (new,) = change.inserts
+    assert (new.text, new.kind, new.importance) == ("User prefers the York office.", Kind.PREFERENCE, 0.8)
+
+
 def test_plan_delete_retires_target():
     old, c = mem("User is vegetarian."), cand("User is not vegetarian any more.")
     change, kept = plan(c, Decision(Op.DELETE, old.id), old, T0, _embed)

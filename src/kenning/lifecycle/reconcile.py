@@ -296,7 +296,11 @@ def plan(
             embedding=candidate.embedding if text == candidate.text else embed(text),
             status=Status.ACTIVE,
             supersedes=(target.id,),
-            importance=max(candidate.importance, target.importance) if candidate.kind is target.kind else candidate.importance,
+            # a correction fixes a value of the target; it keeps the target's kind and weight
+            kind=target.kind if decision.reason == CORRECTED else candidate.kind,
+            importance=max(candidate.importance, target.importance)
+            if candidate.kind is target.kind or decision.reason == CORRECTED
+            else candidate.importance,
             sensitivity=safety.sensitivity_of(text) if text != candidate.text else candidate.sensitivity,
             metadata={**dict(candidate.metadata), "candidate": candidate.id},
         )
