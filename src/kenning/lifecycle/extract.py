@@ -378,31 +378,52 @@ def canonical(text: str, slot: slots.Slot) -> str:
     return _finish(f"{form[0].format(v=value)} ({rest})")
 
 
+def _is_standing_instruction(c: str, req: str, first: str) -> bool:
+    """A rule for the assistant's future actions: a marker (always, whenever, from now on…) in a
+    clause addressed to the assistant (you, please, an imperative), or a condition on what the
+    assistant does for the user ("when booking restaurants for me, …"). Never a self-statement
+    ("I always take the train")."""
+    if re.match(r"(?i)^(?:I|we)\b", c):
+        return False
+    if _ON_ACTION.match(c):
+        return True
+    standing = STANDING.search(c)
+    if not standing:
+        return False
+    verbs = [w.lower() for w in re.findall(r"(?i)\b(?:always|never|please|to)\s+(\w+)", c)]
+    # "for all future bookings use my account": an imperative just after the marker
+    verbs += [w.lower() for w in re.findall(r"[A-Za-z']+", c[standing.end() :])[:3]]
+    return bool(re.search(r"(?i)\byou(?:r)?\b|\bplease\b", c)) or first in IMPERATIVES or req != c or any(w in IMPERATIVES for w in verbs)
+
+
+def _is_request(c: str, req: str, first: str, starts_self: bool) -> bool:
+    """A question or request to the assistant (an episode), not a statement about the user."""
+    asks = (c.endswith("?") and (not starts_self or bool(_QUESTION.match(c)))) or bool(
+        _QUESTION.match(c) and not starts_self and re.search(r"(?i)\byou\b", c)
+    )
+    pleads = bool(re.search(r"(?i)\bplease\b", c)) and not starts_self
+    return req != c or asks or (first in IMPERATIVES and not starts_self) or pleads
+
+
 def classify_user_clause(clause: str) -> tuple[str, Kind, float] | None:
-    """(normalised text, kind, importance) for one clause of a user turn, or None for small talk."""
+    """(normalised text, kind, importance) for one clause of a user turn, or None for small talk.
+
+    Order: small talk (nothing), standing instruction (procedure), request or
+    question (episode), sarcasm (episode), statement about someone or something
+    else (low episode), recognised attribute (fact or preference), recent or past
+    event (episode), stated liking (preference), anything else about the user (fact).
+    """
     c = _strip(clause)
     if not c or is_small_talk(c) or len(terms(c)) < 1:
         return None
     sarcastic = bool(_SARCASM.search(clause))
-    starts_self = re.match(_SELF, c) is not None or re.match(r"(?i)^(?:when|since|after|before|because|if|as)\s+I\b", c)
+    starts_self = bool(re.match(_SELF, c) or re.match(r"(?i)^(?:when|since|after|before|because|if|as)\s+I\b", c))
     req = _REQUEST_LEAD.sub("", c)
     first = req.split()[0].lower().strip(",") if req.split() else ""
-    after_marker = [w.lower() for w in re.findall(r"(?i)\b(?:always|never|please|to)\s+(\w+)", c)]
-    standing = STANDING.search(c)
-    if standing:  # "for all future bookings use my account": an imperative just after the marker
-        after_marker += [w.lower() for w in re.findall(r"[A-Za-z']+", c[standing.end() :])[:3]]
-    addressed = (
-        bool(re.search(r"(?i)\byou(?:r)?\b|\bplease\b", c)) or first in IMPERATIVES or req != c
-        or any(w in IMPERATIVES for w in after_marker)
-    )
-    conditional = bool(_ON_ACTION.match(c))
-    if (STANDING.search(c) or conditional) and (addressed or conditional) and not re.match(r"(?i)^(?:I|we)\b", c) and not sarcastic:
+    if not sarcastic and _is_standing_instruction(c, req, first):
         body = third_person(req)
         return _finish(f"Standing instruction: {body[:1].lower() + body[1:]}"), Kind.PROCEDURE, 0.85
-    asks = (c.endswith("?") and (not starts_self or _QUESTION.match(c))) or (
-        _QUESTION.match(c) and not starts_self and re.search(r"(?i)\byou\b", c)
-    )
-    if req != c or asks or (first in IMPERATIVES and not starts_self) or (re.search(r"(?i)\bplease\b", c) and not starts_self):
+    if _is_request(c, req, first, starts_self):
         body = third_person(req).rstrip("?.!")
         if first in IMPERATIVES and req.split()[0].lower() == first:
             return _finish(f"User asked to {body[:1].lower() + body[1:]}"), Kind.EPISODE, 0.3
