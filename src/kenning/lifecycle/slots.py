@@ -133,7 +133,7 @@ _PREF_CMP = re.compile(r"(?i)\bprefers?\s+(?P<v>[\w -]+?)\s+(?:to|over|rather\s+
 _PREF = re.compile(r"(?i)\b(?:prefers?|would\s+rather\s+(?:have|sit\s+in|get)|likes?\s+(?:to\s+have|having)|wants?\s+(?:to\s+have\s+)?(?:a|an)?)\s+(?P<v>[\w -]+)")
 _LIKE = re.compile(
     r"(?:^|\b(?:User|user|they|she|he)\s+|^[A-Z][\w-]*\s+)(?:(?:\w+ly|just|really|also|still|now|no\s+longer|(?:do|does)(?:n't|\s+not)|can't|cannot)\s+)*"
-    r"(?P<verb>(?:dis)?likes?|loves?|enjoys?|adores?|hates?|detests?|stand|avoids?|(?:is|isn't|is\s+not)\s+(?:a\s+(?:big\s+|huge\s+)?)?(?:fan\s+of|into))\s+(?P<v>[\w -]+)",
+    r"(?P<verb>(?:dis)?likes?|loves?|enjoys?|adores?|hates?|detests?|stand|handle|tolerate|stomach|avoids?|(?:is|isn't|is\s+not)\s+(?:a\s+(?:big\s+|huge\s+)?)?(?:fan\s+of|into))\s+(?P<v>[\w -]+)",
 )
 _NEG_LIKE = re.compile(r"(?i)\b(?:dislike|hate|detest|stand|avoid|not|n't|no\s+longer)")
 _ATTR = re.compile(
