@@ -621,7 +621,8 @@ def consolidate_scope(ctx, scope: Scope, now: datetime, rules: Rules = Rules()) 
                 ))
             except Conflict:
                 pass  # someone else retired it first
-    records = [r for r in records if r.source is not Source.CONSOLIDATED or any(c.id == r.id for c, _ in consolidated)]
+    kept = {c.id for c, _ in consolidated}
+    records = [r for r in records if r.source is not Source.CONSOLIDATED or r.id in kept]
     written: list[str] = []
     for p in plan(scope, records, consolidated, rules):
         supersedes = (p.replaces.id,) if p.replaces else ()
