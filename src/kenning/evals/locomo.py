@@ -201,7 +201,8 @@ def run(
 
         embedder = MiniLMEmbedder()
     # A cache big enough for one conversation lets us embed its turns in batches
-    # up front; ``remember`` then finds each vector in the cache.
+    # up front, the way the facade embeds documents; ``remember`` then finds
+    # each vector in the cache.
     cached = CachedEmbedder(embedder, size=4096)
     rows: dict[str, list[dict[str, float]]] = {c: [] for c in CATEGORIES}
     ingest_s = 0.0
@@ -212,7 +213,7 @@ def run(
             for conv in convs:
                 mem = system.scope("locomo", conv.sample_id)
                 t0 = time.perf_counter()
-                cached.embed([t.text for t in conv.turns], "document")
+                system.ctx.embed_documents(mem.scope, [t.text for t in conv.turns])
                 ids: dict[str, str] = {}
                 for t in conv.turns:
                     m = mem.remember(t.text, kind="fact", importance=0.5, source_refs=[t.dia_id], now=t.at)
