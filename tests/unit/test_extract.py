@@ -170,6 +170,11 @@ def test_no_is_not_yes():
     assert extract([Turn("assistant", "Are you vegetarian?"), Turn("user", "No.")]).claims == ()
 
 
+def test_each_allergen_is_its_own_claim():
+    got = texts("I am allergic to penicillin, latex and bee stings.")
+    assert got == ["User is allergic to penicillin.", "User is allergic to latex.", "User is allergic to bee stings."]
+
+
 def test_slots_are_attached_to_facts_and_preferences_only():
     a, b = extract([Turn("user", "I live in York. I was at the dentist today.")]).claims
     assert a.slot == slots.Slot("residence", "york")

@@ -461,9 +461,23 @@ def _user_claims(turn: Turn, index: int, allow_secrets: bool) -> tuple[list[Clai
             if sarcastic and kind is Kind.PREFERENCE:
                 # "Oh great, another middle seat. I just love middle seats." is not a preference
                 kind, importance = Kind.EPISODE, 0.2
-            slot = slots.parse(body) if kind in (Kind.FACT, Kind.PREFERENCE) else None
-            claims.append(Claim(body, kind, Source.USER_SAID, importance, USER_CONFIDENCE, safety.sensitivity_of(body), slot, index))
+            for one in _each_allergen(body):
+                slot = slots.parse(one) if kind in (Kind.FACT, Kind.PREFERENCE) else None
+                claims.append(Claim(one, kind, Source.USER_SAID, importance, USER_CONFIDENCE, safety.sensitivity_of(one), slot, index))
     return claims, withheld
+
+
+_ITEM = r"[\w-]+(?:\s+(?!and\b|or\b)[\w-]+)?"
+_ALLERGEN_LIST = re.compile(rf"^(?P<head>.*\ballergic\s+to\s+)(?P<items>{_ITEM}(?:\s*,\s*{_ITEM})*\s*,?\s+(?:and|or)\s+{_ITEM})(?P<tail>\W*)$")
+
+
+def _each_allergen(text: str) -> list[str]:
+    """ "User is allergic to nuts and shellfish." -> one claim per allergen, so each can be retracted alone."""
+    m = _ALLERGEN_LIST.match(text)
+    if not m:
+        return [text]
+    items = [i for i in re.split(r"\s*,\s*|\s+(?:and|or)\s+", m.group("items")) if i]
+    return [f"{m.group('head')}{item}{m.group('tail')}" for item in items]
 
 
 _ADDRESSES_READER = re.compile(r"(?i)\b(?:you\s+(?:must|should|need\s+to|have\s+to|are\s+(?:required|instructed))|please\s+(?:send|forward|reply|click|call|ignore))\b")
