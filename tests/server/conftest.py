@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import pytest
 from fastapi.testclient import TestClient
 
+import kenning
 from kenning.server import create_app
 
 
@@ -22,6 +23,15 @@ class Tenant:
     @property
     def auth(self) -> dict[str, str]:
         return {"Authorization": f"Bearer {self.key}"}
+
+
+@pytest.fixture(params=[pytest.param("sqlite", id="sqlite"), pytest.param("postgres", id="postgres", marks=pytest.mark.postgres)])
+def system_on_each_engine(request, tmp_path, hash_embedder):
+    """The facade on each store engine; modules that must hold on every engine use it as their ``system``."""
+    url = f"sqlite:///{tmp_path / 'k.db'}" if request.param == "sqlite" else request.getfixturevalue("pg_url")
+    k = kenning.open(url, embedder=hash_embedder)
+    yield k
+    k.close()
 
 
 @pytest.fixture

@@ -10,6 +10,13 @@ from kenning.server.errors import STATUS, status_of
 from .conftest import remember
 
 
+
+@pytest.fixture
+def system(system_on_each_engine):
+    """These guarantees must hold on every store engine."""
+    return system_on_each_engine
+
+
 @pytest.mark.parametrize(
     ("exc", "status", "code"),
     [

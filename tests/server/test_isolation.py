@@ -22,6 +22,13 @@ from .conftest import page_token, remember
 CANARY = "Alice's canary phrase is zebra-quartz-41"
 
 
+
+@pytest.fixture
+def system(system_on_each_engine):
+    """These guarantees must hold on every store engine."""
+    return system_on_each_engine
+
+
 @dataclass
 class World:
     canary: dict
