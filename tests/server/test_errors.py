@@ -10,7 +10,6 @@ from kenning.server.errors import STATUS, status_of
 from .conftest import remember
 
 
-
 @pytest.fixture
 def system(system_on_each_engine):
     """These guarantees must hold on every store engine."""
