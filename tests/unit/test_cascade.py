@@ -185,3 +185,22 @@ def test_a_regenerated_summary_that_still_carries_deleted_words_is_deleted_inste
         assert report.regenerated == [] and cid in report.deleted
         assert reachable(s, "berlin") == []
         assert len(llm.calls) == 2
+
+
+def test_a_consolidation_landing_between_read_and_write_is_caught(system):
+    """The race with a worker: the stale deletion plan conflicts, and the retry reaches the new summary."""
+    import pytest
+
+    from kenning.errors import Conflict
+    from kenning.types import Op
+
+    s = system.scope("travel", "omar")
+    eps = [s.remember(t, kind="episode", session_id=f"s{i}", now=T0 + timedelta(days=10 * i)) for i, t in enumerate(AISLE)]
+    now = T0 + timedelta(days=50)
+    stale, *_ = cascade.plan_deletion(system.ctx, s.scope, [e.id for e in eps], now, "forget", Op.PURGE, consolidate.Rules())
+    [cid] = consolidate.consolidate_scope(system.ctx, s.scope, now)  # the worker wins the race
+    with pytest.raises(Conflict):
+        system.ctx.store.apply(s.scope, stale)
+    report = s.forget("aisle", now=now)
+    assert cid in report.deleted
+    assert reachable(s, "aisle") == []
