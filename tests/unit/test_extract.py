@@ -39,13 +39,16 @@ def test_compound_statement_becomes_one_claim_each():
         ("I'm 34, married and live in Bath.", 3),
         ("I live and work in Leeds.", 1),
         ("I like hiking and cycling.", 1),
+        ("Sam and I split up, I'm now living alone in Brighton.", 2),
+        ("I'm Nina, I'm based in Munich, and I'm a pescatarian.", 3),
+        ("I'm not pescatarian anymore — fully vegetarian now.", 2),
     ],
 )
 def test_clause_splitting_keeps_subjects_and_appositives(sentence, n):
     assert len(texts(sentence)) == n
 
 
-@pytest.mark.parametrize("chatter", ["thanks", "ok great", "hello", "Thanks so much!", "sounds good", "cool, cheers", "yes"])
+@pytest.mark.parametrize("chatter", ["So, about me:", "Quick update!", "thanks", "ok great", "hello", "Thanks so much!", "sounds good", "cool, cheers", "yes"])
 def test_small_talk_produces_nothing(chatter):
     assert texts(chatter) == []
 

@@ -46,6 +46,9 @@ from kenning.lifecycle.slots import Slot, distinctive, parse, parse_all
         ("User sold the Corolla and bought a Tesla Model 3.", Slot("car", "tesla model", False, "corolla")),
         ("User got married to Lena in June!", Slot("relstatus", "married")),
         ("User is a keen vegetarian.", Slot("diet", "vegetarian")),
+        ("User is now living alone in Brighton.", Slot("residence", "brighton")),
+        ("User quit smoking in January!", Slot("smoking", None, True)),
+        ("Sam and the user split up.", Slot("rel:partner", None, True)),
     ],
 )
 def test_parse(text, slot):

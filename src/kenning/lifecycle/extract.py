@@ -126,7 +126,9 @@ def split_clauses(sentence: str) -> list[str]:
             out[-1] = f"{out[-1]}, {p}"
         elif out and len(out) == 1 and _SUBORDINATE.match(out[-1]):
             out[-1] = f"{out[-1]}, {p}"  # "If you ever book me a hotel, I need a low floor": one rule
-        elif out and re.match(r"(?i)(?:my|our)\b", out[-1]) and len(out[-1].split()) <= 3 and not _FINITE.search(out[-1]):
+        elif out and len(out[-1].split()) <= 3 and not _FINITE.search(out[-1]) and re.match(r"(?:I|we)\b", p) and not re.match(r"(?:I|I'm|I've|we|We|we're|We're)\b", out[-1]) and (
+            re.match(r"(?i)(?:my|our)\b", out[-1]) or re.fullmatch(r"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?", out[-1])
+        ):
             out[-1] = f"{out[-1]} and {p}"  # "My wife Julia and I live in Oxford": one subject, one claim
         else:
             out.append(p)
@@ -194,7 +196,8 @@ _SMALL = frozenset(
     "thank thanks ok okay great cool nice hello hi hey bye goodbye good morning evening night afternoon lol haha yes yeah "
     "yep no nope sure perfect awesome brilliant cheers noted got sound sounds alright fine right wonderful please much "
     "appreciate appreciated welcome see later ta thx ty lovely excellent amazing gotcha understood done oh ah wow hmm "
-    "agreed exactly indeed absolutely definitely true fair enough help helpful glad well".split()
+    "agreed exactly indeed absolutely definitely true fair enough help helpful glad well about intro introduction myself "
+    "update news quick bit little things thing stuff".split()
 )
 STANDING = re.compile(
     r"(?i)\b(?:always|never|whenever|every\s+time|each\s+time|from\s+now\s+on|in\s+(?:the\s+)?future|going\s+forward|"
@@ -237,7 +240,8 @@ IMPORTANCE = {
 
 _SUBJECTLESS = re.compile(
     r"(?i)^(?:(?:now|currently|just|recently|finally|also)\s+)*(?P<v>living|working|based|studying|training|staying|moved|relocated|started|joined|left|quit|"
-    r"switched|changed|retired|got\s+married|went\s+vegan|went\s+vegetarian|gave\s+up)\b"
+    r"switched|changed|retired|got\s+married|went\s+vegan|went\s+vegetarian|gave\s+up|(?:fully\s+|strictly\s+|also\s+)?"
+    r"(?:vegetarian|vegan|pescatarian|allergic|married|single|divorced|engaged|pregnant|lactose|gluten-free|diabetic))\b"
 )
 
 
@@ -246,8 +250,12 @@ def _subject(clause: str) -> str:
     m = _SUBJECTLESS.match(clause)
     if not m:
         return clause
-    verb = m.group("v").lower()
-    return ("I'm " if verb.endswith("ing") or verb == "based" else "I ") + clause[:1].lower() + clause[1:]
+    verb = m.group("v").lower().split()[-1]
+    adjective = verb.endswith("ing") or verb in {"based", "vegetarian", "vegan", "pescatarian", "allergic", "married", "single",
+                                                 "divorced", "engaged", "pregnant", "lactose", "gluten-free", "diabetic"}
+    if verb == "married" and "got" in m.group("v").lower():
+        adjective = False
+    return ("I'm " if adjective else "I ") + clause[:1].lower() + clause[1:]
 
 
 def _strip(clause: str) -> str:

@@ -38,7 +38,7 @@ class Slot:
 
 _SUBJ = r"(?:^|(?<=[\s,;(]))"
 _NEG_TAIL = re.compile(r"(?i)\b(?:any\s?more|no\s+more|any\s+longer|these\s+days)\b")
-_ADV = r"(?:(?:now|currently|still|also|actually|just|recently|finally|officially|happily|proudly|mostly|strictly|fully|basically|really)\s+)*"
+_ADV = r"(?:(?:now|currently|still|also|actually|just|recently|finally|officially|happily|proudly|mostly|strictly|fully|basically|really|alone|together|permanently|full-time|part-time)\s+)*"
 _PROPER = r"(?P<v>[A-Z][\w'&.-]*(?:\s+(?:[A-Z][\w'&.-]*|(?:of|the|de|la|le|upon|on|am|del|von|van)\b(?=\s+[A-Z])))*)"
 _PROPER_OLD = _PROPER.replace("?P<v>", "?P<old>")
 
@@ -84,6 +84,12 @@ _R = [  # (pattern, builder) tried in order; the first that matches wins
     (r"\b(?:sold|got\s+rid\s+of|traded\s+in|scrapped)\s+(?:the|their|a|an)\s+(?:old\s+)?" + _PROPER_OLD + r"\s*(?:,|and)\s*(?:then\s+)?(?:bought|got|leased)\s+(?:a|an)\s+(?:new\s+)?" + _PROPER, "car:change"),
     (r"\b(?:drives|drive|driving)\s+(?:a|an|the)\s+(?:new\s+|red\s+|blue\s+|black\s+|white\s+|grey\s+|silver\s+)?" + _PROPER, "car:+"),
     (r"\b(?:sold|got\s+rid\s+of|scrapped)\s+(?:the|their)\s+(?:old\s+)?(?:car|" + _PROPER.replace("?P<v>", "?:") + r")", "car:-"),
+    # smoking
+    (r"\b(?:quit|stopped|gave\s+up|doesn't|does\s+not|no\s+longer|never)\s+smok(?:ing|e|es)\b|\bnon-?smoker\b|\bis\s+not\s+a\s+smoker\b", "smoking:-"),
+    (r"\bis\s+a\s+(?:heavy\s+|light\s+|social\s+|regular\s+)?smoker\b|\bsmokes\b", "smoking:+"),
+    # relationship endings
+    (r"\b(?:splits?\s+up|broke\s+up|breaks?\s+up|separated|divorced|are\s+no\s+longer\s+together)\b", "rel:partner-"),
+    (r"\b(?:splits?\s+up|broke\s+up|breaks?\s+up)\b", "relstatus:single"),
     # relationship status
     (r"\b(?:is|got|became|'s|are)\s+(?:now\s+|recently\s+|just\s+|happily\s+)?(?P<v>single|married|engaged|divorced|separated|widowed)\b", "relstatus:+"),
     # employer
@@ -191,6 +197,12 @@ def parse(text: str) -> Slot | None:
 
 def _match(t: str, m: re.Match[str], tag: str, negated_tail: bool) -> Slot | None:
     attr, _, mode = tag.partition(":")
+    if attr == "rel" and mode == "partner-":
+        return Slot("rel:partner", None, True)
+    if attr == "relstatus" and mode == "single":
+        return Slot("relstatus", "single", False)
+    if attr == "smoking":
+        return Slot("smoking", None, mode == "-")
     if attr == "rel":
         rel = mode or m.group("rel").lower().replace("  ", " ")
         rel = {"mum": "mother", "mom": "mother", "dad": "father", "fiance": "partner", "fiancé": "partner",
