@@ -96,6 +96,17 @@ def test_unrelated_episodes_sharing_only_a_name_and_a_verb_do_not_consolidate(mi
     assert plan(scope, eps) == []
 
 
+@pytest.mark.parametrize("n", [4, 6])
+def test_a_few_records_sharing_only_their_subject_do_not_consolidate(minilm, n):
+    scope = Scope("acme", "u-17")
+    topics = ["the cinema listings", "a synonym of happy", "the bus times", "a pasta recipe", "a joke about cats", "a map"]
+    eps = [mem(minilm, f"Kim asked for {t}", scope=scope, day=i) for i, t in enumerate(topics[:n])]
+    assert plan(scope, eps) == []
+    leading = [mem(minilm, t, day=i) for i, t in enumerate(["Aisle seat please", "Aisle seat again for Rome", "Aisle seat to Berlin"])]
+    [p] = plan(OMAR, leading)  # a topic that happens to open each sentence still consolidates
+    assert "aisle seat" in p.summary.text.lower()
+
+
 def test_paraphrased_requests_consolidate_on_the_bundled_model(minilm):
     eps = [mem(minilm, t, day=10 * i, session=f"s{i}") for i, t in enumerate(AISLE)]
     [p] = plan(OMAR, eps)

@@ -159,6 +159,14 @@ def content_tokens(text: str, ignore: frozenset[str] = frozenset()) -> list[tupl
     return out
 
 
+def _first_word(text: str) -> str:
+    words = _TOKEN.findall(text)
+    if not words:
+        return ""
+    low = words[0].lower().replace("\u2019", "'")
+    return _stem(low[:-2] if low.endswith("'s") else low)
+
+
 def independence_key(m: Memory) -> tuple[str, str]:
     """Episodes are independent when they come from different conversations or from different days.
 
@@ -474,9 +482,14 @@ def plan(
         if len(topical) >= rules.background_min_records
         else set()
     )
+    # A word that only ever opens its sentences is the subject ("Kim asked
+    # for ...", "Hana is ..."), usually the user or someone they talk about,
+    # not a topic: it never seeds one (it may still appear in a phrase).
+    firsts = Counter(_first_word(m.text) for m in topical)
+    subjects = {t for t, n in firsts.items() if n == df.get(t, 0) and n >= rules.min_support}
     by_term: dict[str, list[Memory]] = {}
     for m in topical:
-        for t in tokens[m.id]:
+        for t in tokens[m.id] - subjects:
             by_term.setdefault(t, []).append(m)
     # Specific words first; a word most of the user's records share (a name,
     # a habit of phrasing) only makes a topic if its records are near-paraphrases.
