@@ -28,8 +28,8 @@ from typing import Any
 import click
 
 from kenning.context import Context
-from kenning.lifecycle import cascade
 from kenning.errors import Conflict, KenningError
+from kenning.lifecycle import cascade
 from kenning.types import Scope, new_id, now_utc
 
 log = logging.getLogger("kenning.worker")
