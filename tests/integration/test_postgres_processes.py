@@ -8,6 +8,7 @@ import sys
 import textwrap
 import time
 from collections import Counter
+from datetime import datetime, timezone
 
 import pytest
 
@@ -16,9 +17,10 @@ from kenning.embedders import HashEmbedder
 from kenning.stores.postgres import PostgresStore
 from kenning.types import Changeset, Scope, Status, Transition
 
-from ..conftest import T0
 
 pytestmark = pytest.mark.postgres
+
+T0 = datetime(2026, 1, 1, 9, 0, tzinfo=timezone.utc)
 
 PROCESSES = 4
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import timedelta
+from datetime import datetime, timedelta, timezone
 
 import numpy as np
 import pytest
@@ -13,9 +13,10 @@ import kenning
 from kenning.cli import main as cli
 from kenning.embedders import HashEmbedder
 
-from ..conftest import T0
 
 pytestmark = pytest.mark.postgres
+
+T0 = datetime(2026, 1, 1, 9, 0, tzinfo=timezone.utc)
 
 
 def populate(k: kenning.Kenning) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta, timezone
 
 import numpy as np
 import psycopg
@@ -16,9 +16,10 @@ from kenning.stores.postgres.dev import free_port
 from kenning.stores.postgres.store import tsquery
 from kenning.types import Memory, Scope, Status, new_id
 
-from ..conftest import T0
 
 pytestmark = pytest.mark.postgres
+
+T0 = datetime(2026, 1, 1, 9, 0, tzinfo=timezone.utc)
 
 
 def test_open_selects_the_engine_and_search_never_crosses_scopes(pg_url, minilm):
