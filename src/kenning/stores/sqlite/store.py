@@ -426,12 +426,15 @@ class SQLiteStore(StoreBase):
         for i, w in enumerate(words):
             args += [i, f'{in_scope} AND text : "{w}"']
         with self._read() as con:
-            rows = con.execute(" UNION ALL ".join(arms), args).fetchall()
-            hits = np.array(rows[1:], dtype=np.int64).reshape(-1, 2)  # (word, rowid), grouped by word
+            rows = np.array(con.execute(" UNION ALL ".join(arms), args).fetchall(), dtype=np.int64).reshape(-1, 2)
+            docs = int(rows[rows[:, 0] < 0][0, 1])
+            hits = rows[rows[:, 0] >= 0]  # (word, rowid)
             if not hits.size:
                 return []
+            # Grouped by word, so every record's sum adds its words' weights in one order.
+            hits = hits[np.argsort(hits[:, 0], kind="stable")]
             df = np.bincount(hits[:, 0], minlength=len(words))
-            idf = np.log1p((rows[0][1] - df + 0.5) / (df + 0.5))  # keyword_idf, vectorised
+            idf = np.log1p((docs - df + 0.5) / (df + 0.5))  # keyword_idf, vectorised
             rids, inverse = np.unique(hits[:, 1], return_inverse=True)
             sums = np.bincount(inverse, weights=idf[hits[:, 0]])
             order = np.lexsort((-rids, -sums))  # best sum first, then the newer record
