@@ -207,6 +207,13 @@ def test_plan_update_supersedes_and_retires_with_guards():
     assert entry.op is Op.UPDATE and set(entry.memory_ids) == {new.id, old.id, c.id}
 
 
+def test_swap_rewrites_the_memory_holding_the_old_value():
+    o = mem("User works remotely from Lisbon.")
+    c = cand("User has swapped Lisbon for Barcelona.")
+    d = decide(c, near(c, o))
+    assert (d.op, d.text) == (Op.UPDATE, "User works remotely from Barcelona (has swapped Lisbon for Barcelona).")
+
+
 def test_plan_correction_keeps_the_targets_kind_and_weight():
     old = mem("User prefers the Leeds office.", kind=Kind.PREFERENCE, importance=0.8)
     c = cand("User meant York, not Leeds.", importance=0.5)

@@ -49,6 +49,9 @@ from kenning.lifecycle.slots import Slot, distinctive, parse, parse_all
         ("User is now living alone in Brighton.", Slot("residence", "brighton")),
         ("User quit smoking in January!", Slot("smoking", None, True)),
         ("Sam and the user split up.", Slot("rel:partner", None, True)),
+        ("User has been sober for five years.", Slot("alcohol", None, True)),
+        ("User doesn't drink alcohol at all.", Slot("alcohol", None, True)),
+        ("User works remotely from Lisbon.", Slot("residence", "lisbon")),
     ],
 )
 def test_parse(text, slot):
@@ -57,7 +60,8 @@ def test_parse(text, slot):
 
 @pytest.mark.parametrize(
     "text",
-    ["User was at the dentist today.", "User asked for a hotel in Lisbon.", "User saw a tortoise that looked just like Zorblax."],
+    ["User was at the dentist today.", "User asked for a hotel in Lisbon.", "User saw a tortoise that looked just like Zorblax.",
+     "User drinks a lot of water.", "User drinks coffee every morning."],
 )
 def test_no_slot(text):
     assert parse(text) is None

@@ -234,7 +234,7 @@ _SARCASM = re.compile(
 
 IMPORTANCE = {
     "allergy": 0.9, "diet": 0.7, "residence": 0.7, "employer": 0.6, "rel": 0.6, "phone": 0.6, "email": 0.6,
-    "address": 0.6, "birthday": 0.6, "age": 0.5, "name": 0.7, "car": 0.5, "relstatus": 0.6, "attr": 0.6, "pref": 0.55, "like": 0.5, "occupation": 0.6,
+    "address": 0.6, "birthday": 0.6, "age": 0.5, "name": 0.7, "car": 0.5, "relstatus": 0.6, "alcohol": 0.6, "smoking": 0.6, "attr": 0.6, "pref": 0.55, "like": 0.5, "occupation": 0.6,
 }
 
 

@@ -158,15 +158,31 @@ _CORRECTION = re.compile(
 )
 
 
+_SWAP = re.compile(
+    rf"\b(?i:swapped|traded|exchanged|replaced|switched|changed)\s+(?:the\s+|their\s+)?(?P<old>{_NAME})\s+(?i:for|with|to)\s+(?:the\s+|a\s+)?(?P<new>{_NAME})\b"
+)
+
+
 def correction(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | None:
-    """ "I meant Leeds, not York": the memory saying York is rewritten to say Leeds (UPDATE with the corrected text)."""
+    """A value replaced in so many words, whatever the attribute: the memory holding the old value is
+    rewritten to hold the new one (UPDATE with the rewritten text).
+
+    "I meant Leeds, not York" corrects York to Leeds; "I've swapped Lisbon for Barcelona" rewrites
+    "works remotely from Lisbon" as "works remotely from Barcelona (has swapped Lisbon for Barcelona)".
+    """
     m = _CORRECTION.search(candidate.text)
-    if not m:
+    swap = None if m else _SWAP.search(candidate.text)
+    if m:
+        new, old = (m.group("new"), m.group("old")) if m.group("new") else (m.group("new2"), m.group("old2"))
+    elif swap:
+        new, old = swap.group("new"), swap.group("old")
+    else:
         return None
-    new, old = (m.group("new"), m.group("old")) if m.group("new") else (m.group("new2"), m.group("old2"))
     for n in ranked:
         if n.memory.id != candidate.id and re.search(rf"\b{re.escape(old)}\b", n.memory.text):
             text = re.sub(rf"\b{re.escape(old)}\b", new, n.memory.text)
+            if swap:
+                text = f"{text.rstrip('.')} ({candidate.text[len('User '):].rstrip('.') if candidate.text.startswith('User ') else candidate.text.rstrip('.')})."
             return Decision(Op.UPDATE, n.memory.id, text, CORRECTED)
     return None
 

@@ -44,7 +44,7 @@ _PROPER_OLD = _PROPER.replace("?P<v>", "?P<old>")
 
 DIETS = (
     r"vegetarian|vegan|pescatarian|pescetarian|flexitarian|carnivore|omnivore|keto(?:genic)?|paleo|"
-    r"gluten[- ]free|dairy[- ]free|lactose[- ]intolerant|halal|kosher|teetotal|teetotaller|sober|coeliac|celiac|"
+    r"gluten[- ]free|dairy[- ]free|lactose[- ]intolerant|halal|kosher|coeliac|celiac|"
     r"plant[- ]based|raw\s+vegan|fruitarian"
 )
 _DIET_IDENTITY = {"vegetarian", "vegan", "pescatarian", "pescetarian", "flexitarian", "carnivore", "omnivore",
@@ -79,11 +79,17 @@ _R = [  # (pattern, builder) tried in order; the first that matches wins
     (r"\bmoved\s+(?:out\s+of|away\s+from)\s+" + _PROPER, "residence:-"),
     (r"\b(?:lives?|living|resides?|(?:is|are)\s+" + _ADV + r"based|has\s+lived|is\s+living|are\s+living|settled)\s+" + _ADV + r"(?:in|at)\s+(?:the\s+)?" + _PROPER, "residence:+"),
     (r"\bhome\s+(?:town\s+)?is\s+(?:now\s+)?(?:in\s+)?" + _PROPER, "residence:+"),
+    (r"\b(?:works?|working)\s+" + _ADV + r"(?:remotely\s+from|from\s+home\s+in)\s+" + _PROPER, "residence:+"),
     (r"\b(?:bought|rented|renting|rents|found|got)\s+(?:a|an|their|our)\s+(?:new\s+)?(?:house|flat|home|place|apartment|condo|cottage)\s+in\s+(?:the\s+)?" + _PROPER, "residence:+"),
     # car
     (r"\b(?:sold|got\s+rid\s+of|traded\s+in|scrapped)\s+(?:the|their|a|an)\s+(?:old\s+)?" + _PROPER_OLD + r"\s*(?:,|and)\s*(?:then\s+)?(?:bought|got|leased)\s+(?:a|an)\s+(?:new\s+)?" + _PROPER, "car:change"),
     (r"\b(?:drives|drive|driving)\s+(?:a|an|the)\s+(?:new\s+|red\s+|blue\s+|black\s+|white\s+|grey\s+|silver\s+)?" + _PROPER, "car:+"),
     (r"\b(?:sold|got\s+rid\s+of|scrapped)\s+(?:the|their)\s+(?:old\s+)?(?:car|" + _PROPER.replace("?P<v>", "?:") + r")", "car:-"),
+    # alcohol
+    (r"\b(?:doesn't|does\s+not|don't|do\s+not|no\s+longer|never)\s+drinks?\b(?!\s+(?:coffee|tea|milk|water|soda|juice))|\b(?:is|has\s+been|'s|stays?)\s+"
+     r"(?:(?:now|completely|totally|fully)\s+)?(?:sober|teetotal|tee-total|alcohol-free)\b|\b(?:quit|stopped|gave\s+up)\s+(?:drinking|alcohol|booze)\b", "alcohol:-"),
+    (r"\b(?:drinks\s+(?:alcohol|wine|beer|spirits|whisky|gin|cocktails|socially|heavily|again)|started\s+drinking|drinking\s+(?:alcohol\s+)?again|"
+     r"enjoys?\s+(?:a\s+)?(?:glass\s+of\s+)?(?:wine|beer|whisky|cocktails?))\b", "alcohol:+"),
     # smoking
     (r"\b(?:quit|stopped|gave\s+up|doesn't|does\s+not|no\s+longer|never)\s+smok(?:ing|e|es)\b|\bnon-?smoker\b|\bis\s+not\s+a\s+smoker\b", "smoking:-"),
     (r"\bis\s+a\s+(?:heavy\s+|light\s+|social\s+|regular\s+)?smoker\b|\bsmokes\b", "smoking:+"),
@@ -201,8 +207,8 @@ def _match(t: str, m: re.Match[str], tag: str, negated_tail: bool) -> Slot | Non
         return Slot("rel:partner", None, True)
     if attr == "relstatus" and mode == "single":
         return Slot("relstatus", "single", False)
-    if attr == "smoking":
-        return Slot("smoking", None, mode == "-")
+    if attr in ("smoking", "alcohol"):
+        return Slot(attr, None, mode == "-")
     if attr == "rel":
         rel = mode or m.group("rel").lower().replace("  ", " ")
         rel = {"mum": "mother", "mom": "mother", "dad": "father", "fiance": "partner", "fiancé": "partner",
