@@ -129,3 +129,23 @@ def _mem(scope: Scope, text: str, emb: HashEmbedder | None = None) -> Memory:
         id=new_id("mem"), tenant_id=scope.tenant_id, user_id=scope.user_id, kind="fact", text=text, embedding=vec,
         source="user_said", source_refs=(), created_at=T0, last_used_at=T0, importance=0.5, confidence=0.9,
     )
+
+
+def test_purging_residue_leaves_no_row_version_holding_deleted_text(pg_url):
+    store = PostgresStore(pg_url, dim=8, embedder_id="t")
+    scope = Scope("acme", "alice")
+    canary = _mem(scope, "The canary code word is zanzibarquux")
+    try:
+        store.insert(scope, [_mem(scope, f"filler {i}") for i in range(20)] + [canary])
+        store.delete(scope, [canary.id], T0)
+        store.purge_residue()
+    finally:
+        store.close()
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("CREATE EXTENSION IF NOT EXISTS pageinspect")
+        holding = conn.execute(
+            "SELECT count(*) FROM generate_series(0, pg_relation_size('kenning_memories') / 8192 - 1) AS page, "
+            "heap_page_items(get_raw_page('kenning_memories', page::int)) AS item "
+            "WHERE position(convert_to('zanzibarquux', 'UTF8') IN item.t_data) > 0"
+        ).fetchone()[0]
+    assert holding == 0  # no live or dead version of the row keeps the text

@@ -346,6 +346,18 @@ class PostgresStore(StoreBase):
         with self._tx("lease") as conn:
             conn.execute("DELETE FROM kenning_leases WHERE name = %s AND holder = %s", (name, holder))
 
+    def purge_residue(self) -> None:
+        """Reclaim the dead row versions that still hold deleted text.
+
+        A tombstone is an UPDATE: the old version of the row, text and vector
+        included, stays in its heap page until vacuumed. ``VACUUM`` prunes
+        those versions now instead of whenever autovacuum comes; with few dead
+        rows it skips the index passes, so it costs a visit to the changed
+        pages. (WAL segments holding the text are recycled at checkpoints.)
+        """
+        with self._conn("purge") as conn:
+            conn.execute("VACUUM (SKIP_LOCKED) kenning_memories")
+
     # -- API keys and secrets ---------------------------------------------------
 
     def put_api_key(self, key: ApiKey) -> None:
