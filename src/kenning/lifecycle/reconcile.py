@@ -53,7 +53,11 @@ NOT_SHOWN = "target was not shown; kept as new"
 NOT_ACTIVE = "target is no longer active; kept as new"
 LESS_TRUSTED = "less trusted source cannot override; kept as new"
 
-_GENERIC = terms("user lives living live based now still actually really also currently just moved again today works working")
+_GENERIC = terms(
+    "user lives living live based now still actually really also currently just moved again today works working know "
+    "mean guess think basically obviously course said told mentioned before remember please thanks anyway already "
+    "definitely totally fully strictly"
+)
 _NEGATION = re.compile(r"(?i)\b(?:not|no\s+longer|never|any\s?more|stopped|quit|gave\s+up)\b|n't\b")
 _NORM = re.compile(r"[^\w]+")
 
