@@ -98,7 +98,8 @@ def _stems(value: str) -> set[str]:
 
 
 def _same_value(a: str | None, b: str | None) -> bool:
-    """Equal values, one containing the other ("york" / "new york"), or sharing a word stem ("bus driver" / "driving buses")."""
+    """Equal values, one containing the other ("york" / "new york"), or the same word stems in another
+    order or form ("bus driver" / "driving buses"). Numbers, codes and addresses only match exactly."""
     if not a or not b:
         return False
     if a == b or (len(min(a, b, key=len)) >= 4 and (a in b or b in a)):
