@@ -38,12 +38,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from data import NOW, Corpus, FakeEmbedder  # noqa: E402
-from timing import latencies, summary, wall_and_cpu  # noqa: E402
+from data import NOW, Corpus, FakeEmbedder
+from timing import latencies, summary, wall_and_cpu
 
-import kenning  # noqa: E402
-from kenning.embedders.minilm import MiniLMEmbedder  # noqa: E402
-from kenning.stores.sqlite import SQLiteStore  # noqa: E402
+import kenning
+from kenning.embedders.minilm import MiniLMEmbedder
+from kenning.stores.sqlite import SQLiteStore
 
 CANDIDATES = 50
 ACTIVE_USERS = 100
@@ -83,7 +83,7 @@ def measure(path: Path, corpus: Corpus, n: int, embed: bool) -> dict[str, dict[s
     store = SQLiteStore(path, dim=corpus.dim, embedder_id=MiniLMEmbedder.model_id)
     cold_store = SQLiteStore(path, dim=corpus.dim, embedder_id=MiniLMEmbedder.model_id, cache_bytes=1)
     try:
-        sv = lambda s: lambda q: s.search_vector(q.scope, q.vector, k=CANDIDATES, now=NOW)  # noqa: E731
+        sv = lambda s: lambda q: s.search_vector(q.scope, q.vector, k=CANDIDATES, now=NOW)
         res["store.search_vector cold"] = timed(sv(cold_store), cold_q)
         latencies(sv(store), warm_q)  # load the active users' partitions
         res["store.search_vector warm"] = timed(sv(store), warm_q)

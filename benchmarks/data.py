@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import numpy as np
 
@@ -25,7 +25,7 @@ from kenning.types import Kind, Memory, Scope, Source, Status
 
 DIM = 384
 TENANT = "bench"
-NOW = datetime(2026, 6, 1, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
 KINDS = (Kind.FACT, Kind.PREFERENCE, Kind.EPISODE, Kind.PROCEDURE)
 SOURCES = (Source.USER_SAID, Source.INFERRED, Source.TOOL_RESULT)
 
@@ -176,7 +176,11 @@ class FakeEmbedder:
 
     def __init__(self, queries: list[Query], model_id: str, dim: int = DIM) -> None:
         self.model_id, self.dim = model_id, dim
-        self._by_text = {q.text: q.vector for q in queries}
+        # Keyed by each query's last word, a unique marker (``q<seed>x<n>``): the facade may
+        # embed a rewritten query (it drops words naming the user), never that marker.
+        self._by_marker = {q.text.split()[-1]: q.vector for q in queries}
 
     def embed(self, texts, purpose="document") -> np.ndarray:
-        return np.stack([self._by_text[t] for t in texts]) if texts else np.zeros((0, self.dim), np.float32)
+        if not texts:
+            return np.zeros((0, self.dim), np.float32)
+        return np.stack([self._by_marker[t.split()[-1]] for t in texts])
