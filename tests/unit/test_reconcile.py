@@ -55,6 +55,10 @@ def near(c, *others):
         ("User's email is tom@old-mail.example.", "User's email address is now tom@new-mail.example.", Op.UPDATE),
         ("User drives a Toyota Corolla.", "User sold the Corolla and bought a Tesla Model 3.", Op.UPDATE),
         ("User is single.", "User got married to Lena in June!", Op.UPDATE),
+        ("User's birthday is on 3 March.", "User's birthday is on 4 March, not 3 March.", Op.UPDATE),
+        ("User would rather have meetings in the morning.", "User would rather have meetings in the afternoon now.", Op.UPDATE),
+        ("User prefers Zoom for calls.", "User now prefers Google Meet for calls.", Op.UPDATE),
+        ("User supports Arsenal.", "User has switched allegiance to Spurs.", Op.UPDATE),
     ],
 )
 def test_rules(old, new, op):

@@ -52,6 +52,11 @@ from kenning.lifecycle.slots import Slot, distinctive, parse, parse_all
         ("User has been sober for five years.", Slot("alcohol", None, True)),
         ("User doesn't drink alcohol at all.", Slot("alcohol", None, True)),
         ("User works remotely from Lisbon.", Slot("residence", "lisbon")),
+        ("User would rather have meetings in the morning.", Slot("pref:meeting", "morning")),
+        ("User now prefers Google Meet for calls.", Slot("pref:call", "google meet")),
+        ("User prefers to travel by train.", Slot("pref:travel", "train")),
+        ("User's birthday is on 4 March, not 3 March.", Slot("birthday", "4 march")),
+        ("User has switched allegiance to Spurs.", Slot("team", "spurs")),
     ],
 )
 def test_parse(text, slot):

@@ -102,10 +102,12 @@ def _same_value(a: str | None, b: str | None) -> bool:
     order or form ("bus driver" / "driving buses"). Numbers, codes and addresses only match exactly."""
     if not a or not b:
         return False
-    if a == b or (len(min(a, b, key=len)) >= 4 and (a in b or b in a)):
+    if a == b:
         return True
     if re.search(r"\d", a + b):
         return False  # numbers, codes and dates must match exactly
+    if len(min(a, b, key=len)) >= 4 and (a in b or b in a):
+        return True
     if "@" in a + b:
         return False
     sa, sb = _stems(a), _stems(b)

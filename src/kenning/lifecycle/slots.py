@@ -90,6 +90,9 @@ _R = [  # (pattern, builder) tried in order; the first that matches wins
      r"(?:(?:now|completely|totally|fully)\s+)?(?:sober|teetotal|tee-total|alcohol-free)\b|\b(?:quit|stopped|gave\s+up)\s+(?:drinking|alcohol|booze)\b", "alcohol:-"),
     (r"\b(?:drinks\s+(?:alcohol|wine|beer|spirits|whisky|gin|cocktails|socially|heavily|again)|started\s+drinking|drinking\s+(?:alcohol\s+)?again|"
      r"enjoys?\s+(?:a\s+)?(?:glass\s+of\s+)?(?:wine|beer|whisky|cocktails?))\b", "alcohol:+"),
+    # sports team
+    (r"\b(?:switched|changed|moved)\s+(?:their\s+)?(?:allegiance|support|loyalty)\s+(?:from\s+" + _PROPER_OLD + r"\s+)?to\s+" + _PROPER, "team:+"),
+    (r"\b(?:supports|is\s+a\s+(?:lifelong\s+|big\s+)?supporter\s+of)\s+" + _PROPER, "team:+"),
     # smoking
     (r"\b(?:quit|stopped|gave\s+up|doesn't|does\s+not|no\s+longer|never)\s+smok(?:ing|e|es)\b|\bnon-?smoker\b|\bis\s+not\s+a\s+smoker\b", "smoking:-"),
     (r"\bis\s+a\s+(?:heavy\s+|light\s+|social\s+|regular\s+)?smoker\b|\bsmokes\b", "smoking:+"),
@@ -167,21 +170,39 @@ def _stem(word: str) -> str:
 
 
 def _clean(value: str) -> str:
-    value = value.strip(" .,;:!?'\"")
+    value = re.sub(r"(?i),?\s+(?:not|rather\s+than|instead\s+of)\s+.*$", "", value.strip(" .,;:!?'\""))
     value = re.sub(r"\s*\((?:.*)\)?\s*$", "", value)
     value = re.sub(r"(?i)\s+(?:now|again|any\s?more|no\s+more|these\s+days|last\s+\w+|this\s+\w+|since\s+.*|as\s+of\s+.*|for\s+\w+\s+years?)$", "", value)
     return value.strip(" .,;:!?'\"").lower()
 
 
+_FILLER = {"really", "very", "much", "always", "usually", "now", "again", "instead", "nowadays", "anymore", "please",
+           "too", "most", "best", "generally", "days", "these", "definitely"}
+
+
+def _content(text: str) -> list[str]:
+    return [w for w in re.findall(r"[\w-]+", text.lower()) if w not in STOPWORDS and w not in _FILLER]
+
+
 def _head(phrase: str) -> tuple[str, str]:
-    """(topic, value) of a preference phrase: the head noun and its modifiers ("morning meetings" -> meeting, morning)."""
-    core = re.sub(r"(?i)(?:\s+(?:now|again|instead|these\s+days|nowadays|any\s?more|please|too|as\s+well|most|best|generally|usually))+\s*$", "", _PREPS.sub("", phrase).strip())
-    words = [w for w in re.findall(r"[\w-]+", core.lower()) if w not in STOPWORDS and w not in {"really", "very", "much", "always", "usually"}]
+    """(topic, value) of a preference phrase.
+
+    "morning meetings" -> (meeting, morning); "meetings in the morning" -> (meeting, morning);
+    "Zoom for calls" -> (call, zoom); "to travel by train" -> (travel, train); "tea" -> (tea, tea).
+    """
+    m = _PREPS.search(phrase)
+    core, rest = (phrase[: m.start()], phrase[m.start() :]) if m else (phrase, "")
+    words, after = _content(core), _content(rest)
     if not words:
         return "", ""
-    topic = _stem(words[-1])
-    value = " ".join(words[:-1]) or topic
-    return topic, value
+    proper = all(w[:1].isupper() for w in re.findall(r"[\w-]+", core) if w.lower() not in STOPWORDS)
+    if after and re.match(r"(?i)\s*for\b", rest) and (len(words) == 1 or proper):
+        return _stem(after[0]), " ".join(words)  # "Google Meet for calls": the tool is the value, calls the topic
+    if len(words) >= 2:
+        return _stem(words[-1]), " ".join(words[:-1])
+    if after and re.match(r"(?i)\s*(?:in|at|on|during|by|with)\b", rest):
+        return _stem(words[0]), " ".join(after[:2])
+    return _stem(words[0]), words[0]
 
 
 _REL_SUBJECT = re.compile(
