@@ -153,6 +153,8 @@ SECRETS = [
     ("my pin number 8832", "8832"),
     ("Here are my creds: admin/Sup3rS3cret!", "Sup3rS3cret"),
     ("My Amazon password is the same as my email one: Daisy#Chain-77", "Daisy#Chain-77"),
+    ("The VPN password? It's Falcon-99-Zulu.", "Falcon-99-Zulu"),
+    ("Wifi password: it's on the router, Tango-Lima-4471.", "Tango-Lima-4471"),
     ("PyPI upload token pypi-AgEIcHlwaS5vcmcCJGE0ZjQ5ZWM3LTk3YjAtNGIwMi1hZDVkLWQ5ZjhjYzQ0MmU1NQ", "pypi-AgEIcHlwaS5vcmcCJGE0ZjQ5ZWM3"),
 ]
 
@@ -171,7 +173,8 @@ def _everything(mem: kenning.ScopedMemory) -> str:
 
 @pytest.mark.parametrize(
     "text",
-    ["I forgot my password again.", "Our secret project codename is Bluefin-4410.", "My frequent flyer number is BA-55821.",
+    ["I forgot my password again.", "I forgot my password. My frequent flyer number is BA-55821.",
+     "Our secret project codename is Bluefin-4410.", "My frequent flyer number is BA-55821.",
      "The promo code is SAVE20.", "My booking code is QX7731.", "I need to reset my login tomorrow."],
 )
 def test_ordinary_codes_and_mentions_are_not_secrets(text):

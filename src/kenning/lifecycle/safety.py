@@ -145,6 +145,12 @@ def find_secrets(text: str) -> list[tuple[int, int]]:
         rest = text[m.end() : end]
         if re.search(r"\d{3,}", rest) or _PASSWORDISH.search(rest):
             spans.append((m.start(), end))
+        elif tail is not None and text[tail.start()] in "?:" and tail.start() - m.end() < 40:
+            # "The VPN password? It's Falcon-99-Zulu.": the answer follows in the next sentence
+            nxt = _CLAUSE_END.search(text, tail.end())
+            stop = nxt.start() if nxt else len(text)
+            if re.search(r"\d{3,}", text[tail.end() : stop]) or _PASSWORDISH.search(text[tail.end() : stop]):
+                spans.append((m.start(), stop))
     for pat in _SHAPES:
         spans.extend((m.start(), m.end()) for m in pat.finditer(text))
     for m in _CARD.finditer(text):
