@@ -152,11 +152,11 @@ class _ScenarioRun:
     def act(self, step: Step) -> None:
         mem, at, arg = self.scope(step), step.at, step.arg
         if step.kind == "say":
-            mem.add([{"role": "user", "content": arg}], session_id=step.session, now=at)
+            mem.add([{"role": "user", "content": arg}], session_id=step.session, now=at, wait=True)
         elif step.kind == "reply":
-            mem.add([{"role": "assistant", "content": arg}], session_id=step.session, now=at)
+            mem.add([{"role": "assistant", "content": arg}], session_id=step.session, now=at, wait=True)
         elif step.kind == "tool":
-            mem.add([{"role": "tool", "name": arg["name"], "content": arg["content"]}], session_id=step.session, now=at)
+            mem.add([{"role": "tool", "name": arg["name"], "content": arg["content"]}], session_id=step.session, now=at, wait=True)
         elif step.kind == "remember":
             mem.remember(**arg, session_id=step.session, now=at)
         elif step.kind == "forget":
