@@ -116,8 +116,13 @@ def remember(db, tenant, user, as_json, text, kind, importance, confidence, expi
 def add(db, tenant, user, as_json, messages, role, session, wait) -> None:
     """Capture conversation turns: extract claims and reconcile them."""
     turns = [{"role": role, "content": m} for m in messages]
-    result = run(lambda: open_scope(db, tenant, user).add(turns, session_id=session, wait=wait))
-    emit(_plain(result), as_json, str(result))
+    mem = open_scope(db, tenant, user)
+    result = run(lambda: mem.add(turns, session_id=session, wait=wait))
+    lines = [f"{len(result.ids)} candidate(s) captured" + (f"; withheld: {', '.join(result.withheld)}" if result.withheld else "")]
+    for d in result.decisions:
+        kept = mem.get(d.memory_id).text if d.memory_id else "(nothing kept)"
+        lines.append(f"  {d.op.value if d.op else 'PENDING':<7} {kept}" + (f"  [replaces {d.target_id}]" if d.target_id else ""))
+    emit(_plain(result), as_json, "\n".join(lines))
 
 
 @main.command()

@@ -61,3 +61,12 @@ def test_help_lists_every_command(cli):
     for name in ["demo", "remember", "add", "search", "list", "get", "history", "delete", "forget-user", "export",
                  "import", "maintain", "worker", "eval", "serve", "keys", "mcp", "pg"]:
         assert name in out
+
+
+def test_add_extracts_and_reports_each_decision(cli):
+    out = cli("add", "I'm vegetarian and I live in Leeds.", "--tenant", "acme", "--user", "alice").output
+    assert "2 candidate(s) captured" in out and "ADD" in out and "Leeds" in out
+    out = cli("add", "We moved from Leeds to York.", "--tenant", "acme", "--user", "alice").output
+    assert "UPDATE" in out and "York" in out
+    out = cli("add", "my password is hunter2-Bravo-77", "--tenant", "acme", "--user", "alice").output
+    assert "withheld: secret" in out and "hunter2" not in cli("export", "--tenant", "acme", "--user", "alice").output
