@@ -320,3 +320,18 @@ def test_provisional_records_hold_no_secret_either(system):
     mem.add("My password for the work VPN is hunter2-Bravo-77. I prefer window seats.", now=T0)
     assert mem.count(statuses=[Status.PROVISIONAL]) == 1
     assert "hunter2" not in _everything(mem)
+
+
+@pytest.mark.parametrize(
+    "sentence, secret, kept",
+    [
+        ("The alarm code is 7731, also I'm allergic to wasps.", "7731", "allergic to wasps"),
+        ("My bank PIN is 4821; I like paper statements.", "4821", "paper statements"),
+        ("The wifi password is Moon-Pie-88, and I work from the cafe on Tuesdays.", "Moon-Pie-88", "cafe on Tuesdays"),
+        ("My door code is 9910 but by the way, I live in Bath.", "9910", "live in Bath"),
+    ],
+)
+def test_masking_removes_the_secret_but_keeps_the_next_statement(sentence, secret, kept):
+    masked = safety.mask_secrets(sentence)
+    assert secret not in masked and safety.SECRET_MARK in masked
+    assert kept in masked

@@ -102,7 +102,7 @@ _SENT = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])|\n+|(?<=[!?])\s
 _SELF = r"(?:I|I'm|I've|I'd|I'll|Im|my|My|we|We|we're|We're|we've|We've|our|Our)\b"
 _CLAUSE = re.compile(
     r"\s+[–—]\s+|\s+-\s+(?=[A-Za-z])|"
-    rf"\s*(?:,|;|:)\s*(?:and\s+|but\s+|so\s+|also\s+|plus\s+|though\s+)?(?={_SELF})"
+    rf"\s*(?:,|;|:)\s*(?:and\s+|but\s+|so\s+|also\s+|plus\s+|though\s+)?(?:(?:by\s+the\s+way|btw|oh|also|anyway),?\s+)?(?={_SELF})"
     rf"|\s+(?:and|but|plus|while|whereas|though)\s+(?:also\s+|now\s+)?(?={_SELF})"
 )
 _FINITE = re.compile(r"(?i)\b(?:is|are|was|were|has|have|had|'s|lives|works|called|named|died|passed|loves|likes|hates|got|turned)\b")
@@ -126,7 +126,7 @@ def split_clauses(sentence: str) -> list[str]:
             out[-1] = f"{out[-1]}, {p}"
         elif out and len(out) == 1 and _SUBORDINATE.match(out[-1]):
             out[-1] = f"{out[-1]}, {p}"  # "If you ever book me a hotel, I need a low floor": one rule
-        elif out and len(out[-1].split()) <= 3 and not _FINITE.search(out[-1]) and re.match(r"(?:I|we)\b", p) and not re.match(r"(?:I|I'm|I've|we|We|we're|We're)\b", out[-1]) and (
+        elif out and len(out[-1].split()) <= 3 and safety.SECRET_MARK not in out[-1] and not _FINITE.search(out[-1]) and re.match(r"(?:I|we)\b", p) and not re.match(r"(?:I|I'm|I've|we|We|we're|We're)\b", out[-1]) and (
             re.match(r"(?i)(?:my|our)\b", out[-1]) or re.fullmatch(r"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?", out[-1])
         ):
             out[-1] = f"{out[-1]} and {p}"  # "My wife Julia and I live in Oxford": one subject, one claim

@@ -123,6 +123,20 @@ def _high_entropy(tok: str) -> bool:
 
 
 _CLAUSE_END = re.compile(r"[;\n]|[.!?](?:\s|$)")
+# Where a second, independent statement starts inside the same sentence ("…, and by the way I prefer
+# Slack"): a secret's span stops there, so masking keeps the harmless rest of the sentence.
+_NEXT_STATEMENT = re.compile(
+    r"(?i),\s*(?:and|but|so|plus|also|while|whereas)?\s*(?:by\s+the\s+way|btw|also|anyway|oh)?[\s,]*"
+    r"(?=(?:I|I'm|I've|I'd|I'll|my|we|we're|our)\b)"
+)
+
+
+def _clause_stop(text: str, start: int) -> int:
+    """End of the clause that begins at ``start``: a sentence end, ';', or a new self-statement after a comma."""
+    tail = _CLAUSE_END.search(text, start)
+    end = tail.start() if tail else len(text)
+    nxt = _NEXT_STATEMENT.search(text, start, end)
+    return nxt.start() if nxt else end
 
 
 def find_secrets(text: str) -> list[tuple[int, int]]:
@@ -135,13 +149,12 @@ def find_secrets(text: str) -> list[tuple[int, int]]:
         # the rest of the clause goes too: "jsmith / Winter2025!" has the secret after the first token
         raw = m.group("value")
         end = m.end() - (len(raw) - len(raw.rstrip(".!?:")))
-        tail = _CLAUSE_END.search(text, end)
-        spans.append((m.start(), tail.start() if tail else len(text)))
+        spans.append((m.start(), max(end, _clause_stop(text, end))))
     for m in _KEYWORD.finditer(text):
         # "pin number 8832", "password is the same as my email one: Daisy#Chain-77": a keyword
         # followed, in the same clause, by a number or a password-like token
         tail = _CLAUSE_END.search(text, m.end())
-        end = tail.start() if tail else len(text)
+        end = _clause_stop(text, m.end())
         rest = text[m.end() : end]
         if re.search(r"\d{3,}", rest) or _PASSWORDISH.search(rest):
             spans.append((m.start(), end))
