@@ -56,20 +56,15 @@ def maintain_scope(ctx: Context, scope: Scope, *, now: datetime, purge: bool = T
             break
     report["consolidated"] = written
     report.update(forget.forget_scope(ctx, scope, now))
-    if purge and _deleted_any([report]):
+    if purge:
         cascade.purge_residue(ctx.store)
     return report
-
-
-def _deleted_any(reports: list[dict[str, Any]]) -> bool:
-    return any(r.get("expired") or r.get("decayed") or r.get("capacity") for r in reports)
 
 
 def maintain_all(ctx: Context, *, now: datetime) -> list[dict[str, Any]]:
     """``maintain_scope`` for every scope holding memories (what ``Kenning.maintain`` runs)."""
     reports = [maintain_scope(ctx, s, now=now, purge=False) for s in ctx.store.scopes()]
-    if _deleted_any(reports):
-        cascade.purge_residue(ctx.store)
+    cascade.purge_residue(ctx.store)  # leftovers of this pass's and the request path's deletions
     return reports
 
 
@@ -89,8 +84,7 @@ def run_once(ctx: Context, *, holder: str, lease_ttl_s: float, now: datetime | N
             log.warning("maintenance of %s failed: %s", scope, type(exc).__name__)
         finally:
             ctx.store.release_lease(name, holder)
-    if _deleted_any(reports):
-        cascade.purge_residue(ctx.store)
+    cascade.purge_residue(ctx.store)  # leftovers of this pass's and the request path's deletions
     return reports
 
 

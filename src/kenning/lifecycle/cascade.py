@@ -141,13 +141,15 @@ def plan_deletion(
 
 
 def delete_memories(ctx: Any, scope: Scope, ids: Sequence[str], *, now: datetime, reason: str, op: Op = Op.PURGE,
-                    residue: bool = True):
+                    residue: bool = False):
     """Delete ``ids`` of ``scope`` and everything derived from them; returns a ``DeletionReport`` (ids only).
 
     Ids that are not in the scope are ignored (the facade checks them first).
-    With ``residue`` (the default), the store's leftovers of deleted text
-    (index segments, write-ahead log) are rewritten too; the background job
-    passes False and does that once per pass instead.
+    Every read path stops returning the deleted content when this returns. The
+    store's leftovers of deleted text outside any row (index segments,
+    write-ahead log) are rewritten by the next worker pass, or right away
+    with ``residue=True``: that rewrite costs time proportional to the whole
+    store, so it stays off the request path.
     """
     from kenning.memory import DeletionReport
 
@@ -189,7 +191,6 @@ def delete_scope(ctx: Any, scope: Scope, *, now: datetime) -> int:
     texts = [m.text for m in ctx.store.export(scope) if m.text]
     n = ctx.store.delete_scope(scope)
     invalidate_cache(ctx.embedder, texts)
-    purge_residue(ctx.store)
     return n
 
 

@@ -223,6 +223,8 @@ class SQLiteStore(StoreBase):
                     "UPDATE memory_vectors SET status = ? WHERE tenant_id = ? AND user_id = ? AND id = ?",
                     (tr.to.value, t, u, tr.memory_id),
                 )
+            if change.deletes:
+                _mark_residue(con)
             for mid in change.deletes:
                 cur = con.execute(
                     "UPDATE memories SET text = '', metadata = '{}', status = 'deleted' WHERE tenant_id = ? AND user_id = ? AND id = ?",
@@ -291,6 +293,7 @@ class SQLiteStore(StoreBase):
     def delete_scope(self, scope: Scope) -> int:
         t, u = scope.tenant_id, scope.user_id
         with self._write() as con:
+            _mark_residue(con)
             con.execute(
                 "DELETE FROM memory_fts WHERE rowid IN (SELECT rowid FROM memories WHERE tenant_id = ? AND user_id = ?)", (t, u)
             )
@@ -555,10 +558,16 @@ class SQLiteStore(StoreBase):
     def purge_residue(self) -> None:
         """Rewrite what still holds deleted text outside any row: FTS5 index segments
         keep a deleted row's terms until they merge, and the WAL keeps old page
-        images until a checkpoint. Costs one rewrite of the keyword index; the
-        deletion cascade calls it after explicit deletions, the worker once a pass."""
+        images until a checkpoint. Costs one rewrite of the keyword index (seconds
+        at a million memories, holding the write lock), so deletions only flag it,
+        in their own transaction, and the worker runs it once a pass; with nothing
+        flagged it returns at once."""
         with self._write() as con:
+            row = con.execute("SELECT value FROM meta WHERE key = 'residue_pending'").fetchone()
+            if not row or row[0] != "1":
+                return
             con.execute("INSERT INTO memory_fts(memory_fts) VALUES ('optimize')")
+            con.execute("UPDATE meta SET value = '0' WHERE key = 'residue_pending'")
         with self._write_lock:
             try:
                 self._writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -640,3 +649,10 @@ def _row(r: tuple, embedding: np.ndarray | None = None) -> Memory:
     for name, value in zip(_ROW_FIELDS, values):
         object.__setattr__(m, name, value)
     return m
+
+
+def _mark_residue(con: sqlite3.Connection) -> None:
+    """Note that deleted text may linger in index segments until ``purge_residue`` runs."""
+    con.execute(
+        "INSERT INTO meta (key, value) VALUES ('residue_pending', '1') ON CONFLICT (key) DO UPDATE SET value = '1'"
+    )
