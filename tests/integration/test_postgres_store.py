@@ -35,6 +35,12 @@ def test_open_selects_the_engine_and_search_never_crosses_scopes(pg_url, minilm)
         assert [m.text for m in other.list()] == ["Globex Alice is allergic to peanuts too"]
 
 
+def test_the_short_postgres_scheme_selects_the_engine_too(pg_url):
+    with kenning.open("postgres://" + pg_url.split("://", 1)[1], embedder=HashEmbedder()) as k:
+        assert isinstance(k.ctx.store, PostgresStore)
+        assert k.scope("acme", "alice").remember("Alice likes tea", now=T0).text == "Alice likes tea"
+
+
 def test_a_deleted_memory_leaves_a_tombstone_with_no_vector_and_no_keyword_entry(pg_url, minilm):
     with kenning.open(pg_url, embedder=minilm) as k:
         alice = k.scope("acme", "alice")
