@@ -223,7 +223,9 @@ def hnsw(db_url: str, corpus: Corpus, n: int) -> dict[str, dict[str, float]]:
 
             def run(iq, got=got):
                 i, q = iq
-                got[i] = [r[0] for r in conn.execute(sql, (q.scope.tenant_id, q.scope.user_id, Vector(q.vector)))]
+                # prepare=False: a prepared statement would keep the first mode's plan for all of them
+                rows = conn.execute(sql, (q.scope.tenant_id, q.scope.user_id, Vector(q.vector)), prepare=False)
+                got[i] = [r[0] for r in rows]
 
             lat = summary(latencies(run, enumerate(queries)))
             rec = float(np.mean([len(set(got[i]) & set(exact[i])) / max(len(exact[i]), 1) for i in exact]))
