@@ -206,3 +206,47 @@ def test_oversized_message_is_rejected():
 def test_extraction_is_deterministic():
     turn = [Turn("user", "I'm vegan, I live in Leeds and my daughter Mia starts school in September.")]
     assert extract(turn) == extract(turn)
+
+
+# -- generalisation -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "said, expected",
+    [
+        ("Changed my mind: I'd rather take the train.", ["User would rather take the train."]),
+        ("On second thoughts, I prefer the aisle.", ["User prefers the aisle."]),
+        ("Scratch that. I live in Cork.", ["User lives in Cork."]),
+        ("I've changed my mind.", []),
+    ],
+)
+def test_change_markers_are_not_memories(said, expected):
+    assert texts(said) == expected
+
+
+@pytest.mark.parametrize(
+    "said, expected",
+    [
+        ("I was born on the 2nd of June, don't forget!", "User was born on the 2nd of June."),
+        ("My nephew is called Ilya, please remember that.", "User's nephew is called Ilya."),
+        ("I live in Galway, write it down.", "User lives in Galway."),
+    ],
+)
+def test_reminder_tails_do_not_change_the_claim(said, expected):
+    c = one(said)
+    assert c.text == expected and c.kind is Kind.FACT
+
+
+@pytest.mark.parametrize(
+    "said, secret, kept",
+    [
+        ("My VPN password is Harbour!Fox19, and by the way I work at Globex.", "Harbour!Fox19", "User works at Globex."),
+        ("The safe code is 4417; I'm vegetarian.", "4417", "User is vegetarian."),
+        ("My pin is 0932, btw I live in Derby.", "0932", "User lives in Derby."),
+    ],
+)
+def test_a_secret_is_withheld_but_the_rest_of_the_sentence_is_kept(said, secret, kept):
+    got = extract([Turn("user", said)])
+    assert "secret" in got.withheld
+    assert kept in [c.text for c in got.claims]
+    assert not any(secret in c.text for c in got.claims)

@@ -254,3 +254,40 @@ def test_audit_reasons_carry_no_content():
     change, _ = plan(c, d, old, T0, _embed)
     for entry in change.audit:
         assert "York" not in entry.reason and "Leeds" not in entry.reason
+
+
+@pytest.mark.parametrize(
+    "old, new, op",
+    [
+        # phone numbers by shape, whatever the verb
+        ("Text the user on 07911 123456 if anything changes.", "User's mobile is now 07911 654321.", Op.UPDATE),
+        ("User can be reached at 0161 496 0000.", "Ring the user on +44 20 7946 0958 now.", Op.UPDATE),
+        # common-noun workplaces
+        ("User works for a charity in Leeds.", "User works at a primary school now.", Op.UPDATE),
+        ("User is a nurse at the children's hospital.", "User works at a dental practice these days.", Op.UPDATE),
+        # preference categories
+        ("User is a tea drinker.", "User prefers espresso these days.", Op.UPDATE),
+        ("User prefers to travel by coach.", "User would rather take the train.", Op.UPDATE),
+        ("User is a cat person.", "User prefers dogs.", Op.UPDATE),
+        ("User prefers tea.", "User prefers aisle seats.", Op.ADD),
+        # a food given up retracts the diet that includes it
+        ("User is pescatarian.", "User has stopped eating prawns.", Op.UPDATE),
+        ("User is a strict pescatarian.", "User gave up seafood last spring.", Op.UPDATE),
+        ("User is vegetarian.", "User has stopped eating prawns.", Op.ADD),
+        # one birthday, two date orders
+        ("User's birthday is on the 3rd of May.", "User was born on May 5th.", Op.UPDATE),
+    ],
+)
+def test_rules_generalise_beyond_the_usual_wording(old, new, op):
+    o = mem(old)
+    c = cand(new)
+    assert decide(c, near(c, o)).op is op
+
+
+@pytest.mark.parametrize("new", ["User was born on May 3rd.", "User's birthday falls on 3 May.", "User was born on the 3rd of May, 1991."])
+def test_the_same_birthday_in_another_date_order_is_one_record(new):
+    o = mem("User's birthday is on the 3rd of May.")
+    c = cand(new)
+    d = decide(c, near(c, o))
+    assert d.op in (Op.NOOP, Op.UPDATE) and d.target_id == o.id
+    assert d.reason in (reconcile.DUPLICATE, reconcile.MERGED)

@@ -176,7 +176,10 @@ _MARKERS = (
     r"quick\s+intro|intro|oh\s+(?:wonderful|great|fantastic|brilliant|perfect|joy)|sadly|luckily|unfortunately|"
     r"fortunately|by\s+the\s+way|one\s+more\s+thing|last\s+thing|note|p\.?s\.?|correction|wait|(?:it\s+)?turns\s+out(?:\s+that)?|"
     r"apparently|it\s+seems(?:\s+that)?|these\s+days|nowadays|just\s+to\s+let\s+you\s+know|to\s+be\s+honest|tbh|also\s+worth\s+knowing|"
-    r"oh\s+and|and\s+also|one\s+other\s+thing|small\s+correction|quick\s+correction|update"
+    r"oh\s+and|and\s+also|one\s+other\s+thing|small\s+correction|quick\s+correction|update|"
+    # change markers: they signal that what follows replaces an earlier value; they are not memories themselves
+    r"(?:i(?:'ve|\s+have)?\s+)?changed\s+my\s+mind(?=\s*(?:[,:;.!\-–—]|$))|on\s+second\s+thoughts?|scratch\s+that|"
+    r"change\s+of\s+plans?|(?:i\s+)?stand\s+corrected|let\s+me\s+correct\s+(?:that|myself)|to\s+correct\s+myself"
 )
 _LEAD = re.compile(rf"(?i)^(?:(?:{_MARKERS})\b[\s,:;.!\-–—]*)+")
 _REMEMBER = re.compile(
@@ -190,7 +193,8 @@ _PREAMBLE = re.compile(
 _TAIL = re.compile(
     r"(?i)[\s,;-]*(?:keep\s+(?:that|this)\s+in\s+mind|in\s+case\s+you\s+need\s+(?:it|that)|just\s+so\s+you\s+know|fyi|"
     r"thanks|thank\s+you|if\s+that\s+helps|for\s+(?:future\s+)?reference|please\s+remember\s+(?:that|this)|"
-    r"remember\s+(?:that|this)|noted|cheers)[.!]*$"
+    r"remember\s+(?:that|this)|noted|cheers|(?:and\s+)?(?:please\s+)?(?:don't|do\s+not)\s+forget(?:\s+(?:it|that|this))?|"
+    r"(?:please\s+)?(?:make\s+a\s+note\s+of|note|remember)\s+(?:it|that|this)|write\s+(?:it|that)\s+down|for\s+the\s+record)[.!]*$"
 )
 _SMALL = frozenset(
     "thank thanks ok okay great cool nice hello hi hey bye goodbye good morning evening night afternoon lol haha yes yeah "

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from kenning.lifecycle import lexicon
 from kenning.lifecycle.retrieve import STOPWORDS
 
 
@@ -41,6 +42,17 @@ _NEG_TAIL = re.compile(r"(?i)\b(?:any\s?more|no\s+more|any\s+longer|these\s+days
 _ADV = r"(?:(?:now|currently|still|also|actually|just|recently|finally|officially|happily|proudly|mostly|strictly|fully|basically|really|alone|together|permanently|full-time|part-time)\s+)*"
 _PROPER = r"(?P<v>[A-Z][\w'&.-]*(?:\s+(?:[A-Z][\w'&.-]*|(?:of|the|de|la|le|upon|on|am|del|von|van)\b(?=\s+[A-Z])))*)"
 _PROPER_OLD = _PROPER.replace("?P<v>", "?P<old>")
+# a workplace named by a common noun ("a bakery", "the local hospital"), not a time or a manner
+# ("at the weekend", "for a living"); the value stops before a place or time phrase
+_NOT_WORKPLACE = (
+    r"weekends?|moment|end|same|start|beginning|time|times|while|bit|few|couple|living|change|year|years|month|months|"
+    r"week|weeks|day|days|summer|winter|spring|autumn|minute|first|last|most|least|long|lot|pace|rate|distance|desk|"
+    r"computer|laptop|night|nights|morning|mornings|evening|evenings|home|cause|reason|price|discount|fee|salary|wage"
+)
+_VALUE_STOP = r"in|at|on|near|for|with|and|but|as|from|by|since|until|now|these|mostly|part|full|every|during|downtown|nearby|so|because|which|who|where|then|again|any"
+_COMMON = (
+    r"(?P<v>(?:a|an|the)\s+(?!(?:" + _NOT_WORKPLACE + r")\b)[a-z][\w'-]*(?:\s+(?!(?:" + _VALUE_STOP + r")\b)[a-z][\w'-]*){0,2})"
+)
 
 DIETS = (
     r"vegetarian|vegan|pescatarian|pescetarian|flexitarian|carnivore|omnivore|keto(?:genic)?|paleo|"
@@ -113,14 +125,18 @@ _R = [  # (pattern, builder) tried in order; the first that matches wins
     (r"\b(?:joined|started\s+(?:a\s+new\s+job\s+|working\s+|work\s+)?(?:at|with|for)|got\s+a\s+(?:new\s+)?job\s+(?:at|with)|was\s+hired\s+by|now\s+at)\s+" + _PROPER, "employer:+"),
     (r"\bjob\s+is\s+(?:now\s+)?(?:at|with)\s+" + _PROPER, "employer:+"),
     (r"\bis\s+(?:a|an)\s+(?:[\w-]+\s+){1,3}(?:at|for)\s+" + _PROPER, "employer:+"),
+    (r"\b(?:works?|working|is\s+employed|employed)\s+" + _ADV + r"(?:as\s+(?:a|an)\s+(?:[\w-]+\s+){1,3}?)?(?:at|for)\s+" + _COMMON, "employer:+"),
+    (r"\b(?:no\s+longer\s+works?|doesn't\s+work|does\s+not\s+work|stopped\s+working|left|quit)\s+(?:at|for\s+)?" + _COMMON, "employer:-"),
+    (r"\b(?:is|'s)\s+" + _ADV + r"(?:a|an)\s+(?:[\w-]+\s+){0,2}(?:" + OCCUPATIONS + r")\s+(?:at|for|in)\s+" + _COMMON, "employer:+"),
     # occupation
-    (r"\b(?:quit|left|stopped|gave\s+up|no\s+longer|retired\s+from|is\s+not|isn't)\s+(?:being\s+(?:a|an)\s+|working\s+as\s+(?:a|an)\s+|works?\s+as\s+(?:a|an)\s+|(?:a|an)\s+)?(?P<v>(?:[\w-]+\s+){0,2}(?:" + OCCUPATIONS + r")|(?!being\b)\w+ing\s+(?!at\b|for\b|with\b)\w+)\b", "occupation:-"),
+    (r"\b(?:quit|left|stopped|gave\s+up|no\s+longer|retired\s+from|is\s+not|isn't)\s+(?:being\s+(?:a|an)\s+|working\s+as\s+(?:a|an)\s+|works?\s+as\s+(?:a|an)\s+|(?:a|an)\s+)?(?P<v>(?:[\w-]+\s+){0,2}(?:" + OCCUPATIONS + r")|(?!(?:being|eating|drinking|smoking|vaping|taking|using)\b)\w+ing\s+(?!at\b|for\b|with\b)\w+)\b", "occupation:-"),
     (r"\b(?:works?|working)\s+" + _ADV + r"as\s+(?:a|an)\s+(?P<v>(?:[\w-]+\s+){0,3}?[\w-]+?)(?=\s+(?:at|for|in|with|on|from)\b|[,.;]|$)", "occupation:+"),
     (r"\b(?:is|'s|became|has\s+become|is\s+now|trained\s+as|qualified\s+as|is\s+training\s+to\s+be|got\s+a\s+job\s+as)\s+" + _ADV + r"(?:a|an)\s+(?P<v>(?:[\w-]+\s+){0,3}(?:" + OCCUPATIONS + r"))\b", "occupation:+"),
     # diet
     (r"\b(?:is\s+not|isn't|is\s+no\s+longer|are\s+not|no\s+longer|not)\s+(?:a\s+|an\s+)?" + _ADV + r"(?P<v>" + DIETS + r")", "diet:-"),
     (r"\b(?:stopped|quit|gave\s+up|gives\s+up|ended)\s+(?:being\s+|eating\s+)?(?:a\s+|an\s+)?(?P<v>" + DIETS + r")", "diet:-"),
     (r"\b(?:doesn't|does\s+not|don't|do\s+not|no\s+longer|never|stopped|has\s+stopped|gave\s+up)\s+(?:eat(?:s|ing)?\s+)?(?:any\s+)?(?:meat|animal\s+products)\b(?!\s+(?:again|now))", "diet:veg"),
+    (r"\b(?P<how>doesn't|does\s+not|don't|do\s+not|no\s+longer|stopped|has\s+stopped|quit|gave\s+up|has\s+given\s+up|cut\s+out|is\s+off)\s+(?:eat(?:s|ing)?\s+)?(?:any\s+)?(?P<v>" + lexicon.FOODS + r")\b", "diet:food-"),
     (r"\bback\s+(?:to\s+)?eating\s+(?:" + _MEATS + r")", "diet:omni"),
     (r"\b(?:eats?|eating)\s+(?:" + _MEATS + r")(?:\s*(?:,|and|&)\s*(?:" + _MEATS + r"))*\s+(?:again|now|these\s+days)", "diet:omni"),
     (r"\b(?:started|began|is)\s+eating\s+(?:" + _MEATS + r")", "diet:omni"),
@@ -136,16 +152,18 @@ _R = [  # (pattern, builder) tried in order; the first that matches wins
     (r"\b(?:married\s+to|married|dating|engaged\s+to)\s+(?P<v>[A-Z][\w-]*)", "rel:partner"),
     # contact details and identity
     (r"\b(?:phone|mobile|cell|telephone)(?:\s+number)?\s+is\s+(?:now\s+)?(?P<v>\+?[\d][\d ()-]{5,}\d)", "phone"),
+    (r"(?i)\b(?:reach(?:ed|able)?|call(?:ed)?|text(?:ed)?|ring|phone|mobile|cell|whatsapp|landline|contact|(?:my|their|user's|new|old|mobile|phone|contact|home|work|cell)\s+number)\b[^.;:]{0,40}?" + lexicon.PHONE, "phone"),
     (r"\be-?mail(?:\s+address)?\s+is\s+(?:now\s+)?(?P<v>[\w.+-]+@[\w-]+\.[\w.]+)", "email"),
     (r"\b(?:home\s+)?address\s+is\s+(?:now\s+)?(?P<v>.+)", "address"),
-    (r"\bbirthday\s+is\s+(?:on\s+)?(?P<v>.+)", "birthday"),
+    (r"\bbirthday\s+(?:is|'s|falls)\s+(?:on\s+)?(?P<v>.+)", "birthday"),
+    (r"\bborn\s+on\s+(?P<v>.+)", "birthday"),
     (r"\b(?:is|turned|turns)\s+(?P<v>\d{1,3})(?:\s+years?\s+old)?\b", "age"),
     (r"\b(?:goes\s+by|prefers\s+to\s+be\s+called|wants\s+to\s+be\s+called)\s+(?P<v>[A-Z][\w-]*)", "name"),
 ]
 _COMPILED = [(re.compile(p), tag) for p, tag in _R]
 
 _PREF_CMP = re.compile(r"(?i)\bprefers?\s+(?P<v>[\w -]+?)\s+(?:to|over|rather\s+than|instead\s+of)\s+(?P<o>[\w -]+)")
-_PREF = re.compile(r"(?i)\b(?:prefers?|would\s+rather\s+(?:have|sit\s+in|get)|likes?\s+(?:to\s+have|having)|wants?\s+(?:to\s+have\s+)?(?:a|an)?)\s+(?P<v>[\w -]+)")
+_PREF = re.compile(r"(?i)\b(?:prefers?|would\s+rather\s+(?:have|sit\s+in|get|take|use|drink|eat|go\s+by|travel\s+by|be\s+contacted\s+(?:by|via|on))|likes?\s+(?:to\s+have|having)|wants?\s+(?:to\s+have\s+)?(?:a|an)?)\s+(?P<v>[\w -]+)")
 _LIKE = re.compile(
     r"(?:^|\b(?:User|user|they|she|he)\s+|^[A-Z][\w-]*\s+)(?:(?:\w+ly|just|really|also|still|now|no\s+longer|(?:do|does)(?:n't|\s+not)|can't|cannot)\s+)*"
     r"(?P<verb>(?:dis)?likes?|loves?|enjoys?|adores?|hates?|detests?|stand|handle|tolerate|stomach|avoids?|(?:is|isn't|is\s+not)\s+(?:a\s+(?:big\s+|huge\s+)?)?(?:fan\s+of|into))\s+(?P<v>[\w -]+)",
@@ -169,7 +187,15 @@ def _stem(word: str) -> str:
     return w
 
 
+# Where a value ends and a second clause begins: "07700 900456, the old one is disconnected".
+_CLAUSE_CUT = re.compile(
+    r"(?i)\s*(?:;|\s[-–—]\s|,\s+(?=(?:the|a|an|and|but|so|which|who|it|it's|they|their|i|he|she|his|her|though|although|"
+    r"because|as|if|when|while|don't|do|please|just|since|until|mostly|usually|plus)\b)).*$"
+)
+
+
 def _clean(value: str) -> str:
+    value = _CLAUSE_CUT.sub("", value)
     value = re.sub(r"(?i),?\s+(?:not|rather\s+than|instead\s+of)\s+.*$", "", value.strip(" .,;:!?'\""))
     value = re.sub(r"\s*\((?:.*)\)?\s*$", "", value)
     value = re.sub(r"(?i)\s+(?:now|again|any\s?more|no\s+more|these\s+days|last\s+\w+|this\s+\w+|since\s+.*|as\s+of\s+.*|for\s+\w+\s+years?)$", "", value)
@@ -242,6 +268,22 @@ def _match(t: str, m: re.Match[str], tag: str, negated_tail: bool) -> Slot | Non
         return Slot(f"rel:{rel}:{name.lower()}", name.lower(), neg)
     value = _clean(m.group("v")) if "v" in m.groupdict() and m.group("v") else None
     old = _clean(m.group("old")) if "old" in m.groupdict() and m.group("old") else None
+    if attr == "phone":
+        number = lexicon.phone_value(m.group("v"))
+        return Slot("phone", number, False) if number else None
+    if attr == "birthday":
+        return Slot("birthday", lexicon.date_value(value or "") or value, False)
+    if attr == "employer" and value:
+        value = re.sub(r"^(?:a|an|the)\s+", "", value)
+        old = re.sub(r"^(?:a|an|the)\s+", "", old) if old else old
+    if tag == "diet:food-":
+        # "doesn't eat fish" is a change only when said as one ("any more", "stopped", "gave up");
+        # a standing "I don't eat shellfish" from a pescatarian is not a retraction of the diet
+        how = m.group("how").lower()
+        if not negated_tail and how.startswith(("doesn't", "does", "don't", "do ")):
+            return None
+        diet = lexicon.diet_excluding(m.group("v"))
+        return Slot("diet", diet, True) if diet else None
     if attr == "diet":
         if mode == "omni":
             return Slot("diet", "omnivore", False)
@@ -290,12 +332,46 @@ def _about(text: str, found: list[Slot]) -> list[Slot]:
     return [s if s.key.startswith("rel:") else Slot(f"{rel}.{s.key}", s.value, s.negated, s.old) for s in found]
 
 
+_PERSON_PREF = re.compile(
+    r"(?i)\b(?:is|'s)\s+(?:(?:now|more\s+of|really|definitely|very\s+much)\s+)*(?:a|an)\s+(?:(?:big|huge|real|total|proper|lifelong|massive)\s+)?"
+    r"(?P<v>[\w-]+(?:\s+[\w-]+)?)\s+(?:" + lexicon.PERSON_NOUNS + r")\b"
+)
+
+
+def _core(phrase: str) -> str:
+    """The part of a preference phrase before its first preposition ("green tea if you have it" -> "green tea")."""
+    m = _PREPS.search(phrase)
+    return phrase[: m.start()] if m else phrase
+
+
+def _category_pref(phrase: str, negated: bool) -> Slot | None:
+    """A preference whose head noun has a category ("green tea" -> pref:drink), so a new value of the same
+    category supersedes it; None when the head has none ("morning meetings" keeps its own topic)."""
+    topic, value = _head(phrase)
+    core = _content(_core(phrase))
+    if not topic or not core or _stem(core[-1]) != topic:
+        return None  # the topic came from a "for …" purpose ("Zoom for calls"): keep the purpose as the key
+    cat = lexicon.category(core[-1])
+    if cat is None:
+        return None
+    return Slot(f"pref:{cat}", " ".join(core), negated)
+
+
 def _parse_loose(t: str, negated_tail: bool) -> Slot | None:
+    # "these days" / "any more" only negate a preference stated with a negation ("doesn't prefer X any more");
+    # "prefers espresso these days" is a new value, not a retraction
+    pref_negated = negated_tail and bool(re.search(r"(?i)\b(?:not|no\s+longer|never)\b|n't\b", t))
     m = _PREF_CMP.search(t)
     if m:
         a, b = _head(m.group("v"))[0], _head(m.group("o"))[0]
+        ca, cb = lexicon.category(_core(m.group("v"))), lexicon.category(_core(m.group("o")))
+        if a and ca and ca == cb:
+            return Slot(f"pref:{ca}", " ".join(_content(_core(m.group("v")))), False)
         if a and b:
             return Slot("pref:" + "|".join(sorted({a, b})), a, False)
+    m = _PERSON_PREF.search(t)
+    if m and lexicon.category(m.group("v")):
+        return Slot(f"pref:{lexicon.category(m.group('v'))}", m.group("v").lower(), pref_negated)
     m = _LIKE.search(t)
     if m and not re.search(r"(?i)\b(?:would|'d)\s+like\b", t):
         topic, _ = _head(m.group("v"))
@@ -306,9 +382,12 @@ def _parse_loose(t: str, negated_tail: bool) -> Slot | None:
             return Slot(f"like:{phrase}", phrase, neg)
     m = _PREF.search(t)
     if m:
+        by_category = _category_pref(m.group("v"), pref_negated)
+        if by_category is not None:
+            return by_category
         topic, value = _head(m.group("v"))
         if topic:
-            return Slot(f"pref:{topic}", value, negated_tail)
+            return Slot(f"pref:{topic}", value, pref_negated)
     m = _ATTR.search(t)
     if m:
         attr = " ".join(_stem(w) for w in m.group("a").split() if w not in STOPWORDS)

@@ -1,0 +1,105 @@
+"""Small word lists the slot grammar uses to see that two different words are about the same thing.
+
+- ``category(word)``: the preference category of a value ("tea" and "coffee" are both ``drink``),
+  so a new preferred value in the same category replaces the old one.
+- ``diet_excluding(food)``: the diet identity a person gives up when they stop eating ``food``
+  ("fish" -> pescatarian), so "doesn't eat fish any more" retracts "is pescatarian".
+- ``phone_value(text)`` / ``date_value(text)``: phone numbers recognised by shape and dates in a
+  canonical form, so "07700 900123" and "+44 7700 900123" or "14th of August" and "August 14th"
+  compare as values.
+
+Pure data and pure functions; the lists are deliberately small and common-sense, not exhaustive.
+"""
+
+from __future__ import annotations
+
+import re
+
+CATEGORIES: dict[str, frozenset[str]] = {
+    "drink": frozenset(
+        "tea coffee espresso latte cappuccino americano flat-white mocha macchiato cortado decaf chai matcha "
+        "rooibos juice smoothie water sparkling-water soda cola lemonade milk hot-chocolate cocoa kombucha".split()
+    ),
+    "seat": frozenset("aisle window middle front back exit-row bulkhead".split()),
+    "travel": frozenset(
+        "train trains rail plane planes flying fly flight flights car cars driving drive bus buses coach coaches "
+        "ferry ferries bike bikes cycling cycle taxi taxis uber tube metro subway tram trams walking".split()
+    ),
+    "contact": frozenset(
+        "email e-mail emails phone phones call calls calling text texts texting sms whatsapp signal telegram slack "
+        "teams messenger voicemail letter letters post".split()
+    ),
+    "pet": frozenset("cat cats dog dogs".split()),
+    "cuisine": frozenset(
+        "italian thai indian chinese japanese mexican french greek spanish korean vietnamese turkish lebanese "
+        "ethiopian sushi pizza curry ramen tapas".split()
+    ),
+    "daytime": frozenset("morning mornings afternoon afternoons evening evenings lunchtime night nights".split()),
+}
+_BY_WORD = {w: cat for cat, words in CATEGORIES.items() for w in words}
+
+# Words that name a kind of person by what they prefer: "a coffee person", "a tea drinker", "a dog lover".
+PERSON_NOUNS = r"person|people|drinker|lover|fan|guy|girl|addict|fiend"
+
+
+def category(phrase: str) -> str | None:
+    """The preference category of the first word of ``phrase`` that has one ("green tea" -> drink), else None."""
+    words = re.findall(r"[a-z][a-z-]*", phrase.lower())
+    for i in range(len(words)):
+        pair = "-".join(words[i : i + 2])
+        if pair in _BY_WORD:
+            return _BY_WORD[pair]
+        if words[i] in _BY_WORD:
+            return _BY_WORD[words[i]]
+    return None
+
+
+# food -> the diet identity that includes it and that someone who stops eating it no longer has
+_FOOD_DIET = {
+    **dict.fromkeys(
+        "fish seafood salmon tuna cod haddock trout mackerel sardines anchovies prawns shrimp shellfish crab "
+        "lobster mussels oysters squid sushi".split(),
+        "pescatarian",
+    ),
+    **dict.fromkeys("meat chicken beef pork lamb bacon steak ham turkey sausage sausages mince".split(), "omnivore"),
+}
+FOODS = "|".join(sorted(_FOOD_DIET, key=len, reverse=True))
+
+
+def diet_excluding(food: str) -> str | None:
+    """The diet a person leaves when they stop eating ``food`` ("salmon" -> pescatarian), else None."""
+    return _FOOD_DIET.get(food.lower().strip())
+
+
+PHONE = r"(?<![\w+])(?P<v>\+?\d[\d ()-]{5,}\d)(?![\w-])"
+
+
+def phone_value(raw: str) -> str | None:
+    """The digits of a phone-shaped string (7 to 15 digits, a leading + kept), else None.
+
+    A national "0" prefix and a "+44"-style country code are kept as written: the two forms of one
+    number compare equal only if the user writes them the same way, which is the safe direction.
+    """
+    digits = re.sub(r"\D", "", raw)
+    if not 7 <= len(digits) <= 15:
+        return None
+    return ("+" if raw.strip().startswith("+") else "") + digits
+
+
+_MONTHS = "january february march april may june july august september october november december".split()
+_MONTH = r"(?P<m>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+_DAY = r"(?P<d>[0-3]?\d)(?:st|nd|rd|th)?"
+_DATES = [
+    re.compile(rf"(?i)\b{_DAY}\s+(?:of\s+)?{_MONTH}\b"),
+    re.compile(rf"(?i)\b{_MONTH}\.?\s+(?:the\s+)?{_DAY}\b"),
+]
+
+
+def date_value(text: str) -> str | None:
+    """A day and month in ``text`` as "august 14", whatever the order or suffix, else None."""
+    for pat in _DATES:
+        m = pat.search(text)
+        if m and 1 <= int(m.group("d")) <= 31:
+            month = next(name for name in _MONTHS if name.startswith(m.group("m").lower()[:3]))
+            return f"{month} {int(m.group('d'))}"
+    return None
