@@ -151,6 +151,18 @@ class StoreBase:
     def apply(self, scope: Scope, change: Changeset) -> None:  # pragma: no cover
         raise NotImplementedError
 
+    @staticmethod
+    def check_change(scope: Scope, change: Changeset, dim: int) -> None:
+        """Refuse (ValidationError, nothing written) records or audit lines of another scope and vectors of another size."""
+        for m in change.inserts:
+            if m.scope != scope:
+                raise ValidationError("an inserted memory does not belong to the scope it is written to")
+            if m.embedding is not None and m.embedding.shape != (dim,):
+                raise ValidationError(f"embedding has shape {m.embedding.shape}; this store holds {dim} dims")
+        for a in change.audit:
+            if (a.tenant_id, a.user_id) != (scope.tenant_id, scope.user_id):
+                raise ValidationError("an audit entry does not belong to the scope it is written to")
+
     def insert(self, scope: Scope, memories: Iterable[Memory], *, reason: str = "", now: datetime | None = None) -> None:
         mems = tuple(memories)
         for m in mems:

@@ -198,14 +198,7 @@ class SQLiteStore(StoreBase):
 
     def apply(self, scope: Scope, change: Changeset) -> None:
         t, u = scope.tenant_id, scope.user_id
-        for m in change.inserts:
-            if m.scope != scope:
-                raise ValidationError("an inserted memory does not belong to the scope it is written to")
-            if m.embedding is not None and m.embedding.shape != (self.dim,):
-                raise ValidationError(f"embedding has shape {m.embedding.shape}; this store holds {self.dim} dims")
-        for a in change.audit:
-            if (a.tenant_id, a.user_id) != (t, u):
-                raise ValidationError("an audit entry does not belong to the scope it is written to")
+        self.check_change(scope, change, self.dim)
         if not change:
             return
         with self._write() as con:
