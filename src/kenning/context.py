@@ -14,6 +14,13 @@ from kenning.lifecycle.retrieve import Policy, impersonal, user_names
 from kenning.stores.base import Store
 from kenning.types import Scope
 
+# The text's share of a contextual vector (see ``Context.embed_documents``).
+# Measured on LoCoMo turns with the previous turn as context (pooled R@10,
+# keyword side equal): 0.5 -> 0.720, 0.3 -> 0.721, 0.7 -> 0.717, and
+# the concatenation alone (share 0) 0.705; 0.5 keeps the claim's own meaning
+# foremost for callers whose contexts are long.
+CONTEXT_BLEND = 0.5
+
 
 @dataclass
 class Context:
@@ -26,15 +33,36 @@ class Context:
     decider: Any = None
     llm: Any = None
 
-    def embed_documents(self, scope: Scope, texts: Sequence[str]) -> np.ndarray:
+    def embed_documents(
+        self, scope: Scope, texts: Sequence[str], contexts: Sequence[str | None] | None = None
+    ) -> np.ndarray:
         """Vectors for memory texts of ``scope``, embedded without the words naming the user.
 
         Queries get the same treatment (``embed_query``), so "Hugo uses a wheelchair",
         "User uses a wheelchair" and "Does Hugo need step-free access?" compare by
         their claims alone.
+
+        ``contexts`` (one per text, None for none) situates a text, as in
+        "contextual retrieval" of chunks: a text with a context gets the
+        normalised mean of its own vector and the vector of ``context + "\n" +
+        text`` (``CONTEXT_BLEND`` is the text's share). The text alone keeps
+        half the say, so a context cannot drown the claim; a pure function of
+        (text, context), so re-embedding reproduces it. Texts without a context
+        get exactly the vector they get with no ``contexts`` at all.
         """
         names = user_names(scope.user_id)
-        return self.embedder.embed([impersonal(t, names) for t in texts], "document")
+        vectors = self.embedder.embed([impersonal(t, names) for t in texts], "document")
+        if contexts is None:
+            return vectors
+        if len(contexts) != len(texts):
+            raise ValueError("contexts must have one entry (or None) per text")
+        situated = [i for i, c in enumerate(contexts) if c]
+        if situated:
+            joined = self.embedder.embed([impersonal(f"{contexts[i]}\n{texts[i]}", names) for i in situated], "document")
+            mixed = CONTEXT_BLEND * vectors[situated] + (1.0 - CONTEXT_BLEND) * joined
+            vectors = vectors.copy()
+            vectors[situated] = mixed / np.maximum(np.linalg.norm(mixed, axis=1, keepdims=True), 1e-12)
+        return vectors
 
     def embed_query(self, scope: Scope, text: str) -> np.ndarray:
         """The vector of one query of ``scope``, embedded without the words naming the user."""

@@ -195,13 +195,27 @@ class ScopedMemory:
         source_refs: Iterable[str] = (),
         session_id: str | None = None,
         metadata: dict[str, Any] | None = None,
+        context: str | None = None,
         now: datetime | None = None,
     ) -> Memory:
-        """Store one claim as given (no extraction, no reconciliation) and return it."""
+        """Store one claim as given (no extraction, no reconciliation) and return it.
+
+        ``context`` (optional) situates the claim, e.g. the conversation turns
+        before it: the stored text stays exactly ``text``, but the vector is
+        computed from text and context together (``Context.embed_documents``),
+        and keyword evidence counts the context's words at a discount
+        (``Policy.context_keyword_weight``). It is kept as
+        ``metadata["context"]`` so export/import and re-embedding reproduce the
+        vector. Blank means none; a non-string or one longer than
+        ``max_text_chars`` raises ValidationError before anything is written.
+        """
         at = _now(now)
         kind = enum_value(Kind, kind, "kind")
         source = enum_value(Source, source, "source")
         text = self._clean_text(text)
+        context = self._clean_context(context)
+        if metadata and "context" in metadata:
+            raise ValidationError('metadata key "context" is reserved: pass the context as context=')
         if sensitivity is None:
             from kenning.lifecycle import safety
 
@@ -212,7 +226,7 @@ class ScopedMemory:
             user_id=self.scope.user_id,
             kind=kind,
             text=text,
-            embedding=self.ctx.embed_documents(self.scope, [text])[0],
+            embedding=self.ctx.embed_documents(self.scope, [text], [context])[0],
             source=source,
             source_refs=tuple(source_refs),
             created_at=at,
@@ -222,7 +236,7 @@ class ScopedMemory:
             expires_at=utc(expires_at, "expires_at"),
             sensitivity=sensitivity,
             session_id=session_id,
-            metadata=dict(metadata or {}),
+            metadata={**(metadata or {}), **({"context": context} if context else {})},
         )
         self.ctx.store.insert(self.scope, [mem], reason="remember", now=at)
         return mem
@@ -267,7 +281,7 @@ class ScopedMemory:
         new = old.evolve(
             id=new_id("mem"),
             text=new_text,
-            embedding=self.ctx.embed_documents(self.scope, [new_text])[0] if text is not None else old.embedding,
+            embedding=self.ctx.embed_documents(self.scope, [new_text], [_context_of(old)])[0] if text is not None else old.embedding,
             kind=enum_value(Kind, kind, "kind") if kind is not None else old.kind,
             importance=old.importance if importance is None else importance,
             confidence=old.confidence if confidence is None else confidence,
@@ -353,7 +367,12 @@ class ScopedMemory:
         # Keyword evidence for every candidate (a vector candidate may hold query
         # words too), weighted by IDF over this query's candidates.
         pool = list(cands.values())
-        kws = retrieve.keyword_scores(retrieve.query_terms(query, self.scope.user_id), [c.memory.text for c in pool])
+        kws = retrieve.keyword_scores(
+            retrieve.query_terms(query, self.scope.user_id),
+            [c.memory.text for c in pool],
+            [c.memory.metadata.get("context") for c in pool],
+            policy.context_keyword_weight,
+        )
         hits = retrieve.rank([Candidate(c.memory, c.cosine, w) for c, w in zip(pool, kws)], at, policy, k, min_relevance)
         if refresh and hits:
             allowed = self.system._allowed_refreshes(self.scope, session_id or at.date().isoformat(), [h.memory.id for h in hits])
@@ -425,6 +444,17 @@ class ScopedMemory:
 
     # -- helpers --------------------------------------------------------------
 
+    def _clean_context(self, context: Any) -> str | None:
+        if context is None:
+            return None
+        if not isinstance(context, str):
+            raise ValidationError(f"context must be a string or None, got {type(context).__name__}")
+        context = context.strip()
+        limit = self.ctx.settings.max_text_chars
+        if len(context) > limit:
+            raise ValidationError(f"context is {len(context)} characters; the limit is {limit}")
+        return context or None
+
     def _clean_text(self, text: Any) -> str:
         if not isinstance(text, str):
             raise ValidationError(f"text must be a string, got {type(text).__name__}")
@@ -439,6 +469,12 @@ class ScopedMemory:
 
 def _now(now: datetime | None) -> datetime:
     return utc(now, "now") if now is not None else now_utc()  # type: ignore[return-value]
+
+
+def _context_of(memory: Memory) -> str | None:
+    """The context a memory was remembered with (``metadata["context"]``), if any: a new version keeps it."""
+    c = memory.metadata.get("context")
+    return c if isinstance(c, str) and c.strip() else None
 
 
 def _cosines(vector: Any, memories: Sequence[Memory]) -> dict[str, float]:

@@ -34,6 +34,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from datetime import datetime
+from typing import Any
 
 from kenning.types import Hit, Kind, Memory
 
@@ -58,6 +59,9 @@ class Policy:
     cos_floor: float = -0.15
     cos_ceiling: float = 0.75
     keyword_weight: float = 0.75
+    # Query words found only in a memory's context (``remember(context=...)``),
+    # not its text, count at this share; see ``keyword_scores``.
+    context_keyword_weight: float = 0.5
     saturation: float = 0.8
     min_relevance: float = 0.05
     candidates: int = 50
@@ -136,24 +140,43 @@ def keyword_coverage(query_terms: set[str], text: str) -> float:
     return len(query_terms & terms(text)) / len(query_terms)
 
 
-def keyword_scores(query_terms: set[str], texts: Sequence[str]) -> list[float]:
+def keyword_scores(
+    query_terms: set[str],
+    texts: Sequence[str],
+    contexts: Sequence[Any] | None = None,
+    context_weight: float = 0.0,
+) -> list[float]:
     """For each text, the IDF-weighted share in [0, 1] of the query's content words it contains.
 
     Word weights are BM25's IDF over ``texts`` themselves (a query's
     candidates): a word most candidates share (the user's name, say) counts
     little, a rare one much. Words found in no candidate still count in the
     denominator, so a text matching one minor word scores low.
+
+    ``contexts`` (one per text; None or a non-string for none) adds the
+    query words that a text's context holds and the text does not, at
+    ``context_weight`` of their weight; IDF stays over the texts alone, and
+    the result stays in [0, 1] for a weight up to 1. Without contexts (or at
+    weight 0) the scores are exactly those of the texts alone.
     """
     if not query_terms:
         return [0.0] * len(texts)
     doc_terms = [_text_terms(t) for t in texts]
+    ctx_terms = [
+        _text_terms(c) if context_weight > 0 and isinstance(c, str) else frozenset()
+        for c in (contexts if contexts is not None else [None] * len(texts))
+    ]
     n = len(doc_terms)
     weights = {}
     for q in query_terms:
         df = sum(1 for d in doc_terms if q in d)
         weights[q] = math.log(1.0 + (n - df + 0.5) / (df + 0.5))
     total = sum(weights.values())
-    return [sum(w for q, w in weights.items() if q in d) / total for d in doc_terms]
+    return [
+        (sum(w for q, w in weights.items() if q in d) + context_weight * sum(w for q, w in weights.items() if q in c and q not in d))
+        / total
+        for d, c in zip(doc_terms, ctx_terms)
+    ]
 
 
 @dataclass(frozen=True, slots=True)
