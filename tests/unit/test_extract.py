@@ -250,3 +250,35 @@ def test_a_secret_is_withheld_but_the_rest_of_the_sentence_is_kept(said, secret,
     assert "secret" in got.withheld
     assert kept in [c.text for c in got.claims]
     assert not any(secret in c.text for c in got.claims)
+
+
+@pytest.mark.parametrize(
+    "said, expected",
+    [
+        (
+            "Freelance photographer; live near Bath; allergic to wasps.",
+            ["User is a freelance photographer.", "User lives near Bath.", "User is allergic to wasps."],
+        ),
+        (
+            "Name's Ines; accountant at Vela Bank; based in Porto.",
+            ["User's name is Ines.", "User works at Vela Bank (is an accountant at Vela Bank).", "User is based in Porto."],
+        ),
+        (
+            "Retired pharmacist, originally from Cork, plus I prefer the train.",
+            ["User is a retired pharmacist.", "User is originally from Cork.", "User prefers the train."],
+        ),
+    ],
+)
+def test_semicolons_and_dropped_subjects_give_one_claim_each(said, expected):
+    assert texts(said) == expected
+
+
+def test_a_common_noun_workplace_keeps_its_article():
+    assert texts("Head chef at a seafood restaurant in Leith.") == [
+        "User works at a seafood restaurant (is a head chef at a seafood restaurant in Leith)."
+    ]
+
+
+@pytest.mark.parametrize("said", ["Designer bags are overpriced.", "Teacher training starts Monday.", "Pilot episode was great."])
+def test_a_sentence_that_merely_starts_with_a_job_word_is_not_about_the_user(said):
+    assert not any(t.startswith("User is a") for t in texts(said))

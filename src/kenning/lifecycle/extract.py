@@ -28,6 +28,9 @@ from typing import Any
 
 from kenning.errors import ValidationError
 from kenning.lifecycle import safety, slots
+from kenning.lifecycle.clauses import SELF as _SELF
+from kenning.lifecycle.clauses import split_clauses, split_sentences
+from kenning.lifecycle.clauses import subject as _subject
 from kenning.lifecycle.retrieve import terms
 from kenning.lifecycle.slots import Slot
 from kenning.types import Kind, Sensitivity, Source
@@ -94,77 +97,6 @@ def parse_messages(messages: Any, *, max_chars: int) -> list[Turn]:
             raise ValidationError(f"message {i}: name must be a string")
         turns.append(Turn(role, content.strip(), name))
     return turns
-
-
-# -- splitting -------------------------------------------------------------------
-
-_SENT = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])|\n+|(?<=[!?])\s*(?=[A-Z])")
-_SELF = r"(?:I|I'm|I've|I'd|I'll|Im|my|My|we|We|we're|We're|we've|We've|our|Our)\b"
-_CLAUSE = re.compile(
-    r"\s+[–—]\s+|\s+-\s+(?=[A-Za-z])|"
-    rf"\s*(?:,|;|:)\s*(?:and\s+|but\s+|so\s+|also\s+|plus\s+|though\s+)?(?:(?:by\s+the\s+way|btw|oh|also|anyway),?\s+)?(?={_SELF})"
-    rf"|\s+(?:and|but|plus|while|whereas|though)\s+(?:also\s+|now\s+)?(?={_SELF})"
-)
-_FINITE = re.compile(r"(?i)\b(?:is|are|was|were|has|have|had|'s|lives|works|called|named|died|passed|loves|likes|hates|got|turned)\b")
-
-
-_SUBORDINATE = re.compile(r"(?i)^(?:if|when|whenever|every\s+time|each\s+time|any\s?time|as\s+soon\s+as|before|after|once|unless|because|since|although|though)\b")
-
-
-def split_sentences(text: str) -> list[str]:
-    """Sentences of ``text`` (punctuation kept), empty pieces dropped."""
-    return [s.strip() for s in _SENT.split(text) if s and s.strip()]
-
-
-def split_clauses(sentence: str) -> list[str]:
-    """Clauses of a compound self-statement; an appositive ("…, my old tortoise, …") stays attached."""
-    parts = [p.strip() for p in _CLAUSE.split(sentence) if p and p.strip()]
-    out: list[str] = []
-    for p in parts:
-        starts_poss = re.match(r"(?i)(?:my|our)\b", p)
-        if out and starts_poss and not _FINITE.search(p) and safety.SECRET_MARK not in p:
-            out[-1] = f"{out[-1]}, {p}"
-        elif out and len(out) == 1 and _SUBORDINATE.match(out[-1]):
-            out[-1] = f"{out[-1]}, {p}"  # "If you ever book me a hotel, I need a low floor": one rule
-        elif out and len(out[-1].split()) <= 3 and safety.SECRET_MARK not in out[-1] and not _FINITE.search(out[-1]) and re.match(r"(?:I|we)\b", p) and not re.match(r"(?:I|I'm|I've|we|We|we're|We're)\b", out[-1]) and (
-            re.match(r"(?i)(?:my|our)\b", out[-1]) or re.fullmatch(r"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?", out[-1])
-        ):
-            out[-1] = f"{out[-1]} and {p}"  # "My wife Julia and I live in Oxford": one subject, one claim
-        else:
-            out.append(p)
-    return [piece for clause in out for piece in _split_shared_subject(clause)]
-
-
-_SHARED_VERBS = (
-    r"live|work|prefer|like|love|hate|enjoy|eat|drink|have|own|drive|speak|support|play|walk|run|use|need|want|"
-    r"study|teach|commute|cycle|moved|relocated|started|joined|left|quit|avoid|follow|go|take|am"
-)
-_SHARED_ADJS = r"allergic|vegetarian|vegan|pescatarian|married|single|divorced|engaged|retired|based|lactose|diabetic|pregnant"
-_SHARED = re.compile(rf"(?:,\s*(?:and\s+|but\s+)?|\s+(?:and|but)\s+)(?=(?:also\s+|now\s+|still\s+)?(?:(?P<v>{_SHARED_VERBS})|(?P<a>{_SHARED_ADJS}))\b)", re.I)
-
-
-def _split_shared_subject(clause: str) -> list[str]:
-    """ "I'm vegetarian, live in Leeds and prefer morning meetings" -> three clauses, each with its subject."""
-    if not re.match(r"(?i)(?:I|I'm|I've|we|we're)\b", clause):
-        return [clause]
-    out: list[str] = []
-    pos = 0
-    for m in _SHARED.finditer(clause):
-        left = clause[pos : m.start()].strip()
-        if re.fullmatch(r"(?i)(?:(?:I|we)\s+)?\w+", left):  # "I live and work in Leeds" stays whole
-            continue
-        out.append(left)
-        pos = m.end()
-    if not out:
-        return [clause]
-    rest = clause[pos:].strip()
-    out.append(rest)
-    return [out[0]] + [p for piece in out[1:] for p in _split_shared_subject(_with_subject(piece))]
-
-
-def _with_subject(piece: str) -> str:
-    m = re.match(rf"(?i)(?:also\s+|now\s+|still\s+)?(?:{_SHARED_ADJS})\b", piece)
-    return ("I'm " if m else "I ") + piece
 
 
 # -- clause classification ----------------------------------------------------------
@@ -240,26 +172,6 @@ IMPORTANCE = {
     "allergy": 0.9, "diet": 0.7, "residence": 0.7, "employer": 0.6, "rel": 0.6, "phone": 0.6, "email": 0.6,
     "address": 0.6, "birthday": 0.6, "age": 0.5, "name": 0.7, "car": 0.5, "relstatus": 0.6, "alcohol": 0.6, "smoking": 0.6, "attr": 0.6, "pref": 0.55, "like": 0.5, "occupation": 0.6,
 }
-
-
-_SUBJECTLESS = re.compile(
-    r"(?i)^(?:(?:now|currently|just|recently|finally|also)\s+)*(?P<v>living|working|based|studying|training|staying|moved|relocated|started|joined|left|quit|"
-    r"switched|changed|retired|got\s+married|went\s+vegan|went\s+vegetarian|gave\s+up|(?:fully\s+|strictly\s+|also\s+)?"
-    r"(?:vegetarian|vegan|pescatarian|allergic|married|single|divorced|engaged|pregnant|lactose|gluten-free|diabetic))\b"
-)
-
-
-def _subject(clause: str) -> str:
-    """A self-statement with its subject dropped ("now living in Brighton") gets it back ("I'm now living in Brighton")."""
-    m = _SUBJECTLESS.match(clause)
-    if not m:
-        return clause
-    verb = m.group("v").lower().split()[-1]
-    adjective = verb.endswith("ing") or verb in {"based", "vegetarian", "vegan", "pescatarian", "allergic", "married", "single",
-                                                 "divorced", "engaged", "pregnant", "lactose", "gluten-free", "diabetic"}
-    if verb == "married" and "got" in m.group("v").lower():
-        adjective = False
-    return ("I'm " if adjective else "I ") + clause[:1].lower() + clause[1:]
 
 
 def _strip(clause: str) -> str:
@@ -385,7 +297,9 @@ def canonical(text: str, slot: slots.Slot) -> str:
     at = text.lower().rfind(slot.value)
     if at < 0:
         return text
-    value = text[at : at + len(slot.value)]
+    art = re.search(r"(?i)\b(?:the|a|an)\s+$", text[:at])
+    at = art.start() if art else at  # a common-noun value keeps its article: "works at the local hospital"
+    value = text[at : at + len(slot.value) + (len(art.group()) if art else 0)]
     rest = text[len("User ") :].rstrip(".!?")
     return _finish(f"{form[0].format(v=value)} ({rest})")
 
