@@ -291,3 +291,45 @@ def test_the_same_birthday_in_another_date_order_is_one_record(new):
     d = decide(c, near(c, o))
     assert d.op in (Op.NOOP, Op.UPDATE) and d.target_id == o.id
     assert d.reason in (reconcile.DUPLICATE, reconcile.MERGED)
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        # a new job phrased as getting or starting one, at a common-noun workplace
+        ("User works at a garage.", "User got a job at a supermarket."),
+        ("User works for a charity.", "User started at a law firm in March."),
+        ("User works at Initech.", "User is with Hooli now."),
+        # smoking given up, named by what was smoked
+        ("User smokes.", "User has given up cigarettes."),
+        ("User is a smoker.", "User quit vaping last year."),
+        # habits: an activity taken up and given up
+        ("User goes running every morning.", "User stopped running, bad knee."),
+        ("User plays squash.", "User quit squash after the injury."),
+        ("User took up swimming.", "User doesn't go swimming any more."),
+        # a switch to another value of the same category
+        ("User prefers coffee.", "User has switched from coffee to tea."),
+        ("User prefers the train.", "User would rather fly these days."),
+        ("User prefers the aisle.", "User switched to window seats."),
+    ],
+)
+def test_updates_in_other_wordings_replace_the_old_value(old, new):
+    o = mem(old)
+    c = cand(new)
+    d = decide(c, near(c, o))
+    assert d.op is Op.UPDATE and d.target_id == o.id, d
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("User goes running every morning.", "User started playing tennis."),
+        ("User has a cat.", "User has a dog too."),
+        ("User drinks coffee every morning.", "User drinks a lot of water."),
+        ("User is pescatarian.", "User stopped reading the news."),
+    ],
+)
+def test_a_second_activity_or_item_is_added_beside_the_first(old, new):
+    o = mem(old)
+    c = cand(new)
+    assert decide(c, near(c, o)).op is Op.ADD

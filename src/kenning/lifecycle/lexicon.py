@@ -103,3 +103,22 @@ def date_value(text: str) -> str | None:
             month = next(name for name in _MONTHS if name.startswith(m.group("m").lower()[:3]))
             return f"{month} {int(m.group('d'))}"
     return None
+
+
+SPORTS = (
+    r"tennis|squash|badminton|football|soccer|rugby|cricket|golf|basketball|netball|hockey|volleyball|chess|"
+    r"yoga|pilates|karate|judo|boxing|climbing|bouldering|crossfit|parkrun|the\s+gym|gym"
+)
+
+
+def activity(word: str) -> str:
+    """A verb-derived activity reduced to one form: "running", "runs", "run" -> "run"; "cycling" -> "cycl"."""
+    w = word.lower().strip()
+    w = re.sub(r"^the\s+", "", w)
+    for suffix in ("ing", "es", "s"):
+        if len(w) > len(suffix) + 2 and w.endswith(suffix):
+            w = w[: -len(suffix)]
+            break
+    if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "aeiou":
+        w = w[:-1]  # running -> runn -> run
+    return w.rstrip("e") if len(w) > 3 else w

@@ -106,8 +106,9 @@ _R = [  # (pattern, builder) tried in order; the first that matches wins
     (r"\b(?:switched|changed|moved)\s+(?:their\s+)?(?:allegiance|support|loyalty)\s+(?:from\s+" + _PROPER_OLD + r"\s+)?to\s+" + _PROPER, "team:+"),
     (r"\b(?:supports|is\s+a\s+(?:lifelong\s+|big\s+)?supporter\s+of)\s+" + _PROPER, "team:+"),
     # smoking
-    (r"\b(?:quit|stopped|gave\s+up|doesn't|does\s+not|no\s+longer|never)\s+smok(?:ing|e|es)\b|\bnon-?smoker\b|\bis\s+not\s+a\s+smoker\b", "smoking:-"),
-    (r"\bis\s+a\s+(?:heavy\s+|light\s+|social\s+|regular\s+)?smoker\b|\bsmokes\b", "smoking:+"),
+    (r"\b(?:quit|stopped|gave\s+up|has\s+given\s+up|doesn't|does\s+not|no\s+longer|never)\s+(?:smok(?:ing|e|es)|(?:the\s+)?(?:cigarettes|cigs|fags|cigars|tobacco|vaping|vapes?))\b|\bnon-?smoker\b|\bis\s+not\s+a\s+smoker\b", "smoking:-"),
+    (r"\bis\s+a\s+(?:heavy\s+|light\s+|social\s+|regular\s+)?(?:smoker|vaper)\b|\b(?:smokes|vapes)\b", "smoking:+"),
+
     # relationship endings
     (r"\b(?:splits?\s+up|broke\s+up|breaks?\s+up|separated|divorced|are\s+no\s+longer\s+together)\b", "rel:partner-"),
     (r"\b(?:splits?\s+up|broke\s+up|breaks?\s+up)\b", "relstatus:single"),
@@ -128,6 +129,8 @@ _R = [  # (pattern, builder) tried in order; the first that matches wins
     (r"\b(?:works?|working|is\s+employed|employed)\s+" + _ADV + r"(?:as\s+(?:a|an)\s+(?:[\w-]+\s+){1,3}?)?(?:at|for)\s+" + _COMMON, "employer:+"),
     (r"\b(?:no\s+longer\s+works?|doesn't\s+work|does\s+not\s+work|stopped\s+working|left|quit)\s+(?:at|for\s+)?" + _COMMON, "employer:-"),
     (r"\b(?:is|'s)\s+" + _ADV + r"(?:a|an)\s+(?:[\w-]+\s+){0,2}(?:" + OCCUPATIONS + r")\s+(?:at|for|in)\s+" + _COMMON, "employer:+"),
+    (r"\b(?:joined|started\s+(?:a\s+new\s+job\s+|working\s+|work\s+)?(?:at|with|for)|got\s+a\s+(?:new\s+)?job\s+(?:at|with|in)|was\s+hired\s+by|job\s+is\s+(?:now\s+)?(?:at|with|in))\s+" + _COMMON, "employer:+"),
+    (r"\bis\s+(?:now\s+)?with\s+" + _PROPER + r"(?=\s+(?:now|these\s+days|nowadays)\b)", "employer:+"),
     # occupation
     (r"\b(?:quit|left|stopped|gave\s+up|no\s+longer|retired\s+from|is\s+not|isn't)\s+(?:being\s+(?:a|an)\s+|working\s+as\s+(?:a|an)\s+|works?\s+as\s+(?:a|an)\s+|(?:a|an)\s+)?(?P<v>(?:[\w-]+\s+){0,2}(?:" + OCCUPATIONS + r")|(?!(?:being|eating|drinking|smoking|vaping|taking|using)\b)\w+ing\s+(?!at\b|for\b|with\b)\w+)\b", "occupation:-"),
     (r"\b(?:works?|working)\s+" + _ADV + r"as\s+(?:a|an)\s+(?P<v>(?:[\w-]+\s+){0,3}?[\w-]+?)(?=\s+(?:at|for|in|with|on|from)\b|[,.;]|$)", "occupation:+"),
@@ -159,10 +162,17 @@ _R = [  # (pattern, builder) tried in order; the first that matches wins
     (r"\bborn\s+on\s+(?P<v>.+)", "birthday"),
     (r"\b(?:is|turned|turns)\s+(?P<v>\d{1,3})(?:\s+years?\s+old)?\b", "age"),
     (r"\b(?:goes\s+by|prefers\s+to\s+be\s+called|wants\s+to\s+be\s+called)\s+(?P<v>[A-Z][\w-]*)", "name"),
+    # habits and activities: "goes running" / "plays squash" <-> "stopped running" / "quit squash"
+    (r"\b(?:quit|stopped|gave\s+up|has\s+given\s+up|has\s+stopped|no\s+longer|doesn't|does\s+not)\s+(?:go\s+|goes\s+|going\s+|play\s+|plays\s+|playing\s+|do\s+|does\s+|doing\s+)?(?!(?:being|eating|drinking|working|living|using|taking|getting)\b)(?P<v>[a-z]+ing|" + lexicon.SPORTS + r")\b", "habit:-"),
+    (r"\b(?:goes|go|went)\s+(?P<v>[a-z]+ing)\b(?=\s+(?:every|each|on|at|most|three|twice|once|daily|weekly|regularly))|\b(?:plays|does|took\s+up|has\s+taken\s+up|started)\s+(?P<v2>" + lexicon.SPORTS + r"|[a-z]+ing)\b", "habit:+"),
 ]
 _COMPILED = [(re.compile(p), tag) for p, tag in _R]
 
 _PREF_CMP = re.compile(r"(?i)\bprefers?\s+(?P<v>[\w -]+?)\s+(?:to|over|rather\s+than|instead\s+of)\s+(?P<o>[\w -]+)")
+_CATEGORY_VERB = re.compile(
+    r"(?i)\b(?:switched|changed|moved|gone\s+over|went\s+over|converted)\s+(?:from\s+[\w -]+?\s+)?(?:to\s+)?(?P<v>[\w-]+(?:\s+[\w-]+)?)"
+    r"|\b(?:would\s+rather|prefers?\s+to|likes?\s+to)\s+(?P<verb>[\w-]+)"
+)
 _PREF = re.compile(r"(?i)\b(?:prefers?|would\s+rather\s+(?:have|sit\s+in|get|take|use|drink|eat|go\s+by|travel\s+by|be\s+contacted\s+(?:by|via|on))|likes?\s+(?:to\s+have|having)|wants?\s+(?:to\s+have\s+)?(?:a|an)?)\s+(?P<v>[\w -]+)")
 _LIKE = re.compile(
     r"(?:^|\b(?:User|user|they|she|he)\s+|^[A-Z][\w-]*\s+)(?:(?:\w+ly|just|really|also|still|now|no\s+longer|(?:do|does)(?:n't|\s+not)|can't|cannot)\s+)*"
@@ -248,12 +258,20 @@ def parse(text: str) -> Slot | None:
     return found[0] if found else None
 
 
+# "-ing" words after "stopped"/"goes" that are not activities a person takes up or gives up
+_NOT_HABITS = {"be", "work", "liv", "eat", "drink", "smok", "us", "tak", "get", "hav", "do", "go", "feel", "someth", "noth", "anyth",
+               "everyth", "th", "br", "morn", "even", "even", "wedd", "meet", "build", "ceil", "pudd", "sett", "pay", "mak", "tell"}
+
+
 def _match(t: str, m: re.Match[str], tag: str, negated_tail: bool) -> Slot | None:
     attr, _, mode = tag.partition(":")
     if attr == "rel" and mode == "partner-":
         return Slot("rel:partner", None, True)
     if attr == "relstatus" and mode == "single":
         return Slot("relstatus", "single", False)
+    if attr == "habit":
+        what = lexicon.activity(m.group("v") or m.group("v2"))
+        return Slot(f"habit:{what}", what, mode == "-") if what not in _NOT_HABITS else None
     if attr in ("smoking", "alcohol"):
         return Slot(attr, None, mode == "-")
     if attr == "rel":
@@ -369,6 +387,12 @@ def _parse_loose(t: str, negated_tail: bool) -> Slot | None:
             return Slot(f"pref:{ca}", " ".join(_content(_core(m.group("v")))), False)
         if a and b:
             return Slot("pref:" + "|".join(sorted({a, b})), a, False)
+    for m in _CATEGORY_VERB.finditer(t):
+        word = m.group("v") or m.group("verb")
+        cat = lexicon.category(word)
+        if cat and (m.group("verb") is None or lexicon.category(m.group("verb"))):
+            core = [w for w in _content(word) if lexicon.category(w)] or [word]
+            return Slot(f"pref:{cat}", " ".join(core).lower(), pref_negated)
     m = _PERSON_PREF.search(t)
     if m and lexicon.category(m.group("v")):
         return Slot(f"pref:{lexicon.category(m.group('v'))}", m.group("v").lower(), pref_negated)
