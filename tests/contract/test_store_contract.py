@@ -240,3 +240,15 @@ def test_audit_is_ordered_and_holds_ids_not_content(engine):
     assert [e.op for e in entries] == [Op.ADD, Op.DELETE]
     assert all("Bluefin" not in f"{e.reason}{e.source}" for e in entries)
     assert entries[0].memory_ids == (a.id,)
+
+
+def test_search_vector_honours_every_requested_status(engine):
+    a, b = mem(A, "Alice lives in Leeds"), mem(A, "Alice lives in York")
+    engine.insert(A, [a, b])
+    engine.retire(A, [a.id], later(1))
+    q = vec("Alice lives in Leeds")
+    assert [s.memory.id for s in engine.search_vector(A, q, k=5, now=later(2))] == [b.id]
+    assert [s.memory.id for s in engine.search_vector(A, q, k=5, now=later(2), statuses=(Status.RETIRED,))] == [a.id]
+    both = engine.search_vector(A, q, k=5, now=later(2), statuses=(Status.ACTIVE, Status.RETIRED))
+    assert [s.memory.id for s in both] == [a.id, b.id]
+    assert engine.search_vector(B, q, k=5, now=later(2), statuses=(Status.RETIRED,)) == []

@@ -375,11 +375,13 @@ class SQLiteStore(StoreBase):
         vector = np.asarray(vector, dtype=np.float32)
         if vector.shape != (self.dim,):
             raise ValidationError(f"query vector has shape {vector.shape}; this store holds {self.dim} dims")
+        wanted = {s.value for s in statuses}
+        if not wanted <= {"active", "provisional"}:
+            return self._search_vector_uncached(scope, vector, k=k, now=now, wanted=wanted)
         with self._read() as con:
             part = self._partition(con, scope)
         if not part.ids or k <= 0:
             return []
-        wanted = {s.value for s in statuses}
         mask = part.expires > to_us(now)
         if wanted != {"active", "provisional"}:
             mask &= np.isin(part.statuses, list(wanted))
@@ -404,6 +406,30 @@ class SQLiteStore(StoreBase):
         vecs = {part.ids[i]: part.matrix[i] for i in sim_of}
         mems = {m.id: m for m in self._fetch(scope, list(vecs), vecs)}
         return [Scored(mems[part.ids[i]], sim_of[i]) for i in sim_of if part.ids[i] in mems and mems[part.ids[i]].status.value in wanted]
+
+    def _search_vector_uncached(self, scope: Scope, vector: np.ndarray, *, k: int, now: datetime, wanted: set[str]) -> list[Scored]:
+        """Exact search over any statuses (retired records too): read straight from the scope's clustered vectors.
+
+        The cached partition holds only what retrieval uses (active, provisional);
+        history views that ask for more pay one range scan instead.
+        """
+        if k <= 0:
+            return []
+        marks = ",".join("?" * len(wanted))
+        with self._read() as con:
+            rows = con.execute(
+                f"SELECT id, embedding FROM memory_vectors WHERE tenant_id = ? AND user_id = ? AND status IN ({marks}) "
+                "AND (expires_at IS NULL OR expires_at > ?)",
+                (scope.tenant_id, scope.user_id, *sorted(wanted), to_us(now)),
+            ).fetchall()
+        if not rows:
+            return []
+        matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), self.dim)
+        sims = matrix @ vector
+        order = np.argsort(-sims, kind="stable")[:k]
+        vecs = {rows[i][0]: matrix[i] for i in order}
+        mems = {m.id: m for m in self._fetch(scope, list(vecs), vecs)}
+        return [Scored(mems[rows[i][0]], float(sims[i])) for i in order if rows[i][0] in mems and mems[rows[i][0]].status.value in wanted]
 
     def search_keywords(
         self, scope: Scope, query: str, *, k: int, now: datetime, statuses: Sequence[Status] = RETRIEVABLE
