@@ -282,3 +282,24 @@ def test_a_common_noun_workplace_keeps_its_article():
 @pytest.mark.parametrize("said", ["Designer bags are overpriced.", "Teacher training starts Monday.", "Pilot episode was great."])
 def test_a_sentence_that_merely_starts_with_a_job_word_is_not_about_the_user(said):
     assert not any(t.startswith("User is a") for t in texts(said))
+
+
+@pytest.mark.parametrize(
+    "said, key",
+    [
+        ("You can email me at kai@studio.example from now on.", "email"),
+        ("Drop me a line at kai@studio.example whenever.", "email"),
+        ("Please use 07700 900222, the other phone is gone.", "phone"),
+        ("Reach me at +1 415 555 0100 during the week.", "phone"),
+    ],
+)
+def test_how_to_reach_the_user_is_a_fact_however_it_is_phrased(said, key):
+    c = one(said)
+    assert c.kind is Kind.FACT and c.slot is not None and c.slot.key == key
+
+
+@pytest.mark.parametrize(
+    "said", ["Please send my report to anna@firm.com.", "My booking reference is 88812345, the flight number is BA123.", "Can you call me on 0161 496 0000?"]
+)
+def test_other_numbers_and_addresses_are_not_the_users_contact_details(said):
+    assert not any(c.kind is Kind.FACT and c.slot is not None and c.slot.key in ("phone", "email") for c in extract([Turn("user", said)]).claims)

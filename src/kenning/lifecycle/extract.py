@@ -331,6 +331,20 @@ def _is_request(c: str, req: str, first: str, starts_self: bool) -> bool:
     return req != c or asks or (first in IMPERATIVES and not starts_self) or pleads
 
 
+def _contact_detail(c: str) -> tuple[str, Kind, float] | None:
+    """ "You can email me at x@y.org from now on", "Please use 07700 900222": how to reach the user is a
+    fact about them, however it is phrased (instruction, request), so a new number replaces the old one."""
+    addressed = re.search(r"(?i)\b(?:me|my|I|us|our)\b", c) or re.match(r"(?i)(?:please\s+)?(?:use|try|dial)\b", c)
+    if c.endswith("?") or not addressed:
+        return None
+    body = third_person(_REQUEST_LEAD.sub("", c))
+    text = _finish(body if re.search(r"(?i)\b(?:me|my|I|us|our)\b", c) else f"User asked to {body[:1].lower()}{body[1:]}")
+    slot = slots.parse(text)
+    if slot is None or slot.key not in ("phone", "email"):
+        return None
+    return text, Kind.FACT, IMPORTANCE[slot.key]
+
+
 def classify_user_clause(clause: str) -> tuple[str, Kind, float] | None:
     """(normalised text, kind, importance) for one clause of a user turn, or None for small talk.
 
@@ -346,6 +360,9 @@ def classify_user_clause(clause: str) -> tuple[str, Kind, float] | None:
     starts_self = bool(re.match(_SELF, c) or re.match(r"(?i)^(?:when|since|after|before|because|if|as)\s+I\b", c))
     req = _REQUEST_LEAD.sub("", c)
     first = req.split()[0].lower().strip(",") if req.split() else ""
+    contact = _contact_detail(c)
+    if contact is not None:
+        return contact
     if not sarcastic and _is_standing_instruction(c, req, first):
         body = third_person(req)
         return _finish(f"Standing instruction: {body[:1].lower() + body[1:]}"), Kind.PROCEDURE, 0.85

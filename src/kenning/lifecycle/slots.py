@@ -155,7 +155,10 @@ _R = [  # (pattern, builder) tried in order; the first that matches wins
     (r"\b(?:married\s+to|married|dating|engaged\s+to)\s+(?P<v>[A-Z][\w-]*)", "rel:partner"),
     # contact details and identity
     (r"\b(?:phone|mobile|cell|telephone)(?:\s+number)?\s+is\s+(?:now\s+)?(?P<v>\+?[\d][\d ()-]{5,}\d)", "phone"),
+    (lexicon.PHONE + r"(?=[^.;:]{0,30}\b(?:phone|mobile|landline|cell)\b)", "phone"),
+    (r"(?i)\b(?:use|try|dial)\s+" + lexicon.PHONE, "phone"),
     (r"(?i)\b(?:reach(?:ed|able)?|call(?:ed)?|text(?:ed)?|ring|phone|mobile|cell|whatsapp|landline|contact|(?:my|their|user's|new|old|mobile|phone|contact|home|work|cell)\s+number)\b[^.;:]{0,40}?" + lexicon.PHONE, "phone"),
+    (r"(?i)\b(?:e-?mail|mail|line|inbox|reach(?:ed|able)?|contact(?:ed)?|write|message|address)\b[^.;:]{0,40}?\b(?P<v>[\w.+-]+@[\w-]+\.[\w.]*\w)", "email"),
     (r"\be-?mail(?:\s+address)?\s+is\s+(?:now\s+)?(?P<v>[\w.+-]+@[\w-]+\.[\w.]+)", "email"),
     (r"\b(?:home\s+)?address\s+is\s+(?:now\s+)?(?P<v>.+)", "address"),
     (r"\bbirthday\s+(?:is|'s|falls)\s+(?:on\s+)?(?P<v>.+)", "birthday"),
