@@ -333,3 +333,39 @@ def test_a_second_activity_or_item_is_added_beside_the_first(old, new):
     o = mem(old)
     c = cand(new)
     assert decide(c, near(c, o)).op is Op.ADD
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("User lives in Leeds.", "User is in Manchester now."),
+        ("User lives in Leeds.", "User is back in Glasgow these days."),
+        ("User works at Initech.", "User is not at Initech anymore."),
+        ("User is a teacher.", "User retired last year."),
+        ("User is a teacher.", "User is now a headteacher."),
+        ("User is vegetarian.", "User is no longer veggie."),
+        ("User is vegan.", "User has started eating cheese again."),
+        ("User loves jazz.", "User has gone off jazz."),
+        ("User likes spicy food.", "User doesn't like spicy food any more."),
+        ("User's favourite band is Muse.", "Radiohead is the user's favourite band now."),
+    ],
+)
+def test_more_update_and_retraction_wordings(old, new):
+    o = mem(old)
+    c = cand(new)
+    d = decide(c, near(c, o))
+    assert d.op is Op.UPDATE and d.target_id == o.id, d
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("User lives in Leeds.", "User is in Paris for a conference."),
+        ("User works at Initech.", "User is at the dentist."),
+        ("User is a teacher.", "User's father retired from the navy."),
+    ],
+)
+def test_a_visit_or_someone_elses_news_is_not_an_update(old, new):
+    o = mem(old)
+    c = cand(new)
+    assert decide(c, near(c, o)).op is Op.ADD

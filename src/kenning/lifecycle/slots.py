@@ -57,7 +57,7 @@ _COMMON = (
 DIETS = (
     r"vegetarian|vegan|pescatarian|pescetarian|flexitarian|carnivore|omnivore|keto(?:genic)?|paleo|"
     r"gluten[- ]free|dairy[- ]free|lactose[- ]intolerant|halal|kosher|coeliac|celiac|"
-    r"plant[- ]based|raw\s+vegan|fruitarian"
+    r"plant[- ]based|raw\s+vegan|fruitarian|veggie"
 )
 _DIET_IDENTITY = {"vegetarian", "vegan", "pescatarian", "pescetarian", "flexitarian", "carnivore", "omnivore",
                   "keto", "ketogenic", "paleo", "plant-based", "plant based", "raw vegan", "fruitarian"}
@@ -90,6 +90,7 @@ _R = [  # (pattern, builder) tried in order; the first that matches wins
     (r"\b(?:no\s+longer|doesn't|does\s+not|don't|do\s+not)\s+lives?\s+in\s+" + _PROPER, "residence:-"),
     (r"\bmoved\s+(?:out\s+of|away\s+from)\s+" + _PROPER, "residence:-"),
     (r"\b(?:lives?|living|resides?|(?:is|are)\s+" + _ADV + r"based|has\s+lived|is\s+living|are\s+living|settled)\s+" + _ADV + r"(?:in|at)\s+(?:the\s+)?" + _PROPER, "residence:+"),
+    (r"\bis\s+(?:now\s+|back\s+|currently\s+)*(?:living\s+)?in\s+" + _PROPER + r"(?=\s+(?:now|these\s+days|nowadays|for\s+good|permanently)\b)", "residence:+"),
     (r"\bhome\s+(?:town\s+)?is\s+(?:now\s+)?(?:in\s+)?" + _PROPER, "residence:+"),
     (r"\b(?:works?|working)\s+" + _ADV + r"(?:remotely\s+from|from\s+home\s+in)\s+" + _PROPER, "residence:+"),
     (r"\b(?:bought|rented|renting|rents|found|got)\s+(?:a|an|their|our)\s+(?:new\s+)?(?:house|flat|home|place|apartment|condo|cottage)\s+in\s+(?:the\s+)?" + _PROPER, "residence:+"),
@@ -130,17 +131,21 @@ _R = [  # (pattern, builder) tried in order; the first that matches wins
     (r"\b(?:no\s+longer\s+works?|doesn't\s+work|does\s+not\s+work|stopped\s+working|left|quit)\s+(?:at|for\s+)?" + _COMMON, "employer:-"),
     (r"\b(?:is|'s)\s+" + _ADV + r"(?:a|an)\s+(?:[\w-]+\s+){0,2}(?:" + OCCUPATIONS + r")\s+(?:at|for|in)\s+" + _COMMON, "employer:+"),
     (r"\b(?:joined|started\s+(?:a\s+new\s+job\s+|working\s+|work\s+)?(?:at|with|for)|got\s+a\s+(?:new\s+)?job\s+(?:at|with|in)|was\s+hired\s+by|job\s+is\s+(?:now\s+)?(?:at|with|in))\s+" + _COMMON, "employer:+"),
+    (r"\b(?:is\s+not|isn't|is\s+no\s+longer)\s+(?:at|with)\s+" + _PROPER + r"(?=\s+(?:any\s?more|any\s+longer|now)\b|\s*[.,;]|$)", "employer:-"),
     (r"\bis\s+(?:now\s+)?with\s+" + _PROPER + r"(?=\s+(?:now|these\s+days|nowadays)\b)", "employer:+"),
     # occupation
     (r"\b(?:quit|left|stopped|gave\s+up|no\s+longer|retired\s+from|is\s+not|isn't)\s+(?:being\s+(?:a|an)\s+|working\s+as\s+(?:a|an)\s+|works?\s+as\s+(?:a|an)\s+|(?:a|an)\s+)?(?P<v>(?:[\w-]+\s+){0,2}(?:" + OCCUPATIONS + r")|(?!(?:being|eating|drinking|smoking|vaping|taking|using)\b)\w+ing\s+(?!at\b|for\b|with\b)\w+)\b", "occupation:-"),
     (r"\b(?:works?|working)\s+" + _ADV + r"as\s+(?:a|an)\s+(?P<v>(?:[\w-]+\s+){0,3}?[\w-]+?)(?=\s+(?:at|for|in|with|on|from)\b|[,.;]|$)", "occupation:+"),
     (r"\b(?:is|'s|became|has\s+become|is\s+now|trained\s+as|qualified\s+as|is\s+training\s+to\s+be|got\s+a\s+job\s+as)\s+" + _ADV + r"(?:a|an)\s+(?P<v>(?:[\w-]+\s+){0,3}(?:" + OCCUPATIONS + r"))\b", "occupation:+"),
+    (r"\b(?:has\s+|have\s+|just\s+|finally\s+)*retired\b(?!\s+(?:from|as)\b)", "occupation:-"),
+    (r"\bis\s+now\s+(?:a|an)\s+(?P<v>[\w-]+(?:er|or|ist|ian|ant|ent))\b", "occupation:+"),
     # diet
     (r"\b(?:is\s+not|isn't|is\s+no\s+longer|are\s+not|no\s+longer|not)\s+(?:a\s+|an\s+)?" + _ADV + r"(?P<v>" + DIETS + r")", "diet:-"),
     (r"\b(?:stopped|quit|gave\s+up|gives\s+up|ended)\s+(?:being\s+|eating\s+)?(?:a\s+|an\s+)?(?P<v>" + DIETS + r")", "diet:-"),
     (r"\b(?:doesn't|does\s+not|don't|do\s+not|no\s+longer|never|stopped|has\s+stopped|gave\s+up)\s+(?:eat(?:s|ing)?\s+)?(?:any\s+)?(?:meat|animal\s+products)\b(?!\s+(?:again|now))", "diet:veg"),
     (r"\b(?P<how>doesn't|does\s+not|don't|do\s+not|no\s+longer|stopped|has\s+stopped|quit|gave\s+up|has\s+given\s+up|cut\s+out|is\s+off)\s+(?:eat(?:s|ing)?\s+)?(?:any\s+)?(?P<v>" + lexicon.FOODS + r")\b", "diet:food-"),
     (r"\bback\s+(?:to\s+)?eating\s+(?:" + _MEATS + r")", "diet:omni"),
+    (r"\b(?:eats?|eating|having)\s+(?:cheese|dairy|eggs|honey|butter|yoghurt|yogurt)(?:\s+(?:and|or)\s+\w+)?\s+(?:again|now|these\s+days)", "diet:notvegan"),
     (r"\b(?:eats?|eating)\s+(?:" + _MEATS + r")(?:\s*(?:,|and|&)\s*(?:" + _MEATS + r"))*\s+(?:again|now|these\s+days)", "diet:omni"),
     (r"\b(?:started|began|is)\s+eating\s+(?:" + _MEATS + r")", "diet:omni"),
     (r"\b(?:is|are|became|becomes|went|goes|turned|has\s+become|has\s+gone|'s|eats|eat|keeps|follows\s+a)\s+" + _ADV + r"(?:a\s+|an\s+|fully\s+|strictly\s+)?(?:(?:keen|strict|committed|lifelong|proud|full|total|complete|practising|practicing|new|recent|devoted)\s+)?(?P<v>" + DIETS + r")", "diet:+"),
@@ -179,11 +184,15 @@ _CATEGORY_VERB = re.compile(
 _PREF = re.compile(r"(?i)\b(?:prefers?|would\s+rather\s+(?:have|sit\s+in|get|take|use|drink|eat|go\s+by|travel\s+by|be\s+contacted\s+(?:by|via|on))|likes?\s+(?:to\s+have|having)|wants?\s+(?:to\s+have\s+)?(?:a|an)?)\s+(?P<v>[\w -]+)")
 _LIKE = re.compile(
     r"(?:^|\b(?:User|user|they|she|he)\s+|^[A-Z][\w-]*\s+)(?:(?:\w+ly|just|really|also|still|now|no\s+longer|(?:do|does)(?:n't|\s+not)|can't|cannot)\s+)*"
-    r"(?P<verb>(?:dis)?likes?|loves?|enjoys?|adores?|hates?|detests?|stand|handle|tolerate|stomach|avoids?|(?:is|isn't|is\s+not)\s+(?:a\s+(?:big\s+|huge\s+)?)?(?:fan\s+of|into))\s+(?P<v>[\w -]+)",
+    r"(?P<verb>(?:dis)?likes?|loves?|enjoys?|adores?|hates?|detests?|stand|handle|tolerate|stomach|avoids?|(?:has\s+|have\s+)?(?:gone|went|is|are|'s)\s+off|(?:is|isn't|is\s+not)\s+(?:a\s+(?:big\s+|huge\s+)?)?(?:fan\s+of|into))\s+(?P<v>[\w -]+)",
 )
-_NEG_LIKE = re.compile(r"(?i)\b(?:dislike|hate|detest|stand|avoid|not|n't|no\s+longer)")
+_NEG_LIKE = re.compile(r"(?i)\b(?:dislike|hate|detest|stand|avoid|not|n't|no\s+longer)|\boff\b")
 _ATTR = re.compile(
     r"(?:^|(?<=\s))(?:User's|their|the\s+user's|[A-Z][a-z]+'s)\s+(?:new\s+|current\s+|updated\s+)?(?P<a>[a-z][a-z -]{1,40}?)\s+(?:is|are|was)\s+(?:now\s+|actually\s+)?(?P<v>.+)"
+)
+_ATTR_INVERTED = re.compile(
+    r"^(?P<v>[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*)*)\s+(?:is|are)\s+(?:now\s+)?(?:User's|their|the\s+user's)\s+(?:new\s+)?"
+    r"(?P<a>(?:favou?rite|go-to|preferred|usual)\s+[a-z][a-z -]{1,30}?)(?:\s+(?:now|these\s+days|nowadays))?[.!]?$"
 )
 _ATTR_SYNONYMS = {"number": "phone", "contact number": "phone", "mobile": "phone", "mobile number": "phone", "cell": "phone",
                   "cell number": "phone", "phone number": "phone", "telephone number": "phone", "phone": "phone",
@@ -306,11 +315,13 @@ def _match(t: str, m: re.Match[str], tag: str, negated_tail: bool) -> Slot | Non
         diet = lexicon.diet_excluding(m.group("v"))
         return Slot("diet", diet, True) if diet else None
     if attr == "diet":
+        if mode == "notvegan":
+            return Slot("diet", "vegan", True)
         if mode == "omni":
             return Slot("diet", "omnivore", False)
         if mode == "veg":
             return Slot("diet", "vegan" if "animal" in m.group(0) else "vegetarian", False)
-        value = (value or "").replace("pescetarian", "pescatarian").replace("ketogenic", "keto")
+        value = (value or "").replace("pescetarian", "pescatarian").replace("ketogenic", "keto").replace("veggie", "vegetarian")
         neg = mode == "-"
         if value in _DIET_IDENTITY:
             return Slot("diet", value, neg)
@@ -401,10 +412,11 @@ def _parse_loose(t: str, negated_tail: bool) -> Slot | None:
         return Slot(f"pref:{lexicon.category(m.group('v'))}", m.group("v").lower(), pref_negated)
     m = _LIKE.search(t)
     if m and not re.search(r"(?i)\b(?:would|'d)\s+like\b", t):
-        topic, _ = _head(m.group("v"))
+        liked = _NEG_TAIL.sub("", m.group("v")).strip()  # "spicy food any more" is about "spicy food"
+        topic, _ = _head(liked)
         if topic:
             neg = bool(_NEG_LIKE.search(m.group(0)[: m.end("verb") - m.start()])) or negated_tail
-            value = _head(m.group("v"))[1]
+            value = _head(liked)[1]
             phrase = topic if value == topic else f"{value} {topic}"
             return Slot(f"like:{phrase}", phrase, neg)
     m = _PREF.search(t)
@@ -415,6 +427,9 @@ def _parse_loose(t: str, negated_tail: bool) -> Slot | None:
         topic, value = _head(m.group("v"))
         if topic:
             return Slot(f"pref:{topic}", value, pref_negated)
+    m = _ATTR_INVERTED.match(t)
+    if m:
+        return Slot("attr:" + " ".join(_stem(w) for w in m.group("a").split() if w not in STOPWORDS), _clean(m.group("v")), False)
     m = _ATTR.search(t)
     if m:
         attr = " ".join(_stem(w) for w in m.group("a").split() if w not in STOPWORDS)
