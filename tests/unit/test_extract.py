@@ -303,3 +303,23 @@ def test_how_to_reach_the_user_is_a_fact_however_it_is_phrased(said, key):
 )
 def test_other_numbers_and_addresses_are_not_the_users_contact_details(said):
     assert not any(c.kind is Kind.FACT and c.slot is not None and c.slot.key in ("phone", "email") for c in extract([Turn("user", said)]).claims)
+
+
+@pytest.mark.parametrize(
+    "said, expected",
+    [
+        ("I'm coeliac, and my wife Ana does the shopping.", ["User is coeliac.", "User's wife Ana does the shopping."]),
+        ("I live in Hove, my brother runs a cafe there.", ["User lives in Hove.", "User's brother runs a cafe there."]),
+        ("I'm a vet, my partner teaches maths.", ["User is a vet.", "User's partner teaches maths."]),
+    ],
+)
+def test_a_possessive_clause_with_its_own_verb_is_a_claim_of_its_own(said, expected):
+    assert texts(said) == expected
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["Big news: new job at Equinor!", "Started a new job with a charity in May.", "I moved to Oslo - new job at Equinor - and it's cold."],
+)
+def test_a_telegraphic_new_job_is_an_employer(said):
+    assert any(c.slot is not None and c.slot.key == "employer" for c in extract([Turn("user", said)]).claims)

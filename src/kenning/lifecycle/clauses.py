@@ -22,7 +22,11 @@ _CLAUSE = re.compile(
     rf"\s*(?:,|;|:)\s*(?:and\s+|but\s+|so\s+|also\s+|plus\s+|though\s+)?(?:(?:by\s+the\s+way|btw|oh|also|anyway),?\s+)?(?={SELF})"
     rf"|\s+(?:and|but|plus|while|whereas|though)\s+(?:also\s+|now\s+)?(?={SELF})"
 )
-_FINITE = re.compile(r"(?i)\b(?:is|are|was|were|has|have|had|'s|lives|works|called|named|died|passed|loves|likes|hates|got|turned)\b")
+_FINITE = re.compile(
+    r"(?i)\b(?:is|are|was|were|has|have|had|'s|lives|works|called|named|died|passed|loves|likes|hates|got|turned|"
+    r"does|did|do|makes|made|takes|took|runs|ran|plays|drives|goes|went|owns|teaches|cooks|studies|speaks|wants|needs|"
+    r"knows|says|said|came|joined|moved|started|became|will|can|would|should|could)\b"
+)
 
 
 _SUBORDINATE = re.compile(r"(?i)^(?:if|when|whenever|every\s+time|each\s+time|any\s?time|as\s+soon\s+as|before|after|once|unless|because|since|although|though)\b")
@@ -113,6 +117,7 @@ _ROLE = re.compile(
 )
 _NAME = re.compile(r"(?i)^name(?:'s|\s+is|\s*:)\s+(?=[A-Z])")
 _ORIGIN = re.compile(r"(?i)^(?:originally\s+from|from\s+[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*\s+originally)\b")
+_NEW_JOB = re.compile(r"(?i)^(?:(?:just\s+)?started\s+)?(?:a\s+)?new\s+job\s+(?=(?:at|with|in)\b)")
 _BARE_VERB = re.compile(r"(?i)^(?:(?:now|currently|also|still)\s+)*(?:live\s+(?:in|at|near)|work\s+(?:at|for|as|in)|speak\s+[A-Z]|commute\s+(?:by|to|from))\b")
 
 
@@ -126,6 +131,8 @@ def subject(clause: str) -> str:
             lead = "" if re.match(r"(?i)(?:(?:now|currently|also|still|just)\s+)*(?:a|an)\s", clause) else "a "
             noun = clause[:1].lower() + clause[1:]
             return f"I'm {lead}{noun}" if not lead else f"I'm {_article(noun)} {noun}"
+        if _NEW_JOB.match(clause):
+            return "I got a new job " + clause[_NEW_JOB.match(clause).end() :]
         if _ORIGIN.match(clause):
             return "I'm " + clause[:1].lower() + clause[1:]
         if _BARE_VERB.match(clause):
