@@ -90,6 +90,11 @@ _R = [  # (pattern, builder) tried in order; the first that matches wins
     (r"\b(?:no\s+longer|doesn't|does\s+not|don't|do\s+not)\s+lives?\s+in\s+" + _PROPER, "residence:-"),
     (r"\bmoved\s+(?:out\s+of|away\s+from)\s+" + _PROPER, "residence:-"),
     (r"\b(?:lives?|living|resides?|(?:is|are)\s+" + _ADV + r"based|has\s+lived|is\s+living|are\s+living|settled)\s+" + _ADV + r"(?:in|at)\s+(?:the\s+)?" + _PROPER, "residence:+"),
+    (r"\b(?:relocated|emigrated|upped\s+sticks|packed\s+up\s+and\s+(?:moved|headed|went|left))\s+(?:[a-z]+\s+){0,2}?(?:to|into|for)\s+" + _PROPER, "residence:+"),
+    (r"\b(?:is|are)\s+" + _ADV + r"based\s+out\s+of\s+" + _PROPER, "residence:+"),
+    (r"\bcalls\s+" + _PROPER + r"\s+home\b", "residence:+"),
+    (r"\b(?:new\s+)?(?:place|flat|house|home|apartment)\s+is\s+(?:now\s+)?in\s+" + _PROPER, "residence:+"),
+    (r"\bgot\s+the\s+keys\s+(?:to|for)\s+(?:a|an|their|our)\s+(?:new\s+)?(?:house|flat|home|place|apartment)\s+in\s+" + _PROPER, "residence:+"),
     (r"\bis\s+(?:now\s+|back\s+|currently\s+)*(?:living\s+)?in\s+" + _PROPER + r"(?=\s+(?:now|these\s+days|nowadays|for\s+good|permanently)\b)", "residence:+"),
     (r"\bhome\s+(?:town\s+)?is\s+(?:now\s+)?(?:in\s+)?" + _PROPER, "residence:+"),
     (r"\b(?:works?|working)\s+" + _ADV + r"(?:remotely\s+from|from\s+home\s+in)\s+" + _PROPER, "residence:+"),
@@ -126,6 +131,9 @@ _R = [  # (pattern, builder) tried in order; the first that matches wins
     (r"\b(?:works?|working)\s+" + _ADV + r"as\s+(?:a|an)\s+(?:[\w-]+\s+){1,3}?(?:at|for|with)\s+" + _PROPER, "employer:+"),
     (r"\b(?:joined|started\s+(?:a\s+new\s+job\s+|working\s+|work\s+)?(?:at|with|for)|got\s+a\s+(?:new\s+)?job\s+(?:at|with)|was\s+hired\s+by|now\s+at)\s+" + _PROPER, "employer:+"),
     (r"\bjob\s+is\s+(?:now\s+)?(?:at|with)\s+" + _PROPER, "employer:+"),
+    (r"\b(?:taken|took|accepted|started|starts|starting|begun|began)\s+(?:a|an|the|their|the\s+user's)\s+(?:new\s+)?(?:position|role|job|post|offer|contract)\s+(?:at|with|from)\s+" + _PROPER, "employer:+"),
+    (r"\bemployer\s+is\s+(?:now\s+)?" + _PROPER, "employer:+"),
+    (r"^" + _PROPER + r"\s+(?:has\s+)?(?:hired|employs|took\s+on)\s+(?:the\s+user|User|them)\b", "employer:+"),
     (r"\bis\s+(?:a|an)\s+(?:[\w-]+\s+){1,3}(?:at|for)\s+" + _PROPER, "employer:+"),
     (r"\b(?:works?|working|is\s+employed|employed)\s+" + _ADV + r"(?:as\s+(?:a|an)\s+(?:[\w-]+\s+){1,3}?)?(?:at|for)\s+" + _COMMON, "employer:+"),
     (r"\b(?:no\s+longer\s+works?|doesn't\s+work|does\s+not\s+work|stopped\s+working|left|quit)\s+(?:at|for\s+)?" + _COMMON, "employer:-"),
@@ -148,10 +156,11 @@ _R = [  # (pattern, builder) tried in order; the first that matches wins
     (r"\b(?:eats?|eating|having)\s+(?:cheese|dairy|eggs|honey|butter|yoghurt|yogurt)(?:\s+(?:and|or)\s+\w+)?\s+(?:again|now|these\s+days)", "diet:notvegan"),
     (r"\b(?:eats?|eating)\s+(?:" + _MEATS + r")(?:\s*(?:,|and|&)\s*(?:" + _MEATS + r"))*\s+(?:again|now|these\s+days)", "diet:omni"),
     (r"\b(?:started|began|is)\s+eating\s+(?:" + _MEATS + r")", "diet:omni"),
+    (r"\bis\s+(?:a\s+)?meat[- ]eater\b", "diet:omni"),
     (r"\b(?:is|are|became|becomes|went|goes|turned|has\s+become|has\s+gone|'s|eats|eat|keeps|follows\s+a)\s+" + _ADV + r"(?:a\s+|an\s+|fully\s+|strictly\s+)?(?:(?:keen|strict|committed|lifelong|proud|full|total|complete|practising|practicing|new|recent|devoted)\s+)?(?P<v>" + DIETS + r")", "diet:+"),
     # allergies
     (r"\b(?:is\s+not|isn't|is\s+no\s+longer|not|no\s+longer)\s+" + _ADV + r"allergic\s+to\s+(?P<v>[\w-]+(?:\s+(?!after|all|since|any|now|too|either|as|and|but|so|at|any\s?more)[\w-]+)?)", "allergy:-"),
-    (r"\boutgrew\s+(?:(?:the|a|an|their)\s+)?(?P<v>[\w-]+)\s+allergy", "allergy:-"),
+    (r"\b(?:outgrew|grew\s+out\s+of|has\s+outgrown)\s+(?:(?:the|a|an|their)\s+)?(?P<v>[\w-]+)\s+allergy", "allergy:-"),
     (r"\ballergic\s+to\s+(?P<v>[\w-]+(?:\s+(?!after|all|since|any|now|too|either|as|and|but|so|at|any\s?more)[\w-]+)?)", "allergy:+"),
     (r"\b(?:has|have)\s+(?:a|an)\s+(?:severe\s+|mild\s+|serious\s+)?(?P<v>[\w-]+)\s+allergy", "allergy:+"),
     # relationships
@@ -254,7 +263,7 @@ def _head(phrase: str) -> tuple[str, str]:
 
 
 _REL_SUBJECT = re.compile(
-    r"^(?:User's|The\s+user's|Their|[A-Z][\w-]*'s)\s+(?:[\w-]+\s+){0,2}?(?P<rel>" + RELATIONS + r")\b(?:\s+[A-Z][\w-]*)?\s+(?!is\s+(?:now\s+)?(?:called|named)|'s\s+name|called|named)",
+    r"^(?:User's|The\s+user's|Their|[A-Z][\w-]*'s)\s+(?:[\w-]+\s+){0,2}?(?P<rel>" + RELATIONS + r")\b(?:'s(?=\s+(?!name\b)))?(?:\s+[A-Z][\w-]*)?\s+(?!is\s+(?:now\s+)?(?:called|named)|'s\s+name|called|named)",
     re.I,
 )
 
