@@ -12,6 +12,7 @@ import pytest
 import kenning
 from kenning.config import Settings
 from kenning.lifecycle import safety
+from kenning.lifecycle.extract import Turn, extract
 from kenning.lifecycle.safety import render_for_prompt, sensitivity_of
 from kenning.types import Kind, Sensitivity, Source, Status
 
@@ -335,3 +336,19 @@ def test_masking_removes_the_secret_but_keeps_the_next_statement(sentence, secre
     masked = safety.mask_secrets(sentence)
     assert secret not in masked and safety.SECRET_MARK in masked
     assert kept in masked
+
+
+@pytest.mark.parametrize(
+    "sentence, secret",
+    [
+        ("My password, I'm embarrassed to say, is Fluffy123.", "Fluffy123"),
+        ("The door code, my mum set it, is 1987.", "1987"),
+        ("My api key, I guess, is abcd1234efgh", "abcd1234efgh"),
+        ("The PIN, as I said before, is 4432.", "4432"),
+        ("PIN 1234, I also use Hunter99 for email", "Hunter99"),
+        ("My login is anna.k, and I think the password is Tr0ub4dor!", "Tr0ub4dor"),
+    ],
+)
+def test_a_secret_after_an_interruption_is_still_masked(sentence, secret):
+    assert secret not in safety.mask_secrets(sentence)
+    assert not any(secret in c.text for c in extract([Turn("user", sentence)]).claims)

@@ -132,11 +132,19 @@ _NEXT_STATEMENT = re.compile(
 
 
 def _clause_stop(text: str, start: int) -> int:
-    """End of the clause that begins at ``start``: a sentence end, ';', or a new self-statement after a comma."""
+    """End of the secret's clause that begins at ``start``: a sentence end or ';', or, earlier, a new
+    self-statement after a comma, but only when nothing secret-shaped (3+ digits, a password-like
+    token) follows in the rest of the sentence: "My password, I'm embarrassed to say, is Fluffy123"
+    is masked to its end, "…is Tulip!Rain42, and I prefer Slack" keeps the preference."""
     tail = _CLAUSE_END.search(text, start)
     end = tail.start() if tail else len(text)
     nxt = _NEXT_STATEMENT.search(text, start, end)
-    return nxt.start() if nxt else end
+    if nxt is None:
+        return end
+    after = text[nxt.start() : end]
+    if re.search(r"\d{3,}", after) or _PASSWORDISH.search(after) or _KEYWORD.search(after):
+        return end
+    return nxt.start()
 
 
 def find_secrets(text: str) -> list[tuple[int, int]]:
@@ -156,6 +164,9 @@ def find_secrets(text: str) -> list[tuple[int, int]]:
         tail = _CLAUSE_END.search(text, m.end())
         end = _clause_stop(text, m.end())
         rest = text[m.end() : end]
+        if not rest.strip(" ,"):  # "My password, I'm embarrassed to say, is …": the value is further on
+            end = tail.start() if tail else len(text)
+            rest = text[m.end() : end]
         if re.search(r"\d{3,}", rest) or _PASSWORDISH.search(rest):
             spans.append((m.start(), end))
         elif tail is not None and text[tail.start()] in "?:" and tail.start() - m.end() < 40:
