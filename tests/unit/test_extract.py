@@ -323,3 +323,15 @@ def test_a_possessive_clause_with_its_own_verb_is_a_claim_of_its_own(said, expec
 )
 def test_a_telegraphic_new_job_is_an_employer(said):
     assert any(c.slot is not None and c.slot.key == "employer" for c in extract([Turn("user", said)]).claims)
+
+
+@pytest.mark.parametrize(
+    "said, expected",
+    [
+        ("No more meat for me.", "No more meat for the user."),
+        ("No longer vegan, by the way.", "User is no longer vegan."),
+        ("No, I live in Derby.", "User lives in Derby."),
+    ],
+)
+def test_no_more_is_content_but_a_bare_no_is_a_marker(said, expected):
+    assert expected in texts(said)

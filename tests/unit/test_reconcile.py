@@ -407,3 +407,22 @@ def test_trips_and_other_peoples_moves_are_not_updates(old, new):
     o = mem(old)
     c = cand(new)
     assert decide(c, near(c, o)).op is Op.ADD
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("User is vegetarian.", "User eats everything."),
+        ("User is vegetarian.", "No more vegetarian diet for the user."),
+        ("User is vegetarian.", "User ditched the vegetarian thing."),
+        ("User is vegan.", "User is no longer following a vegan diet."),
+        ("User is keto.", "User is off keto."),
+        ("User is allergic to shellfish.", "User's shellfish allergy is gone."),
+        ("User is allergic to shellfish.", "User can eat shellfish now."),
+    ],
+)
+def test_diet_and_allergy_retractions_in_other_wordings(old, new):
+    o = mem(old)
+    c = cand(new)
+    d = decide(c, near(c, o))
+    assert d.op is Op.UPDATE and d.target_id == o.id, d

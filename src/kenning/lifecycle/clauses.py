@@ -104,7 +104,7 @@ def _with_subject(piece: str) -> str:
 
 
 _SUBJECTLESS = re.compile(
-    r"(?i)^(?:(?:now|currently|just|recently|finally|also)\s+)*(?P<v>living|working|based|studying|training|staying|moved|relocated|started|joined|left|quit|"
+    r"(?i)^(?:(?:now|currently|just|recently|finally|also|no\s+longer|not)\s+)*(?P<v>living|working|based|studying|training|staying|moved|relocated|started|joined|left|quit|"
     r"switched|changed|retired|got\s+married|went\s+vegan|went\s+vegetarian|gave\s+up|(?:fully\s+|strictly\s+|also\s+)?"
     r"(?:vegetarian|vegan|pescatarian|allergic|married|single|divorced|engaged|pregnant|lactose|gluten-free|diabetic))\b"
 )

@@ -104,7 +104,7 @@ def parse_messages(messages: Any, *, max_chars: int) -> list[Turn]:
 _MARKERS = (
     r"oh|ok|okay|well|so|also|anyway|anyways|actually|btw|by\s+the\s+way|fyi|just\s+so\s+you\s+know|for\s+the\s+record|"
     r"big\s+news|good\s+news|bad\s+news|quick\s+update|update|news|hey|hi|hello|thanks|thank\s+you|great|cool|right|um|uh|"
-    r"ugh|yeah|yes|no|sure|alright|and|but|plus|funny|honestly|basically|incidentally|as\s+it\s+happens|heads\s+up|"
+    r"ugh|yeah|yes|no(?!\s+(?:more|longer)\b)|sure|alright|and|but|plus|funny|honestly|basically|incidentally|as\s+it\s+happens|heads\s+up|"
     r"quick\s+intro|intro|oh\s+(?:wonderful|great|fantastic|brilliant|perfect|joy)|sadly|luckily|unfortunately|"
     r"fortunately|by\s+the\s+way|one\s+more\s+thing|last\s+thing|note|p\.?s\.?|correction|wait|(?:it\s+)?turns\s+out(?:\s+that)?|"
     r"apparently|it\s+seems(?:\s+that)?|these\s+days|nowadays|just\s+to\s+let\s+you\s+know|to\s+be\s+honest|tbh|also\s+worth\s+knowing|"
@@ -125,7 +125,7 @@ _PREAMBLE = re.compile(
 _TAIL = re.compile(
     r"(?i)[\s,;-]*(?:keep\s+(?:that|this)\s+in\s+mind|in\s+case\s+you\s+need\s+(?:it|that)|just\s+so\s+you\s+know|fyi|"
     r"thanks|thank\s+you|if\s+that\s+helps|for\s+(?:future\s+)?reference|please\s+remember\s+(?:that|this)|"
-    r"remember\s+(?:that|this)|noted|cheers|(?:and\s+)?(?:please\s+)?(?:don't|do\s+not)\s+forget(?:\s+(?:it|that|this))?|"
+    r"remember\s+(?:that|this)|noted|cheers|by\s+the\s+way|btw|(?:and\s+)?(?:please\s+)?(?:don't|do\s+not)\s+forget(?:\s+(?:it|that|this))?|"
     r"(?:please\s+)?(?:make\s+a\s+note\s+of|note|remember)\s+(?:it|that|this)|write\s+(?:it|that)\s+down|for\s+the\s+record)[.!]*$"
 )
 _SMALL = frozenset(
