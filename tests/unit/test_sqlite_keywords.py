@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from kenning.stores.sqlite import SQLiteStore
 from kenning.stores.sqlite.migrations import M001_INITIAL, M002_API_KEYS, _statements
-from kenning.stores.sqlite.store import keyword_idf, scope_token
+from kenning.stores.sqlite.rows import keyword_idf, scope_token
 from kenning.types import Scope
 
 from ..contract.factory import EMB, T0, mem

@@ -13,92 +13,36 @@
 from __future__ import annotations
 
 import json
-import math
-import re
 import sqlite3
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, fields
-from datetime import datetime, timedelta, timezone
+from datetime import datetime
 from pathlib import Path
 
 import numpy as np
 
 from kenning.errors import ConfigError, Conflict, StoreError, ValidationError
-from kenning.lifecycle.retrieve import STOPWORDS
 from kenning.stores.base import RETRIEVABLE, Scored, StoreBase
 from kenning.stores.sqlite.migrations import migrate
-from kenning.types import ApiKey, AuditEntry, Changeset, Kind, Memory, Scope, Sensitivity, Source, Status
+from kenning.types import AuditEntry, Changeset, Kind, Memory, Scope, Status
 
-EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
-_US = timedelta(microseconds=1)
-_TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
-_MEM_COLS = (
-    "m.id, m.tenant_id, m.user_id, m.kind, m.text, m.source, m.source_refs, m.created_at, m.last_used_at, "
-    "m.importance, m.confidence, m.supersedes, m.expires_at, m.sensitivity, m.status, m.session_id, m.metadata, v.embedding"
+from kenning.stores.sqlite.admin import AdminMixin, _mark_residue
+from kenning.stores.sqlite.partition import _Partition
+from kenning.stores.sqlite.rows import (
+    _FROM,
+    _MEM_COLS,
+    _MEM_COLS_NO_VEC,
+    _row,
+    fts_words,
+    from_us,
+    scope_token,
+    to_us,
 )
-_MEM_COLS_NO_VEC = _MEM_COLS.removesuffix(", v.embedding")
-_FROM = (
-    "FROM memories m LEFT JOIN memory_vectors v "
-    "ON v.tenant_id = m.tenant_id AND v.user_id = m.user_id AND v.id = m.id"
-)
 
 
-def to_us(dt: datetime | None) -> int | None:
-    return None if dt is None else (dt - EPOCH) // _US
-
-
-def from_us(us: int | None) -> datetime | None:
-    return None if us is None else EPOCH + timedelta(microseconds=us)
-
-
-def fts_words(text: str) -> list[str]:
-    """The text's distinct content words (at most 32), lower-cased, in order."""
-    words: list[str] = []
-    for w in _TOKEN.findall(text.lower()):
-        if w not in STOPWORDS and w not in words:
-            words.append(w)
-    return words[:32]
-
-
-def fts_query(text: str) -> str | None:
-    """An FTS5 OR-query of the text's distinct content words, each quoted; None if none."""
-    return " OR ".join(f'"{w}"' for w in fts_words(text)) or None
-
-
-def scope_token(scope: Scope) -> str:
-    """The one FTS5 token naming a scope in ``memory_fts.scope`` (migration m003 builds the same in SQL)."""
-    return f"k{scope.tenant_id.encode().hex()}x{scope.user_id.encode().hex()}"
-
-
-def keyword_idf(docs: int, matching: int) -> float:
-    """BM25's inverse document frequency (the always-positive form) within one scope's documents."""
-    return math.log(1.0 + (docs - matching + 0.5) / (matching + 0.5))
-
-
-@dataclass
-class _Partition:
-    gen: int
-    ids: list[str]
-    statuses: np.ndarray
-    expires: np.ndarray  # microseconds; int64 max when none
-    matrix: np.ndarray
-    index: dict[str, int] | None = None
-
-    @property
-    def nbytes(self) -> int:
-        return self.matrix.nbytes + 64 * len(self.ids)
-
-    def vectors(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
-        """Read-only rows of the matrix for those ``ids`` that are in the partition."""
-        if self.index is None:
-            self.index = {m: i for i, m in enumerate(self.ids)}
-        return {m: self.matrix[self.index[m]] for m in ids if m in self.index}
-
-
-class SQLiteStore(StoreBase):
+class SQLiteStore(AdminMixin, StoreBase):
     """A ``Store`` in one SQLite file. Safe to share between threads and processes."""
 
     def __init__(self, path: str | Path, *, dim: int, embedder_id: str, cache_bytes: int = 1 << 30) -> None:
@@ -556,122 +500,3 @@ class SQLiteStore(StoreBase):
         with self._read() as con:
             rows = con.execute("SELECT DISTINCT tenant_id, user_id FROM memories ORDER BY tenant_id, user_id").fetchall()
         return [Scope(t, u) for t, u in rows]
-
-    # -- leases ---------------------------------------------------------------
-
-    def acquire_lease(self, name: str, holder: str, now: datetime, ttl_s: float) -> bool:
-        now_us = to_us(now)
-        until = now_us + int(ttl_s * 1_000_000)
-        with self._write() as con:
-            cur = con.execute(
-                "INSERT INTO leases (name, holder, until) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE "
-                "SET holder = excluded.holder, until = excluded.until WHERE leases.holder = excluded.holder OR leases.until <= ?",
-                (name, holder, until, now_us),
-            )
-            return cur.rowcount == 1
-
-    def release_lease(self, name: str, holder: str) -> None:
-        with self._write() as con:
-            con.execute("DELETE FROM leases WHERE name = ? AND holder = ?", (name, holder))
-
-    def purge_residue(self) -> None:
-        """Rewrite what still holds deleted text outside any row: FTS5 index segments
-        keep a deleted row's terms until they merge, and the WAL keeps old page
-        images until a checkpoint. Costs one rewrite of the keyword index (seconds
-        at a million memories, holding the write lock), so deletions only flag it,
-        in their own transaction, and the worker runs it once a pass; with nothing
-        flagged it returns at once."""
-        with self._write() as con:
-            row = con.execute("SELECT value FROM meta WHERE key = 'residue_pending'").fetchone()
-            if not row or row[0] != "1":
-                return
-            con.execute("INSERT INTO memory_fts(memory_fts) VALUES ('optimize')")
-            con.execute("UPDATE meta SET value = '0' WHERE key = 'residue_pending'")
-        with self._write_lock:
-            try:
-                self._writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            except sqlite3.Error:  # readers in other processes: the next checkpoint finishes it
-                pass
-
-    # -- API keys and secrets ---------------------------------------------------
-
-    def put_api_key(self, key: ApiKey) -> None:
-        with self._write() as con:
-            con.execute(
-                "INSERT INTO api_keys (id, tenant_id, name, key_hash, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?)",
-                (key.id, key.tenant_id, key.name, key.key_hash, to_us(key.created_at), to_us(key.revoked_at)),
-            )
-
-    def find_api_key(self, key_hash: str) -> ApiKey | None:
-        with self._read() as con:
-            row = con.execute(f"SELECT {_KEY_COLS} FROM api_keys WHERE key_hash = ?", (key_hash,)).fetchone()
-        return _key_row(row) if row else None
-
-    def list_api_keys(self, tenant_id: str) -> list[ApiKey]:
-        with self._read() as con:
-            rows = con.execute(
-                f"SELECT {_KEY_COLS} FROM api_keys WHERE tenant_id = ? ORDER BY created_at, id", (tenant_id,)
-            ).fetchall()
-        return [_key_row(r) for r in rows]
-
-    def revoke_api_key(self, tenant_id: str, key_id: str, now: datetime) -> bool:
-        with self._write() as con:
-            cur = con.execute(
-                "UPDATE api_keys SET revoked_at = ? WHERE tenant_id = ? AND id = ? AND revoked_at IS NULL",
-                (to_us(now), tenant_id, key_id),
-            )
-            return cur.rowcount == 1
-
-    def secret(self, name: str, candidate: str) -> str:
-        with self._write() as con:
-            con.execute("INSERT OR IGNORE INTO secrets (name, value) VALUES (?, ?)", (name, candidate))
-            return con.execute("SELECT value FROM secrets WHERE name = ?", (name,)).fetchone()[0]
-
-
-_KEY_COLS = "id, tenant_id, name, key_hash, created_at, revoked_at"
-
-
-def _key_row(r: tuple) -> ApiKey:
-    return ApiKey(r[0], r[1], r[2], r[3], from_us(r[4]), from_us(r[5]))
-
-
-def _json(text: str, empty: object) -> object:
-    return empty if text in ("[]", "{}") else json.loads(text)
-
-
-_KINDS = {e.value: e for e in Kind}
-_SOURCES = {e.value: e for e in Source}
-_SENSITIVITIES = {e.value: e for e in Sensitivity}
-_STATUSES = {e.value: e for e in Status}
-_ROW_FIELDS = (
-    "id", "tenant_id", "user_id", "kind", "text", "source", "source_refs", "created_at", "last_used_at", "importance",
-    "confidence", "supersedes", "expires_at", "sensitivity", "status", "session_id", "metadata", "embedding",
-)
-# Rows were validated as ``Memory`` when written, so reading them back skips the
-# constructor's checks (a search rebuilds ~100 records; validation was most of the
-# cost). Should ``Memory`` gain a field this list lacks, the checked path is used.
-_TRUSTED = set(_ROW_FIELDS) == {f.name for f in fields(Memory)}
-
-
-def _row(r: tuple, embedding: np.ndarray | None = None) -> Memory:
-    """A record from a row of ``_MEM_COLS`` (or of ``_MEM_COLS_NO_VEC`` plus its ``embedding``)."""
-    if len(r) > 17 and r[17] is not None:
-        embedding = np.frombuffer(r[17], dtype=np.float32)
-    values = (
-        r[0], r[1], r[2], _KINDS[r[3]], r[4], _SOURCES[r[5]], tuple(_json(r[6], ())), from_us(r[7]), from_us(r[8]),
-        float(r[9]), float(r[10]), tuple(_json(r[11], ())), from_us(r[12]), _SENSITIVITIES[r[13]], _STATUSES[r[14]],
-        r[15], _json(r[16], None) or {}, embedding,
-    )
-    if not _TRUSTED:
-        return Memory(**dict(zip(_ROW_FIELDS, values)))
-    m = object.__new__(Memory)
-    for name, value in zip(_ROW_FIELDS, values):
-        object.__setattr__(m, name, value)
-    return m
-
-
-def _mark_residue(con: sqlite3.Connection) -> None:
-    """Note that deleted text may linger in index segments until ``purge_residue`` runs."""
-    con.execute(
-        "INSERT INTO meta (key, value) VALUES ('residue_pending', '1') ON CONFLICT (key) DO UPDATE SET value = '1'"
-    )
