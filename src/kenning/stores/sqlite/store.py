@@ -7,7 +7,9 @@
   (``memory_vectors`` is keyed on tenant, user, id), loaded as one numpy
   matrix and kept in a bounded cache that a per-scope generation number,
   bumped by every write, invalidates, across processes too.
-- Keyword search is FTS5 with BM25, filtered by scope inside the MATCH query.
+- Keyword search is FTS5: each entry carries a scope token that the MATCH
+  query requires, and matches are ranked by word rarity within the scope, so
+  it reads one user's postings and other tenants never sway a ranking.
 """
 
 from __future__ import annotations
