@@ -335,3 +335,38 @@ def test_a_telegraphic_new_job_is_an_employer(said):
 )
 def test_no_more_is_content_but_a_bare_no_is_a_marker(said, expected):
     assert expected in texts(said)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "This time only, I'd like the vegetarian menu.",
+        "Just this once I'd prefer an aisle seat.",
+        "For this booking only, I want a sea view.",
+        "As a one-off, I'd rather take the sleeper train.",
+    ],
+)
+def test_a_one_off_exception_is_an_episode_not_a_preference(said):
+    claims = extract([Turn("user", said)]).claims
+    assert claims and all(c.kind is Kind.EPISODE and c.slot is None for c in claims)
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["For this trip only, book me a middle seat.", "Tonight, order me a taxi at ten.", "This weekend, remind me to call the vet."],
+)
+def test_an_imperative_after_a_leading_phrase_is_a_request(said):
+    (c,) = extract([Turn("user", said)]).claims
+    assert c.kind is Kind.EPISODE and c.text.startswith("User asked")
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Oh fantastic, a 6am flight again. Just what I wanted.",
+        "Brilliant, another delayed train, my favourite thing.",
+        "Great, yet another cancelled meeting. Love that for me.",
+    ],
+)
+def test_sarcastic_turns_leave_no_facts_or_preferences(said):
+    assert all(c.kind is Kind.EPISODE for c in extract([Turn("user", said)]).claims)

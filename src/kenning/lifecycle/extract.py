@@ -163,9 +163,14 @@ _RECENT = re.compile(
     r"just\s+now|earlier|on\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|at\s+the\s+moment|right\s+now)\b"
 )
 _PAST = re.compile(r"^(?:User|The user)\s+(?:\w+ly\s+|just\s+|finally\s+|also\s+)*(?:was|were|got|went|had|saw|met|took|did|ate|\w+ed)\b")
+# a one-time exception, not a standing fact or preference: "just this once I'll take the red-eye"
+_ONE_OFF = re.compile(
+    r"(?i)\b(?:just\s+this\s+(?:once|time)|(?:only\s+)?this\s+(?:one\s+)?time(?:\s+only)?|for\s+this\s+(?:trip|booking|flight|stay|visit|order|once)(?:\s+only)?|"
+    r"(?:as\s+a\s+)?one[- ]off|for\s+(?:today|tonight|tomorrow)\s+only|exceptionally)\b"
+)
 _PREFERENCE = re.compile(r"(?i)\b(?:prefers?|likes?|loves?|enjoys?|hates?|dislikes?|can't\s+stand|favou?rite|rather|fan\s+of|into)\b")
 _SARCASM = re.compile(
-    r"(?i:^(?:oh|ah)\s+(?:wonderful|great|fantastic|brilliant|perfect|joy|lovely|super)|\byeah\s+right\b|\bjust\s+what\s+i\s+needed\b|"
+    r"(?i:^(?:oh|ah)\s+(?:wonderful|great|fantastic|brilliant|perfect|joy|lovely|super)|\byeah\s+right\b|\b(?:just|exactly)\s+what\s+i\s+(?:needed|wanted)\b|\bmy\s+favou?rite\s+thing\b|\blove\s+that\s+for\s+me\b|"
     r"\bsure,\s+because\b|\bas\s+if\b|^(?:oh\s+)?(?:great|wonderful|fantastic|brilliant|perfect|lovely|marvellous|super|awesome)[,!]+\s+(?:another|yet\s+another|more)\b)|\b(?:LOVE|ADORE|LOVED|ADORED)\b|\b[Ll]ove(?:d)?\s+(?:another|yet\s+another)\b"
 )
 
@@ -251,7 +256,10 @@ def _is_request(c: str, req: str, first: str, starts_self: bool) -> bool:
         _QUESTION.match(c) and not starts_self and re.search(r"(?i)\byou\b", c)
     )
     pleads = bool(re.search(r"(?i)\bplease\b", c)) and not starts_self
-    return req != c or asks or (first in IMPERATIVES and not starts_self) or pleads
+    # "For this trip only, book me a middle seat": an imperative after a short leading phrase
+    led = re.match(r"^[^,]{1,40},\s*(?P<w>[A-Za-z']+)", c)
+    commands = bool(led and led.group("w").lower() in IMPERATIVES and not starts_self)
+    return req != c or asks or (first in IMPERATIVES and not starts_self) or pleads or commands
 
 
 def _contact_detail(c: str) -> tuple[str, Kind, float] | None:
@@ -297,6 +305,9 @@ def classify_user_clause(clause: str) -> tuple[str, Kind, float] | None:
     text = _finish(third_person(c))
     if sarcastic:
         return text, Kind.EPISODE, 0.2
+    if _ONE_OFF.search(clause):
+        # an exception for one occasion never becomes (or replaces) a standing preference
+        return text, Kind.EPISODE, 0.3
     if not starts_self and not re.search(r"(?i)\b(?:I|my|me|we|our|us)\b", c):
         return (text, Kind.EPISODE, 0.2) if len(terms(c)) >= 3 else None
     slot = slots.parse(text)
@@ -316,17 +327,26 @@ def _user_claims(turn: Turn, index: int, allow_secrets: bool) -> tuple[list[Clai
     text = turn.content if allow_secrets else safety.mask_secrets(turn.content)
     sarcastic = bool(_SARCASM.search(text))
     for sentence in split_sentences(text):
+        one_off = _ONE_OFF.search(sentence)
         for clause in split_clauses(sentence):
             if safety.SECRET_MARK in clause:
                 withheld.append("secret")
                 continue
+            if one_off and not _ONE_OFF.sub("", clause).strip(" ,.;:!-"):
+                continue  # "This time only," on its own says nothing
             got = classify_user_clause(clause)
             if got is None:
                 continue
             body, kind, importance = got
-            if sarcastic and kind is Kind.PREFERENCE:
-                # "Oh great, another middle seat. I just love middle seats." is not a preference
+            if sarcastic and (kind is Kind.PREFERENCE or (kind is Kind.FACT and slots.parse(body) is None)):
+                # "Oh great, another middle seat. I just love middle seats." is not a preference, and
+                # "Just what I wanted." after it is not a fact; a stated attribute ("I live in Leeds") still is
                 kind, importance = Kind.EPISODE, 0.2
+            if one_off and kind is Kind.PREFERENCE:
+                # "This time only, I'd like the vegetarian menu": an exception, not a standing preference
+                kind, importance = Kind.EPISODE, 0.3
+            if one_off and kind is Kind.EPISODE and not _ONE_OFF.search(body):
+                body = f"{body.rstrip('.!')} ({one_off.group(0).lower()})."  # keep the qualifier with the claim
             for one in _each_allergen(body):
                 slot = slots.parse(one) if kind in (Kind.FACT, Kind.PREFERENCE) else None
                 claims.append(Claim(one, kind, Source.USER_SAID, importance, USER_CONFIDENCE, safety.sensitivity_of(one), slot, index))
