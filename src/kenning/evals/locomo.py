@@ -19,8 +19,8 @@ Choices, so the figures mean what they say:
   decided by relevance (cosine + keyword coverage) alone. Treating turns as
   7-day episodes would bury evidence from months earlier, which measures the
   decay policy rather than retrieval.
-- Each turn is remembered with ``context=`` the turn before it in the same
-  session (``CONTEXT_TURNS``; speaker and words, no date): the stored text is
+- Each turn is remembered with ``context=`` the two turns before it in the
+  same session (``CONTEXT_TURNS``; speaker and words, no date): the stored text is
   the turn alone, but its vector and, at a discount, its keyword evidence take
   in the turn it answers ("Yes, it was amazing!" after "How was the
   concert?"). This is the library's general contextual-embedding feature
@@ -51,8 +51,9 @@ from kenning.evals.metrics import percentile
 
 KS = (5, 10, 20)
 # How many earlier turns of the same session a turn is remembered with as its
-# context (measured: 0 -> 0.670 pooled R@10, 1 -> 0.720, 2 -> see docs/benchmarks.md).
-CONTEXT_TURNS = 1
+# context (pooled R@10 at the library's defaults: 0 -> 0.670, 1 -> 0.72,
+# 2 -> 0.75, 3 -> 0.74; see docs/benchmarks.md).
+CONTEXT_TURNS = 2
 CATEGORIES = ("1", "2", "3", "4", "5")
 POOLED = ("1", "2", "3", "4")
 CATEGORY_NAMES = {"1": "multi-hop", "2": "temporal", "3": "open-domain", "4": "single-hop", "5": "adversarial"}
