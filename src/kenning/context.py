@@ -10,6 +10,7 @@ import numpy as np
 
 from kenning.config import Settings
 from kenning.embedders.base import Embedder
+from kenning.errors import ValidationError
 from kenning.lifecycle.retrieve import Policy, impersonal, user_names
 from kenning.stores.base import Store
 from kenning.types import Scope
@@ -57,7 +58,7 @@ class Context:
         if contexts is None:
             return vectors
         if len(contexts) != len(texts):
-            raise ValueError("contexts must have one entry (or None) per text")
+            raise ValidationError("contexts must have one entry (or None) per text")
         situated = [i for i, c in enumerate(contexts) if c]
         if situated:
             joined = self.embedder.embed([impersonal(f"{contexts[i]}\n{texts[i]}", names) for i in situated], "document")

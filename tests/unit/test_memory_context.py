@@ -62,6 +62,11 @@ def test_bad_context_raises_and_writes_nothing(system, kwargs):
     assert system.ctx.store.audit(mem.scope) == []
 
 
+def test_embed_documents_wants_one_context_per_text(system):
+    with pytest.raises(ValidationError):
+        system.ctx.embed_documents(system.scope("acme", "caroline").scope, [TEXT, TEXT], [CONTEXT])
+
+
 def test_export_import_round_trips_context_and_vector(system, tmp_path, hash_embedder):
     mem = system.scope("acme", "caroline")
     m = mem.remember(TEXT, context=CONTEXT, now=T0)
@@ -137,12 +142,9 @@ def test_context_lifts_a_reply_for_the_question_it_answers(real_system):
 
 
 def test_locomo_context_is_the_previous_turns_of_the_same_session():
-    from datetime import datetime, timezone
-
     from kenning.evals.locomo import Turn, with_context
 
-    t = datetime(2023, 5, 8, tzinfo=timezone.utc)
-    turns = [Turn(f"D{s}:{i}", f"text {s}.{i} (date)", t) for s, i in ((1, 1), (1, 2), (1, 3), (2, 1))]
+    turns = [Turn(f"D{s}:{i}", f"text {s}.{i} (date)", T0) for s, i in ((1, 1), (1, 2), (1, 3), (2, 1))]
     lines = ["A: one", "B: two", "A: three", "B: four"]
     got = with_context(turns, lines, [1, 1, 1, 2], 2)
     assert [g.context for g in got] == [None, "A: one", "A: one\nB: two", None]
