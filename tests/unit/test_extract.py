@@ -38,7 +38,7 @@ def test_compound_statement_becomes_one_claim_each():
         ("I'm vegetarian, live in Leeds and prefer morning meetings.", 3),
         ("I'm 34, married and live in Bath.", 3),
         ("I live and work in Leeds.", 1),
-        ("I like hiking and cycling.", 1),
+        ("I like hiking and cycling.", 2),
         ("Sam and I split up, I'm now living alone in Brighton.", 2),
         ("I'm Nina, I'm based in Munich, and I'm a pescatarian.", 3),
         ("I'm not pescatarian anymore — fully vegetarian now.", 2),
@@ -370,3 +370,17 @@ def test_an_imperative_after_a_leading_phrase_is_a_request(said):
 )
 def test_sarcastic_turns_leave_no_facts_or_preferences(said):
     assert all(c.kind is Kind.EPISODE for c in extract([Turn("user", said)]).claims)
+
+
+@pytest.mark.parametrize(
+    "said, expected",
+    [
+        ("I speak Welsh, Polish and Greek.", ["User speaks Welsh.", "User speaks Polish.", "User speaks Greek."]),
+        ("I really enjoy pottery and sailing.", ["User really enjoys pottery.", "User really enjoys sailing."]),
+        ("I can't stand olives, anchovies and capers.", ["User can't stand olives.", "User can't stand anchovies.", "User can't stand capers."]),
+        ("I love fish and chips.", ["User loves fish and chips."]),
+        ("I like drum and bass.", ["User likes drum and bass."]),
+    ],
+)
+def test_listed_values_of_a_multi_valued_attribute_become_one_claim_each(said, expected):
+    assert texts(said) == expected

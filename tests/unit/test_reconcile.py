@@ -426,3 +426,13 @@ def test_diet_and_allergy_retractions_in_other_wordings(old, new):
     c = cand(new)
     d = decide(c, near(c, o))
     assert d.op is Op.UPDATE and d.target_id == o.id, d
+
+
+def test_retracting_one_of_several_listed_likes_keeps_the_others():
+    from kenning.lifecycle.extract import Turn, extract
+
+    olds = [mem(c.text, kind=c.kind) for c in extract([Turn("user", "I love hiking, jazz and sushi.")]).claims]
+    assert len(olds) == 3
+    c = cand("User doesn't like jazz any more.", kind=Kind.PREFERENCE)
+    d = decide(c, near(c, *olds))
+    assert d.op is Op.UPDATE and d.target_id == olds[1].id

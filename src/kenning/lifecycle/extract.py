@@ -355,11 +355,22 @@ def _user_claims(turn: Turn, index: int, allow_secrets: bool) -> tuple[list[Clai
 
 _ITEM = r"[\w-]+(?:\s+(?!and\b|or\b)[\w-]+)?"
 _ALLERGEN_LIST = re.compile(rf"^(?P<head>.*\ballergic\s+to\s+)(?P<items>{_ITEM}(?:\s*,\s*{_ITEM})*\s*,?\s+(?:and|or)\s+{_ITEM})(?P<tail>\W*)$")
+# other multi-valued attributes stated as a list: languages spoken, things liked or disliked
+_VALUE_LIST = re.compile(
+    rf"^(?P<head>(?:User|The\s+user)\s+(?:\w+ly\s+|also\s+|still\s+|really\s+)*(?:speaks|loves|likes|enjoys|adores|hates|dislikes|can't\s+stand)\s+)"
+    rf"(?P<items>{_ITEM}(?:\s*,\s*{_ITEM})*\s*,?\s+and\s+{_ITEM})(?P<tail>\W*)$"
+)
+# pairs that name one thing, never split
+_IDIOMS = re.compile(
+    r"(?i)\b(?:fish\s+and\s+chips|salt\s+and\s+vinegar|salt\s+and\s+pepper|rock\s+and\s+roll|mac\s+and\s+cheese|gin\s+and\s+tonic|"
+    r"drum\s+and\s+bass|bread\s+and\s+butter|peanut\s+butter\s+and\s+jelly|rhythm\s+and\s+blues|strawberries\s+and\s+cream|"
+    r"sweet\s+and\s+sour|pie\s+and\s+mash|bangers\s+and\s+mash|cheese\s+and\s+onion|bed\s+and\s+breakfast)\b"
+)
 
 
 def _each_allergen(text: str) -> list[str]:
     """ "User is allergic to nuts and shellfish." -> one claim per allergen, so each can be retracted alone."""
-    m = _ALLERGEN_LIST.match(text)
+    m = _ALLERGEN_LIST.match(text) or (None if _IDIOMS.search(text) else _VALUE_LIST.match(text))
     if not m:
         return [text]
     items = [i for i in re.split(r"\s*,\s*|\s+(?:and|or)\s+", m.group("items")) if i]

@@ -428,7 +428,7 @@ def _parse_loose(t: str, negated_tail: bool) -> Slot | None:
         if topic:
             neg = bool(_NEG_LIKE.search(m.group(0)[: m.end("verb") - m.start()])) or negated_tail
             value = _head(liked)[1]
-            phrase = topic if value == topic else f"{value} {topic}"
+            phrase = topic if value == topic or _stem(value) == topic else f"{value} {topic}"
             return Slot(f"like:{phrase}", phrase, neg)
     m = _PREF.search(t)
     if m:
