@@ -283,7 +283,7 @@ def parse(text: str) -> Slot | None:
 
 # "-ing" words after "stopped"/"goes" that are not activities a person takes up or gives up
 _NOT_HABITS = {"be", "work", "liv", "eat", "drink", "smok", "us", "tak", "get", "hav", "do", "go", "feel", "someth", "noth", "anyth",
-               "everyth", "th", "br", "morn", "even", "even", "wedd", "meet", "build", "ceil", "pudd", "sett", "pay", "mak", "tell"}
+               "everyth", "th", "br", "morn", "even", "wedd", "meet", "build", "ceil", "pudd", "sett", "pay", "mak", "tell"}
 
 
 def _match(t: str, m: re.Match[str], tag: str, negated_tail: bool) -> Slot | None:
@@ -390,7 +390,7 @@ def _core(phrase: str) -> str:
 def _category_pref(phrase: str, negated: bool) -> Slot | None:
     """A preference whose head noun has a category ("green tea" -> pref:drink), so a new value of the same
     category supersedes it; None when the head has none ("morning meetings" keeps its own topic)."""
-    topic, value = _head(phrase)
+    topic = _head(phrase)[0]
     core = _content(_core(phrase))
     if not topic or not core or _stem(core[-1]) != topic:
         return None  # the topic came from a "for …" purpose ("Zoom for calls"): keep the purpose as the key
