@@ -384,3 +384,20 @@ def test_sarcastic_turns_leave_no_facts_or_preferences(said):
 )
 def test_listed_values_of_a_multi_valued_attribute_become_one_claim_each(said, expected):
     assert texts(said) == expected
+
+
+@pytest.mark.parametrize(
+    "said, expected",
+    [
+        ("Dad of two, work in logistics, love climbing.", ["User is a dad of two.", "User works in logistics.", "User loves climbing."]),
+        ("Background: vegan, live in Truro.", ["User is vegan.", "User lives in Truro."]),
+        ("About me: pharmacist at Boots; prefer texts.", ["User works at Boots (is a pharmacist at Boots).", "User prefers texts."]),
+    ],
+)
+def test_labels_and_telegraphic_lists_give_one_claim_each(said, expected):
+    assert texts(said) == expected
+
+
+@pytest.mark.parametrize("said", ["Love it, thanks!", "Like I said, that's fine.", "Note: the meeting moved to 3pm."])
+def test_a_label_or_a_reaction_is_not_a_self_statement(said):
+    assert not any(t.startswith("User") and c.kind is not Kind.EPISODE for t, c in zip(texts(said), extract([Turn("user", said)]).claims))

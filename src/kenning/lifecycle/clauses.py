@@ -39,6 +39,9 @@ def split_sentences(text: str) -> list[str]:
 
 def split_clauses(sentence: str) -> list[str]:
     """Clauses of a compound self-statement; an appositive ("…, my old tortoise, …") stays attached."""
+    label = _LABEL.match(sentence)
+    if label and safety.SECRET_MARK not in label.group(0) and subject(sentence[label.end() :]) != sentence[label.end() :]:
+        sentence = sentence[label.end() :]  # "Background: diabetic, …": the label is not part of the claim
     parts = [p.strip() for p in _CLAUSE.split(sentence) if p and p.strip()]
     out: list[str] = []
     for p in parts:
@@ -118,7 +121,13 @@ _ROLE = re.compile(
 _NAME = re.compile(r"(?i)^name(?:'s|\s+is|\s*:)\s+(?=[A-Z])")
 _ORIGIN = re.compile(r"(?i)^(?:originally\s+from|from\s+[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*\s+originally)\b")
 _NEW_JOB = re.compile(r"(?i)^(?:(?:just\s+)?started\s+)?(?:a\s+)?new\s+job\s+(?=(?:at|with|in)\b)")
-_BARE_VERB = re.compile(r"(?i)^(?:(?:now|currently|also|still)\s+)*(?:live\s+(?:in|at|near)|work\s+(?:at|for|as|in)|speak\s+[A-Z]|commute\s+(?:by|to|from))\b")
+_BARE_VERB = re.compile(
+    r"(?i)^(?:(?:now|currently|also|still|really)\s+)*(?:live\s+(?:in|at|near)|work\s+(?:at|for|as|in)|speak\s+[A-Z]|commute\s+(?:by|to|from)|"
+    r"(?:love|adore|enjoy|hate|prefer)\s+(?!you\b|it\b|that\b|this\b)\w)"
+)
+_PARENT = re.compile(r"(?i)^(?:a\s+)?(?:proud\s+|single\s+)?(?:mum|mom|dad|mother|father|parent)\s+(?:of|to)\s+\w+")
+# a short label before a colon ("Background:", "About me:", "Quick intro:")
+_LABEL = re.compile(r"^(?:[A-Za-z][\w'-]*)(?:\s+[A-Za-z][\w'-]*){0,2}\s*:\s+(?=\S)")
 
 
 def subject(clause: str) -> str:
@@ -133,6 +142,8 @@ def subject(clause: str) -> str:
             return f"I'm {lead}{noun}" if not lead else f"I'm {_article(noun)} {noun}"
         if _NEW_JOB.match(clause):
             return "I got a new job " + clause[_NEW_JOB.match(clause).end() :]
+        if _PARENT.match(clause):
+            return "I'm " + ("" if re.match(r"(?i)a\s", clause) else "a ") + clause[:1].lower() + clause[1:]
         if _ORIGIN.match(clause):
             return "I'm " + clause[:1].lower() + clause[1:]
         if _BARE_VERB.match(clause):
