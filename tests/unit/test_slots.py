@@ -182,3 +182,8 @@ def test_birthdays_in_any_date_order_compare_as_one_value(text):
 )
 def test_values_stop_at_the_clause_boundary(text, key, value):
     assert Slot(key, value) in parse_all(text)
+
+
+@pytest.mark.parametrize("text", ["User moved to the back of the queue.", "User changed into dry clothes.", "User switched off the lights."])
+def test_movement_and_other_switches_are_not_preference_changes(text):
+    assert not any(s.key.startswith("pref:") for s in parse_all(text))

@@ -189,7 +189,7 @@ _COMPILED = [(re.compile(p), tag) for p, tag in _R]
 
 _PREF_CMP = re.compile(r"(?i)\bprefers?\s+(?P<v>[\w -]+?)\s+(?:to|over|rather\s+than|instead\s+of)\s+(?P<o>[\w -]+)")
 _CATEGORY_VERB = re.compile(
-    r"(?i)\b(?:switched|changed|moved|gone\s+over|went\s+over|converted)\s+(?:from\s+[\w -]+?\s+)?(?:to\s+)?(?P<v>[\w-]+(?:\s+[\w-]+)?)"
+    r"(?i)\b(?:switched|changed|gone\s+over|went\s+over|converted)\s+(?:from\s+[\w -]+?\s+)?(?:to\s+)?(?P<v>[\w-]+(?:\s+[\w-]+)?)"
     r"|\b(?:would\s+rather|prefers?\s+to|likes?\s+to)\s+(?P<verb>[\w-]+)"
 )
 _PREF = re.compile(r"(?i)\b(?:prefers?|would\s+rather\s+(?:have|sit\s+in|get|take|use|drink|eat|go\s+by|travel\s+by|be\s+contacted\s+(?:by|via|on))|likes?\s+(?:to\s+have|having)|wants?\s+(?:to\s+have\s+)?(?:a|an)?)\s+(?P<v>[\w -]+)")
