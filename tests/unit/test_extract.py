@@ -66,6 +66,7 @@ def test_assistant_small_talk_produces_nothing():
         ("I've just moved to Edinburgh.", "User has just moved to Edinburgh."),
         ("We moved from Leeds to York last weekend.", "User moved from Leeds to York last weekend."),
         ("I don't eat pork.", "User doesn't eat pork."),
+        ("I used to row on Sundays.", "User used to row on Sundays."),
     ],
 )
 def test_third_person_keeps_every_distinctive_token(said, expected):
@@ -401,3 +402,22 @@ def test_labels_and_telegraphic_lists_give_one_claim_each(said, expected):
 @pytest.mark.parametrize("said", ["Love it, thanks!", "Like I said, that's fine.", "Note: the meeting moved to 3pm."])
 def test_a_label_or_a_reaction_is_not_a_self_statement(said):
     assert not any(t.startswith("User") and c.kind is not Kind.EPISODE for t, c in zip(texts(said), extract([Turn("user", said)]).claims))
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Got a season ticket last month so I take the tram now.",
+        "I used to paint watercolours, these days I do pottery.",
+        "I dropped piano and practise the violin instead.",
+    ],
+)
+def test_a_past_event_explaining_a_present_habit_is_a_fact(said):
+    (claim,) = extract([Turn("user", said)]).claims
+    assert claim.kind is Kind.FACT
+
+
+@pytest.mark.parametrize("said", ["I went to Lisbon last week.", "I'm stuck at the station right now."])
+def test_plain_past_and_momentary_events_stay_episodes(said):
+    (claim,) = extract([Turn("user", said)]).claims
+    assert claim.kind is Kind.EPISODE

@@ -187,3 +187,19 @@ def test_values_stop_at_the_clause_boundary(text, key, value):
 @pytest.mark.parametrize("text", ["User moved to the back of the queue.", "User changed into dry clothes.", "User switched off the lights."])
 def test_movement_and_other_switches_are_not_preference_changes(text):
     assert not any(s.key.startswith("pref:") for s in parse_all(text))
+
+
+@pytest.mark.parametrize(
+    "text, slot",
+    [
+        ("User has never been vegetarian, meat is fine.", Slot("diet", "vegetarian", True)),
+        ("User was never a teacher.", Slot("occupation", "teacher", True)),
+        ("User used to be a nurse.", Slot("occupation", "nurse", True)),
+    ],
+)
+def test_never_been_and_used_to_be_retract_the_state(text, slot):
+    assert slot in parse_all(text)
+
+
+def test_never_been_somewhere_is_not_a_retraction():
+    assert parse_all("User has never been to Paris.") == []

@@ -168,6 +168,9 @@ _ONE_OFF = re.compile(
     r"(?i)\b(?:just\s+this\s+(?:once|time)|(?:only\s+)?this\s+(?:one\s+)?time(?:\s+only)?|for\s+this\s+(?:trip|booking|flight|stay|visit|order|once)(?:\s+only)?|"
     r"(?:as\s+a\s+)?one[- ]off|for\s+(?:today|tonight|tomorrow)\s+only|exceptionally)\b"
 )
+# a past event told to explain a present habit ("bought an e-bike last month so I cycle in now", "I used to
+# run, these days I swim") states how things are now: a fact, not an episode
+_HABIT_NOW = re.compile(r"(?i)(?<!right\s)(?<!just\s)\bnow\b(?!\s+and\s+then)|\bthese\s+days\b|\bnowadays\b|\binstead\b")
 _PREFERENCE = re.compile(r"(?i)\b(?:prefers?|likes?|loves?|enjoys?|hates?|dislikes?|can't\s+stand|favou?rite|rather|fan\s+of|into)\b")
 _SARCASM = re.compile(
     r"(?i:^(?:oh|ah)\s+(?:wonderful|great|fantastic|brilliant|perfect|joy|lovely|super)|\byeah\s+right\b|\b(?:just|exactly)\s+what\s+i\s+(?:needed|wanted)\b|\bmy\s+favou?rite\s+thing\b|\blove\s+that\s+for\s+me\b|"
@@ -315,7 +318,7 @@ def classify_user_clause(clause: str) -> tuple[str, Kind, float] | None:
         attr = slot.attribute.split(".")[-1].split(":")[0]
         kind = Kind.PREFERENCE if attr in ("pref", "like") else Kind.FACT
         return canonical(text, slot), kind, IMPORTANCE.get(attr, 0.5) if "." not in slot.key else 0.5
-    if _RECENT.search(c) or _PAST.match(text):
+    if (_RECENT.search(c) or _PAST.match(text)) and not _HABIT_NOW.search(c):
         return text, Kind.EPISODE, 0.3
     if _PREFERENCE.search(c):
         return text, Kind.PREFERENCE, 0.5

@@ -31,6 +31,8 @@ def _third(verb: str) -> str:
     low = verb.lower()
     if low in _3SG:
         return _3SG[low]
+    if low == "to":  # "I used to cycle": the infinitive marker after a modal-like word is not a verb
+        return verb
     past = low.endswith("ed") and low not in _BASE_ED
     if low in _MODALS or low in _IRREGULAR_PAST or past or low.endswith(("'d", "n't")) or not low.isalpha():
         return verb

@@ -347,9 +347,16 @@ def _match(t: str, m: re.Match[str], tag: str, negated_tail: bool) -> Slot | Non
     return Slot(attr, value, False if mode == "+" else negated_tail)
 
 
+# "was never X" / "has never been X" retracts X as a state ("has never been to Paris" is a trip, left alone);
+# "used to be X" with no new value is a retraction of X too
+_NEVER_WAS = re.compile(r"(?i)\b(?:(?:has|have|had)\s+never\s+been|was\s+never|were\s+never|never\s+was)\b(?!\s+(?:to|in|at)\b)")
+_USED_TO_BE = re.compile(r"(?i)\bused\s+to\s+be\b")
+
+
 def parse_all(text: str) -> list[Slot]:
     """Every attribute ``text`` states (at most one per attribute), in pattern order."""
-    t = text.strip()
+    t = _NEVER_WAS.sub("is not", text.strip())
+    t = _USED_TO_BE.sub("is no longer", t)
     negated_tail = bool(_NEG_TAIL.search(t))
     found: dict[str, Slot] = {}
     for pat, tag in _COMPILED:
