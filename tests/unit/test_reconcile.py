@@ -436,3 +436,66 @@ def test_retracting_one_of_several_listed_likes_keeps_the_others():
     c = cand("User doesn't like jazz any more.", kind=Kind.PREFERENCE)
     d = decide(c, near(c, *olds))
     assert d.op is Op.UPDATE and d.target_id == olds[1].id
+
+
+def _real(minilm, old_text, new_text, *, old_kind=Kind.FACT, new_kind=Kind.FACT):
+    """A candidate and its one neighbour, with the cosine of the bundled embedder (as reconciliation sees it)."""
+    old, new = mem(old_text, kind=old_kind), cand(new_text, kind=new_kind)
+    a, b = minilm.embed([old_text, new_text])
+    cosine = float(a @ b / ((a @ a) ** 0.5 * (b @ b) ** 0.5))
+    return old, new, [Neighbour(old, cosine)]
+
+
+@pytest.mark.parametrize(
+    "old_text, new_text",
+    [
+        ("User drives to the office every day.", "User takes the train to the office now."),
+        ("User listens to podcasts on Spotify.", "User switched to Apple Music for podcasts."),
+        ("User runs 5k every Saturday at parkrun.", "User used to run parkrun, now the user goes climbing on Saturdays."),
+        ("User reads novels on a Kindle.", "User reads paper novels these days."),
+        ("User drinks coffee with breakfast.", "User has switched to green tea with breakfast now."),
+        ("User's tablet is a Galaxy Tab, so suggest Android apps.", "User has swapped the Galaxy Tab for an iPad."),
+        ("User plays tennis at the club on Sundays.", "User used to play tennis at the club."),
+    ],
+)
+def test_an_explicit_change_about_the_same_habit_replaces_it(minilm, old_text, new_text):
+    old, new, shown = _real(minilm, old_text, new_text)
+    got = decide(new, shown)
+    assert (got.op, got.target_id, got.reason) == (Op.UPDATE, old.id, reconcile.CHANGED)
+
+
+@pytest.mark.parametrize(
+    "old_text, new_text",
+    [
+        ("User watches everything on Netflix.", "User now reads on a Kindle."),
+        ("User lives in York.", "User is now learning Spanish."),
+        ("User's brother plays football on Sundays.", "User plays football on Saturdays now."),
+        ("User's sister lives in Seville.", "User now lives in Madrid."),
+        ("User plays the cello on Thursdays.", "User now goes to a book club on Thursdays."),
+        ("User takes the bus to work.", "User now also cycles to the gym on weekends."),
+        ("User is allergic to peanuts.", "User drinks oat milk these days."),
+        ("User lifts weights at the gym before work.", "User eats porridge before work these days."),
+    ],
+)
+def test_a_change_marker_without_shared_evidence_or_subject_changes_nothing(minilm, old_text, new_text):
+    _, new, shown = _real(minilm, old_text, new_text)
+    assert decide(new, shown).op is Op.ADD
+
+
+def test_a_change_marker_never_replaces_a_procedure(minilm):
+    _, new, shown = _real(
+        minilm, "Standing instruction: book the train for trips to London.", "User takes the coach to London now.",
+        old_kind=Kind.PROCEDURE,
+    )
+    assert decide(new, shown).op is Op.ADD
+
+
+def test_a_change_marker_from_a_tool_or_inference_changes_nothing(minilm):
+    old, new, shown = _real(minilm, "User drives to the office every day.", "User takes the train to the office now.")
+    tool = new.evolve(source=Source.TOOL_RESULT)
+    assert decide(tool, shown).op is Op.ADD
+
+
+def test_an_unmarked_claim_on_the_same_topic_is_kept_beside_the_old_one(minilm):
+    _, new, shown = _real(minilm, "User drives to the office every day.", "User takes the train to the office on Fridays.")
+    assert decide(new, shown).op is Op.ADD

@@ -38,6 +38,30 @@ CATEGORIES: dict[str, frozenset[str]] = {
 }
 _BY_WORD = {w: cat for cat, words in CATEGORIES.items() for w in words}
 
+# Topics for the change-marker fallback of reconciliation: two claims naming words of one topic are about
+# the same thing ("takes the bus" / "cycles in now" are both commuting). A word may belong to several topics.
+TOPICS: dict[str, frozenset[str]] = {
+    "commute": frozenset(
+        "bus buses train trains tram trams tube metro subway car drive drives driving cycle cycles cycling bike bikes "
+        "e-bike scooter walk walks walking taxi coach ferry commute commutes commuting".split()
+    ),
+    "streaming": frozenset("netflix disney+ disney hulu prime-video hbo max apple-tv paramount+ peacock crunchyroll iplayer".split()),
+    "music-service": frozenset("spotify apple-music tidal deezer youtube-music soundcloud".split()),
+    "handset": frozenset("phone iphone pixel galaxy android samsung nokia oneplus motorola xiaomi huawei handset smartphone".split()),
+    "hot-drink": frozenset("tea coffee espresso latte cappuccino americano decaf chai matcha rooibos cocoa".split()),
+}
+
+
+def topics(text: str) -> set[str]:
+    """Every topic of ``TOPICS`` that some word of ``text`` belongs to ("cycles in" -> {"commute"})."""
+    words = re.findall(r"[a-z][a-z+-]*", text.lower())
+    found = set()
+    for i, w in enumerate(words):
+        for cand in (w, w.rstrip("+"), "-".join(words[i : i + 2])):
+            found |= {t for t, ws in TOPICS.items() if cand in ws}
+    return found
+
+
 # Words that name a kind of person by what they prefer: "a coffee person", "a tea drinker", "a dog lover".
 PERSON_NOUNS = r"person|people|drinker|lover|fan|guy|girl|addict|fiend"
 

@@ -26,7 +26,7 @@ from datetime import datetime, timedelta
 
 import numpy as np
 
-from kenning.lifecycle import safety, slots
+from kenning.lifecycle import lexicon, safety, slots
 from kenning.lifecycle.retrieve import terms
 from kenning.lifecycle.slots import Slot
 from kenning.stores.base import audit_entry
@@ -49,6 +49,7 @@ UPGRADE = "restated by a more trusted source"
 MERGED = "same attribute and value, new wording merged"
 CORRECTED = "correction of a value"
 REFINED = "refined standing instruction"
+CHANGED = "change marker, same topic"
 NOT_SHOWN = "target was not shown; kept as new"
 NOT_ACTIVE = "target is no longer active; kept as new"
 LESS_TRUSTED = "less trusted source cannot override; kept as new"
@@ -194,6 +195,97 @@ def correction(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | Non
     return None
 
 
+# The change-marker fallback. Cosines on the bundled MiniLM embedder (measured 2026-11-29, texts as
+# extraction writes them): 12 same-topic old/new pairs ("takes the bus" / "cycles in now", "lifts weights at
+# the gym" / "used to lift weights, these days swims", "watches on Netflix" / "watches on Disney+ instead")
+# scored 0.52-0.73, except a named swap ("swapped the Pixel for an iPhone 15", 0.40); 12 unrelated "now" pairs
+# about the user scored 0.10-0.52 (0.52: "watches Netflix" / "now reads on a Kindle", no shared word), and
+# pairs about a relative 0.42-0.74 (hence the subject guard). Cosine alone cannot separate them, so a change
+# also needs shared evidence: a content word or a topic (lexicon.TOPICS). With evidence, 0.45 keeps a margin
+# below the weakest unnamed positive (0.52); an old value named in so many words ("swapped X for", "no more
+# X", "used to X") that the neighbour contains may go down to 0.30.
+CHANGE_COSINE = 0.45
+NAMED_CHANGE_COSINE = 0.30
+_CHANGE_MARKER = re.compile(
+    r"(?i)(?<!right\s)(?<!just\s)\bnow\b(?!\s+and\s+then)|\bthese\s+days\b|\bnowadays\b|\bany\s?more\b|\bno\s+(?:longer|more)\b|"
+    r"\binstead\b|\b(?:switched|swapped|traded|changed|moved\s+over)\s+(?:from|to|over|for|\w+\s+for)\b|\b(?:swapped|traded|replaced|ditched|dropped)\b|"
+    r"\bused\s+to\b|\bfrom\s+now\s+on\b|\bis\s+history\b|\bnot\s+[\w\s-]{1,30}?,?\s+but\b"
+)
+# the old value named after a marker: "swapped the Pixel for", "no more Netflix", "used to lift weights"
+_NAMED_OLD = re.compile(
+    r"(?i)\b(?:swapped|traded|replaced|ditched|dropped|switched\s+from|moved\s+from|no\s+more|instead\s+of|used\s+to|gave\s+up|quit)\s+"
+    r"(?:the\s+|their\s+|a\s+|an\s+|my\s+)?(?P<old>[\w+-]+(?:\s+[\w+-]+)?)"
+    r"|\b(?:the\s+)?(?P<old2>[\w+-]+)\s+is\s+history\b"
+)
+# words that say nothing about what a habit is: routine verbs, times of day and week, the subject itself
+_NOT_EVIDENCE = _GENERIC | terms(
+    "user users play plays take takes go goes use uses have has get gets do does make makes like likes want wants need "
+    "needs keep keeps day days daily week weeks weekend weekends month year morning mornings evening evenings night "
+    "nights monday mondays tuesday tuesdays wednesday wednesdays thursday thursdays friday fridays saturday saturdays "
+    "sunday sundays every most usually always often time times thing things work home lot bit good fine instead "
+    "switched swapped used longer more anymore history days since last"
+)
+
+
+def _subject(text: str) -> str:
+    """Whom a claim is about: "user", or the relation it opens with ("User's sister lives …" -> "sister")."""
+    m = slots._REL_SUBJECT.match(text.strip())
+    return m.group("rel").lower() if m and not re.search(r"(?i)\band\s+the\s+user\b", text) else "user"
+
+
+def _evidence(a: str, b: str) -> bool:
+    """Whether two claims share a content word (by stem) or a topic, so a change of one can be about the other."""
+    shared = _stems(" ".join(terms(a) - _NOT_EVIDENCE)) & _stems(" ".join(terms(b) - _NOT_EVIDENCE))
+    return bool(shared or lexicon.topics(a) & lexicon.topics(b))
+
+
+def _names_old(candidate: str, other: str) -> bool:
+    """Whether ``candidate`` names, as the value it leaves behind, a word that ``other`` holds."""
+    held = _stems(other) - _stems(" ".join(_NOT_EVIDENCE))
+    for m in _NAMED_OLD.finditer(candidate):
+        if _stems(m.group("old") or m.group("old2") or "") & held:
+            return True
+    return False
+
+
+def change_target(candidate: Memory, ranked: Sequence[Neighbour]) -> Memory | None:
+    """The memory a user's explicitly marked change replaces when no attribute slot decided, or None.
+
+    The candidate must be a fact or preference the user said with a change marker ("now", "these days",
+    "no longer", "instead", "swapped … for", "used to"). The target is the most similar active fact or
+    preference the user said about the same subject (never a procedure, never a relative's claim for the
+    user's own), not about a different recognised attribute, sharing a content word or a topic, and
+    similar enough (``CHANGE_COSINE``, or ``NAMED_CHANGE_COSINE`` when the old value is named). No
+    evidence, no change: a wrong supersession loses true data, a missed one only leaves a stale neighbour.
+    """
+    compatible = (Kind.FACT, Kind.PREFERENCE)
+    if candidate.kind not in compatible or candidate.source is not Source.USER_SAID:
+        return None
+    if not _CHANGE_MARKER.search(candidate.text):
+        return None
+    # "now also", "another", "too": something added beside the old habit, unless the old value is named
+    adds = bool(re.search(r"(?i)\b(?:also|too|as\s+well|another|second|besides|on\s+top)\b", candidate.text))
+    who = _subject(candidate.text)
+    mine = {s.key for s in slots_of(candidate)}
+    for n in ranked:
+        old = n.memory
+        if old.id == candidate.id or old.kind not in compatible or old.source is not Source.USER_SAID:
+            continue
+        if old.status is not Status.ACTIVE or old.scope != candidate.scope or _subject(old.text) != who:
+            continue
+        theirs = {s.key for s in slots_of(old)}
+        if mine and theirs and not mine & theirs:
+            continue  # two different recognised attributes ("works at X now" vs "lives in Y")
+        named = _names_old(candidate.text, old.text)
+        if adds and not named:
+            continue
+        if n.cosine < (NAMED_CHANGE_COSINE if named else CHANGE_COSINE):
+            continue
+        if named or _evidence(candidate.text, old.text):
+            return old
+    return None
+
+
 def decide(candidate: Memory, neighbours: Sequence[Neighbour]) -> Decision:
     """The offline rules engine's verdict for ``candidate`` against the active ``neighbours`` it was shown."""
     ranked = sorted(neighbours, key=lambda n: -n.cosine)
@@ -221,6 +313,9 @@ def decide(candidate: Memory, neighbours: Sequence[Neighbour]) -> Decision:
                 # same attribute, same value, new words ("doesn't eat meat" + "is vegetarian"): one record, both wordings
                 return Decision(Op.UPDATE, n.memory.id, merged, MERGED)
             return Decision(Op.NOOP, n.memory.id, None, DUPLICATE)
+    changed = change_target(candidate, ranked)
+    if changed is not None:
+        return Decision(Op.UPDATE, changed.id, None, CHANGED)
     if candidate.kind is Kind.PROCEDURE:
         for n in ranked:
             if n.memory.kind is Kind.PROCEDURE and n.cosine >= PROCEDURE_REFINE_COSINE:
