@@ -51,7 +51,7 @@ from datetime import datetime
 
 import numpy as np
 
-from kenning.lifecycle.retrieve import STOPWORDS
+from kenning.lifecycle.retrieve import STOPWORDS, stem
 from kenning.types import Kind, Memory, Scope, Sensitivity, Source, Status
 
 # Conversational filler and reporting verbs: shared by unrelated turns, so
@@ -132,13 +132,6 @@ class Plan:
 # -- words ----------------------------------------------------------------------
 
 
-def _stem(word: str) -> str:
-    for suffix in ("ing", "ed", "es", "s"):
-        if len(word) > len(suffix) + 3 and word.endswith(suffix):
-            return word[: -len(suffix)]
-    return word
-
-
 def name_tokens(scope: Scope) -> frozenset[str]:
     """Lower-cased word pieces of the scope's user id: a user's own name says nothing about a topic."""
     return frozenset(w.lower() for w in _TOKEN.findall(scope.user_id))
@@ -155,7 +148,7 @@ def content_tokens(text: str, ignore: frozenset[str] = frozenset()) -> list[tupl
             continue
         if low.isdigit() and len(low) < 3:
             continue
-        out.append((_stem(low), surface))
+        out.append((stem(low), surface))
     return out
 
 
@@ -164,7 +157,7 @@ def _first_word(text: str) -> str:
     if not words:
         return ""
     low = words[0].lower().replace("\u2019", "'")
-    return _stem(low[:-2] if low.endswith("'s") else low)
+    return stem(low[:-2] if low.endswith("'s") else low)
 
 
 def independence_key(m: Memory) -> tuple[str, str]:

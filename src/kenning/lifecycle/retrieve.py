@@ -94,11 +94,12 @@ def terms(text: str) -> set[str]:
 # memories come back query after query, so both steps are cached (bounded).
 @lru_cache(maxsize=16384)
 def _text_terms(text: str) -> frozenset[str]:
-    return frozenset(_stem(w) for w in _WORD.findall(text.lower()) if len(w) > 1 and w not in STOPWORDS)
+    return frozenset(stem(w) for w in _WORD.findall(text.lower()) if len(w) > 1 and w not in STOPWORDS)
 
 
 @lru_cache(maxsize=65536)
-def _stem(w: str) -> str:
+def stem(w: str) -> str:
+    """A crude stem: one of -ing, -ed, -es, -s dropped from words long enough to keep four letters."""
     for suffix in ("ing", "ed", "es", "s"):
         if len(w) > len(suffix) + 3 and w.endswith(suffix):
             return w[: -len(suffix)]
