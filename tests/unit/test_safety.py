@@ -352,3 +352,39 @@ def test_masking_removes_the_secret_but_keeps_the_next_statement(sentence, secre
 def test_a_secret_after_an_interruption_is_still_masked(sentence, secret):
     assert secret not in safety.mask_secrets(sentence)
     assert not any(secret in c.text for c in extract([Turn("user", sentence)]).claims)
+
+
+@pytest.mark.parametrize(
+    "sentence, secret, kept, claim",
+    [
+        ("My gym locker combination is 18-22-09 and my coach is called Priya.", "18-22-09", "coach is called Priya", "Priya"),
+        ("The garage code is 4410 and I park on the left.", "4410", "park on the left", "on the left"),
+        ("Our router password is Cobalt-Fox-62 please note we're vegan.", "Cobalt-Fox-62", "vegan", "vegan"),
+        ("My PIN is 9034, and please note I'm flying to Oslo on Friday.", "9034", "flying to Oslo", "Oslo"),
+        ("The vault passphrase is Lemon#Kite77 btw I prefer Signal for calls.", "Lemon#Kite77", "Signal for calls", "Signal"),
+        ("My bank login password is Heron-Sky-410 also I speak Portuguese.", "Heron-Sky-410", "speak Portuguese", "Portuguese"),
+    ],
+)
+def test_masking_stops_before_a_joined_statement_or_an_aside(sentence, secret, kept, claim):
+    masked = safety.mask_secrets(sentence)
+    assert secret not in masked and safety.SECRET_MARK in masked
+    assert kept in masked
+    claims = extract([Turn("user", sentence)]).claims
+    assert any(claim in c.text for c in claims)
+    assert not any(secret in c.text or secret.replace("-", "") in c.text for c in claims)
+
+
+@pytest.mark.parametrize(
+    "sentence, secret",
+    [
+        ("The door code is 1234 and my backup code is 5678.", "5678"),
+        ("The wifi password is Tulip!Rain42 and my PIN is 4411.", "4411"),
+        ("My password is Fluffy123 please note my other password is Kestrel-77.", "Kestrel-77"),
+        ("The safe combination is 12-34-56 also the alarm code is 9981.", "9981"),
+        ("Password is hunter2 and I use it everywhere.", "hunter2"),
+        ("My passphrase is maple comet river and I never change it.", "comet river"),
+    ],
+)
+def test_a_secret_after_the_joining_word_is_still_masked(sentence, secret):
+    assert secret not in safety.mask_secrets(sentence)
+    assert not any(secret in c.text for c in extract([Turn("user", sentence)]).claims)

@@ -19,8 +19,12 @@ _SENT = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])|\n+|(?<=[!?])\s
 SELF = r"(?:I|I'm|I've|I'd|I'll|Im|my|My|we|We|we're|We're|we've|We've|our|Our)\b"
 _CLAUSE = re.compile(
     r"\s+[–—]\s+|\s+-\s+(?=[A-Za-z])|\s*;\s*(?=\S)|"
-    rf"\s*(?:,|;|:)\s*(?:and\s+|but\s+|so\s+|also\s+|plus\s+|though\s+)?(?:(?:by\s+the\s+way|btw|oh|also|anyway),?\s+)?(?={SELF})"
+    rf"\s*(?:,|;|:)\s*(?:and\s+|but\s+|so\s+|also\s+|plus\s+|though\s+)?(?:(?:by\s+the\s+way|btw|oh|also|anyway|please\s+note(?:\s+that)?|note\s+that|fyi),?\s+)?(?={SELF})"
     rf"|\s+(?:and|but|plus|while|whereas|though)\s+(?:also\s+|now\s+)?(?={SELF})"
+    # a masked secret's span already stops where the next statement starts (safety._clause_stop), so
+    # whatever follows the mark is a statement of its own: cut there, dropping the joining words
+    rf"|(?<={re.escape(safety.SECRET_MARK)})[^\S\n]*,?[^\S\n]*(?:(?:and|but|plus)\s+)?"
+    r"(?:(?:please\s+note(?:\s+that)?|note\s+that|btw|by\s+the\s+way|fyi|also),?\s+)?(?=[\w\"'(])"
 )
 _FINITE = re.compile(
     r"(?i)\b(?:is|are|was|were|has|have|had|'s|lives|works|called|named|died|passed|loves|likes|hates|got|turned|"

@@ -125,15 +125,21 @@ def _high_entropy(tok: str) -> bool:
 _CLAUSE_END = re.compile(r"[;\n]|[.!?](?:\s|$)")
 # Where a second, independent statement starts inside the same sentence ("…, and by the way I prefer
 # Slack"): a secret's span stops there, so masking keeps the harmless rest of the sentence.
+# Without a comma it takes a joining word ("… is 7391 and my partner is Kwame") or an aside marker
+# ("… is Maple-Comet-551 please note I …", "… btw the lab is …"); a bare space never ends the span.
+_SELF_START = r"(?=(?:I|I'm|I've|I'd|I'll|my|we|we're|we've|our)\b)"
+_ASIDE = r"(?:by\s+the\s+way|btw|also|anyway|oh|please\s+note(?:\s+that)?|note\s+that|fyi)"
 _NEXT_STATEMENT = re.compile(
-    r"(?i),\s*(?:and|but|so|plus|also|while|whereas)?\s*(?:by\s+the\s+way|btw|also|anyway|oh)?[\s,]*"
-    r"(?=(?:I|I'm|I've|I'd|I'll|my|we|we're|our)\b)"
+    r"(?i),\s*(?:and|but|so|plus|also|while|whereas)?\s*(?:" + _ASIDE + r")?[\s,]*" + _SELF_START
+    + r"|[^\S\n]+(?:and|but|plus|while|whereas)[^\S\n]+(?:" + _ASIDE + r"[\s,]+)?" + _SELF_START
+    + r"|,?[^\S\n]+(?:and[^\S\n]+)?(?=(?:please\s+note|note\s+that|btw|by\s+the\s+way|also|fyi)\b)"
 )
 
 
 def _clause_stop(text: str, start: int) -> int:
     """End of the secret's clause that begins at ``start``: a sentence end or ';', or, earlier, a new
-    self-statement after a comma, but only when nothing secret-shaped (3+ digits, a password-like
+    self-statement after a comma or a joining word ("and my …"), or an aside ("please note", "btw",
+    "also"), but only when nothing secret-shaped (3+ digits, a password-like
     token) follows in the rest of the sentence: "My password, I'm embarrassed to say, is Fluffy123"
     is masked to its end, "…is Tulip!Rain42, and I prefer Slack" keeps the preference."""
     tail = _CLAUSE_END.search(text, start)
