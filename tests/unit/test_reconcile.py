@@ -499,3 +499,18 @@ def test_a_change_marker_from_a_tool_or_inference_changes_nothing(minilm):
 def test_an_unmarked_claim_on_the_same_topic_is_kept_beside_the_old_one(minilm):
     _, new, shown = _real(minilm, "User drives to the office every day.", "User takes the train to the office on Fridays.")
     assert decide(new, shown).op is Op.ADD
+
+
+def test_leaving_a_named_place_retires_the_claim_holding_it(minilm):
+    old, new, shown = _real(minilm, "User volunteers at the riverside food bank on Saturdays.", "User left the food bank in March.")
+    got = decide(new, shown)
+    assert (got.op, got.target_id, got.reason) == (Op.UPDATE, old.id, reconcile.CHANGED)
+
+
+@pytest.mark.parametrize(
+    "new_text",
+    ["User left their umbrella at the cafe.", "User sold the old sofa to a neighbour.", "User stopped at the bakery for bread."],
+)
+def test_left_or_sold_without_the_old_value_named_changes_nothing(minilm, new_text):
+    _, new, shown = _real(minilm, "User is a barista at the corner roastery, weekend shifts.", new_text)
+    assert decide(new, shown).op is Op.ADD

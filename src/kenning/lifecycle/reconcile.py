@@ -213,7 +213,7 @@ _CHANGE_MARKER = re.compile(
 )
 # the old value named after a marker: "swapped the Pixel for", "no more Netflix", "used to lift weights"
 _NAMED_OLD = re.compile(
-    r"(?i)\b(?:swapped|traded|replaced|ditched|dropped|switched\s+from|moved\s+from|no\s+more|instead\s+of|used\s+to|gave\s+up|quit)\s+"
+    r"(?i)\b(?:swapped|traded|replaced|ditched|dropped|switched\s+from|moved\s+from|no\s+more|instead\s+of|used\s+to|gave\s+up|quit|left|sold|stopped)\s+"
     r"(?:the\s+|their\s+|a\s+|an\s+|my\s+)?(?P<old>[\w+-]+(?:\s+[\w+-]+)?)"
     r"|\b(?:the\s+)?(?P<old2>[\w+-]+)\s+is\s+history\b"
 )
@@ -241,9 +241,9 @@ def _evidence(a: str, b: str) -> bool:
 
 def _names_old(candidate: str, other: str) -> bool:
     """Whether ``candidate`` names, as the value it leaves behind, a word that ``other`` holds."""
-    held = _stems(other) - _stems(" ".join(_NOT_EVIDENCE))
+    held = _stems(" ".join(terms(other) - _NOT_EVIDENCE))
     for m in _NAMED_OLD.finditer(candidate):
-        if _stems(m.group("old") or m.group("old2") or "") & held:
+        if _stems(" ".join(terms(m.group("old") or m.group("old2") or "") - _NOT_EVIDENCE)) & held:
             return True
     return False
 
@@ -261,8 +261,9 @@ def change_target(candidate: Memory, ranked: Sequence[Neighbour]) -> Memory | No
     compatible = (Kind.FACT, Kind.PREFERENCE)
     if candidate.kind not in compatible or candidate.source is not Source.USER_SAID:
         return None
-    if not _CHANGE_MARKER.search(candidate.text):
-        return None
+    marked = bool(_CHANGE_MARKER.search(candidate.text))
+    if not marked and not _NAMED_OLD.search(candidate.text):
+        return None  # "left", "sold", "quit" count only with the old value named in the neighbour
     # "now also", "another", "too": something added beside the old habit, unless the old value is named
     adds = bool(re.search(r"(?i)\b(?:also|too|as\s+well|another|second|besides|on\s+top)\b", candidate.text))
     who = _subject(candidate.text)
@@ -277,7 +278,7 @@ def change_target(candidate: Memory, ranked: Sequence[Neighbour]) -> Memory | No
         if mine and theirs and not mine & theirs:
             continue  # two different recognised attributes ("works at X now" vs "lives in Y")
         named = _names_old(candidate.text, old.text)
-        if adds and not named:
+        if (adds or not marked) and not named:
             continue
         if n.cosine < (NAMED_CHANGE_COSINE if named else CHANGE_COSINE):
             continue
