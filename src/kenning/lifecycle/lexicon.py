@@ -52,14 +52,21 @@ TOPICS: dict[str, frozenset[str]] = {
 }
 
 
-def topics(text: str) -> set[str]:
-    """Every topic of ``TOPICS`` that some word of ``text`` belongs to ("cycles in" -> {"commute"})."""
+def topic_words(text: str) -> dict[str, set[str]]:
+    """The words of ``text`` in each topic of ``TOPICS`` ("takes the bus or a taxi" -> {"commute": {"bus", "taxi"}})."""
     words = re.findall(r"[a-z][a-z+-]*", text.lower())
-    found = set()
+    found: dict[str, set[str]] = {}
     for i, w in enumerate(words):
         for cand in (w, w.rstrip("+"), "-".join(words[i : i + 2])):
-            found |= {t for t, ws in TOPICS.items() if cand in ws}
+            for t, ws in TOPICS.items():
+                if cand in ws:
+                    found.setdefault(t, set()).add(cand.rstrip("s") if len(cand) > 3 else cand)
     return found
+
+
+def topics(text: str) -> set[str]:
+    """Every topic of ``TOPICS`` that some word of ``text`` belongs to ("cycles in" -> {"commute"})."""
+    return set(topic_words(text))
 
 
 # Words that name a kind of person by what they prefer: "a coffee person", "a tea drinker", "a dog lover".

@@ -203,11 +203,17 @@ def correction(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | Non
 # pairs about a relative 0.42-0.74 (hence the subject guard). Cosine alone cannot separate them, so a change
 # also needs shared evidence: a content word or a topic (lexicon.TOPICS). With evidence, 0.45 keeps a margin
 # below the weakest unnamed positive (0.52); an old value named in so many words ("swapped X for", "no more
-# X", "used to X") that the neighbour contains may go down to 0.30.
+# X", "used to X") that the neighbour contains may go down to 0.30. A second probe found 6 "now" pairs that
+# share a verb or noun but add a habit rather than replace one ("drinks coffee every morning" / "now drinks
+# water before bed" 0.65, "cooks Italian food" / "now eats out at Italian restaurants" 0.77): a bare "now"
+# therefore needs a different value of a shared topic (_WEAK_MARKER, _new_value).
 CHANGE_COSINE = 0.45
 NAMED_CHANGE_COSINE = 0.30
+# a bare "now" is weak: "now drinks water before bed" beside "drinks coffee every morning" is a new habit, not
+# a replacement, so it only counts when the claim names a different value of a shared topic (bus -> cycle)
+_WEAK_MARKER = re.compile(r"(?i)(?<!right\s)(?<!just\s)\bnow\b(?!\s+and\s+then)")
 _CHANGE_MARKER = re.compile(
-    r"(?i)(?<!right\s)(?<!just\s)\bnow\b(?!\s+and\s+then)|\bthese\s+days\b|\bnowadays\b|\bany\s?more\b|\bno\s+(?:longer|more)\b|"
+    r"(?i)\bthese\s+days\b|\bnowadays\b|\bany\s?more\b|\bno\s+(?:longer|more)\b|"
     r"\binstead\b|\b(?:switched|swapped|traded|changed|moved\s+over)\s+(?:from|to|over|for|\w+\s+for)\b|\b(?:swapped|traded|replaced|ditched|dropped)\b|"
     r"\bused\s+to\b|\bfrom\s+now\s+on\b|\bis\s+history\b|\bnot\s+[\w\s-]{1,30}?,?\s+but\b"
 )
@@ -239,6 +245,12 @@ def _evidence(a: str, b: str) -> bool:
     return bool(shared or lexicon.topics(a) & lexicon.topics(b))
 
 
+def _new_value(a: str, b: str) -> bool:
+    """Whether ``a`` names another value of a topic ``b`` holds, and not ``b``'s own ("train" after "drives")."""
+    mine, theirs = lexicon.topic_words(a), lexicon.topic_words(b)
+    return any(t in theirs and not words & theirs[t] for t, words in mine.items())
+
+
 def _names_old(candidate: str, other: str) -> bool:
     """Whether ``candidate`` names, as the value it leaves behind, a word that ``other`` holds."""
     held = _stems(" ".join(terms(other) - _NOT_EVIDENCE))
@@ -262,7 +274,8 @@ def change_target(candidate: Memory, ranked: Sequence[Neighbour]) -> Memory | No
     if candidate.kind not in compatible or candidate.source is not Source.USER_SAID:
         return None
     marked = bool(_CHANGE_MARKER.search(candidate.text))
-    if not marked and not _NAMED_OLD.search(candidate.text):
+    weak = not marked and bool(_WEAK_MARKER.search(candidate.text))
+    if not marked and not weak and not _NAMED_OLD.search(candidate.text):
         return None  # "left", "sold", "quit" count only with the old value named in the neighbour
     # "now also", "another", "too": something added beside the old habit, unless the old value is named
     adds = bool(re.search(r"(?i)\b(?:also|too|as\s+well|another|second|besides|on\s+top)\b", candidate.text))
@@ -278,7 +291,9 @@ def change_target(candidate: Memory, ranked: Sequence[Neighbour]) -> Memory | No
         if mine and theirs and not mine & theirs:
             continue  # two different recognised attributes ("works at X now" vs "lives in Y")
         named = _names_old(candidate.text, old.text)
-        if (adds or not marked) and not named:
+        if (adds or not (marked or weak)) and not named:
+            continue
+        if weak and not named and not _new_value(candidate.text, old.text):
             continue
         if n.cosine < (NAMED_CHANGE_COSINE if named else CHANGE_COSINE):
             continue
