@@ -520,3 +520,19 @@ def test_leaving_a_named_place_retires_the_claim_holding_it(minilm):
 def test_left_or_sold_without_the_old_value_named_changes_nothing(minilm, new_text):
     _, new, shown = _real(minilm, "User is a barista at the corner roastery, weekend shifts.", new_text)
     assert decide(new, shown).op is Op.ADD
+
+
+def test_a_change_marker_never_reaches_another_users_memory(minilm):
+    old, new, _ = _real(minilm, "User drives to the office every day.", "User takes the train to the office now.")
+    theirs = mem(old.text, user="bob")
+    a, b = minilm.embed([theirs.text, new.text])
+    assert decide(new, [Neighbour(theirs, float(a @ b / ((a @ a) ** 0.5 * (b @ b) ** 0.5)))]).op is Op.ADD
+
+
+def test_a_marked_habit_change_supersedes_the_old_habit_end_to_end(real_system):
+    mem_ = real_system.scope("acme", "ola")
+    mem_.add("Most weekdays I drive to the depot.", now=T0, wait=True)
+    mem_.add("I take the train to the depot now.", now=T0 + timedelta(days=40), wait=True)
+    texts = [m.text for m in mem_.list()]
+    assert texts == ["User takes the train to the depot now."]
+    assert real_system.scope("acme", "other").list() == []
