@@ -67,6 +67,8 @@ def test_assistant_small_talk_produces_nothing():
         ("We moved from Leeds to York last weekend.", "User moved from Leeds to York last weekend."),
         ("I don't eat pork.", "User doesn't eat pork."),
         ("I used to row on Sundays.", "User used to row on Sundays."),
+        ("I wasn't ever vegan.", "User wasn't ever vegan."),
+        ("I didn't ever smoke.", "User didn't ever smoke."),
     ],
 )
 def test_third_person_keeps_every_distinctive_token(said, expected):

@@ -195,6 +195,8 @@ def test_movement_and_other_switches_are_not_preference_changes(text):
         ("User has never been vegetarian, meat is fine.", Slot("diet", "vegetarian", True)),
         ("User was never a teacher.", Slot("occupation", "teacher", True)),
         ("User used to be a nurse.", Slot("occupation", "nurse", True)),
+        ("User wasn't ever vegan.", Slot("diet", "vegan", True)),
+        ("User hasn't ever been pescatarian.", Slot("diet", "pescatarian", True)),
     ],
 )
 def test_never_been_and_used_to_be_retract_the_state(text, slot):

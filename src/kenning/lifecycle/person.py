@@ -46,6 +46,8 @@ def _third(verb: str) -> str:
 _SUBJ_VERB = re.compile(
     r"\b(?P<s>I|we|We)\b(?P<c>'m|'ve|'d|'ll|'re)?(?P<rest>(?:\s+(?:\w+ly|no\s+longer|" + "|".join(sorted(_MODALS - {"no", "not"})) + r"))*)(?:\s+(?P<v>[A-Za-z']+))?"
 )
+_AUX_FIRST = {"can", "could", "will", "would", "should", "shall", "may", "might", "must", "can't", "cannot", "won't",
+              "wouldn't", "shouldn't", "couldn't", "didn't", "wasn't", "weren't"}
 _AUX_BEFORE = re.compile(r"(?i)\b(?:can|could|would|will|shall|should|do|did|does|may|might|must|to|let|make|help|have|had)\s*$")
 
 
@@ -69,8 +71,8 @@ def third_person(clause: str) -> str:
             verb = verb.lower()
         if _AUX_BEFORE.search(m.string[: m.start()]):
             return f"{subj}{rest} {verb}"
-        if rest.strip() and rest.split()[0].lower() in {"can", "could", "will", "would", "should", "shall", "may", "might", "must"}:
-            return f"{subj}{rest} {verb}"
+        if rest.strip() and rest.split()[0].lower() in _AUX_FIRST:
+            return f"{subj}{rest} {verb}"  # "I wasn't ever vegan", "I can't ever sleep": the next word keeps its form
         return f"{subj}{rest} {_third(verb)}"
 
     text = _SUBJ_VERB.sub(sv, clause.strip())

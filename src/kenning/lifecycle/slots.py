@@ -349,7 +349,10 @@ def _match(t: str, m: re.Match[str], tag: str, negated_tail: bool) -> Slot | Non
 
 # "was never X" / "has never been X" retracts X as a state ("has never been to Paris" is a trip, left alone);
 # "used to be X" with no new value is a retraction of X too
-_NEVER_WAS = re.compile(r"(?i)\b(?:(?:has|have|had)\s+never\s+been|was\s+never|were\s+never|never\s+was)\b(?!\s+(?:to|in|at)\b)")
+_NEVER_WAS = re.compile(
+    r"(?i)\b(?:(?:has|have|had)\s+never\s+been|(?:hasn't|haven't|hadn't)\s+ever\s+been|was\s+never|were\s+never|never\s+was|"
+    r"(?:wasn't|weren't)\s+ever)\b(?!\s+(?:to|in|at)\b)"
+)
 _USED_TO_BE = re.compile(r"(?i)\bused\s+to\s+be\b")
 
 
