@@ -423,3 +423,14 @@ def test_a_past_event_explaining_a_present_habit_is_a_fact(said):
 def test_plain_past_and_momentary_events_stay_episodes(said):
     (claim,) = extract([Turn("user", said)]).claims
     assert claim.kind is Kind.EPISODE
+
+
+def test_a_leading_these_days_is_kept_as_now():
+    (claim,) = extract([Turn("user", "These days I walk to the studio.")]).claims
+    assert claim.text == "User now walks to the studio."
+
+
+@pytest.mark.parametrize("said, kind", [("I do yoga on Tuesday nights.", Kind.FACT), ("I went to a gig on Tuesday night.", Kind.EPISODE)])
+def test_a_weekday_routine_is_not_a_recent_event(said, kind):
+    (claim,) = extract([Turn("user", said)]).claims
+    assert claim.kind is kind

@@ -160,7 +160,7 @@ IMPERATIVES = frozenset(
 )
 _RECENT = re.compile(
     r"(?i)\b(?:today|yesterday|tonight|this\s+(?:morning|afternoon|evening|week|weekend)|last\s+(?:night|week|weekend|month)|"
-    r"just\s+now|earlier|on\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|at\s+the\s+moment|right\s+now)\b"
+    r"just\s+now|earlier|on\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)(?!\s+(?:nights|mornings|evenings|afternoons)\b)|at\s+the\s+moment|right\s+now)\b"
 )
 _PAST = re.compile(r"^(?:User|The user)\s+(?:\w+ly\s+|just\s+|finally\s+|also\s+)*(?:was|were|got|went|had|saw|met|took|did|ate|\w+ed)\b")
 # a one-time exception, not a standing fact or preference: "just this once I'll take the red-eye"
@@ -168,6 +168,7 @@ _ONE_OFF = re.compile(
     r"(?i)\b(?:just\s+this\s+(?:once|time)|(?:only\s+)?this\s+(?:one\s+)?time(?:\s+only)?|for\s+this\s+(?:trip|booking|flight|stay|visit|order|once)(?:\s+only)?|"
     r"(?:as\s+a\s+)?one[- ]off|for\s+(?:today|tonight|tomorrow)\s+only|exceptionally)\b"
 )
+_NOW_LEAD = re.compile(r"(?i)^(?:(?:so|and|but|well|oh|actually|anyway)\W+)*(?:these\s+days|nowadays)\b")
 # a past event told to explain a present habit ("bought an e-bike last month so I cycle in now", "I used to
 # run, these days I swim") states how things are now: a fact, not an episode
 _HABIT_NOW = re.compile(r"(?i)(?<!right\s)(?<!just\s)\bnow\b(?!\s+and\s+then)|\bthese\s+days\b|\bnowadays\b|\binstead\b")
@@ -290,6 +291,9 @@ def classify_user_clause(clause: str) -> tuple[str, Kind, float] | None:
     c = _strip(clause)
     if not c or is_small_talk(c) or len(terms(c)) < 1:
         return None
+    if _NOW_LEAD.match(clause.strip()) and not re.search(r"(?i)\bnow\b", c):
+        # "These days I walk in": the lead marker is stripped, but the change it marks is kept as "now"
+        c = re.sub(r"^(?P<s>I|We|we)(?P<c>'m|'re)?\b", lambda m: f"{m.group('s')}{m.group('c') or ''} now", c, count=1)
     sarcastic = bool(_SARCASM.search(clause))
     starts_self = bool(re.match(_SELF, c) or re.match(r"(?i)^(?:when|since|after|before|because|if|as)\s+I\b", c))
     req = _REQUEST_LEAD.sub("", c)

@@ -195,20 +195,21 @@ def correction(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | Non
     return None
 
 
-# The change-marker fallback. Cosines on the bundled MiniLM embedder (measured 2026-11-29, texts as
-# extraction writes them): 12 same-topic old/new pairs ("takes the bus" / "cycles in now", "lifts weights at
-# the gym" / "used to lift weights, these days swims", "watches on Netflix" / "watches on Disney+ instead")
-# scored 0.52-0.73, except a named swap ("swapped the Pixel for an iPhone 15", 0.40); 12 unrelated "now" pairs
-# about the user scored 0.10-0.52 (0.52: "watches Netflix" / "now reads on a Kindle", no shared word), and
-# pairs about a relative 0.42-0.74 (hence the subject guard). Cosine alone cannot separate them, so a change
-# also needs shared evidence: a content word or a topic (lexicon.TOPICS). With evidence, 0.45 keeps a margin
-# below the weakest unnamed positive (0.52); an old value named in so many words ("swapped X for", "no more
-# X", "used to X") that the neighbour contains may go down to 0.30. A second probe found 6 "now" pairs that
-# share a verb or noun but add a habit rather than replace one ("drinks coffee every morning" / "now drinks
-# water before bed" 0.65, "cooks Italian food" / "now eats out at Italian restaurants" 0.77): a bare "now"
-# therefore needs a different value of a shared topic (_WEAK_MARKER, _new_value).
+# The change-marker fallback. Cosines of the vectors the write path stores (bundled MiniLM over the text
+# with the user's naming words removed, Context.embed_documents), measured 2026-11-29 on texts as extraction
+# writes them: 18 same-topic old/new pairs scored 0.28-0.74; those with no old value named ("takes the train
+# to the office now" after "drives to the office") 0.58-0.74, those naming it ("left the food bank",
+# "swapped the Pixel for an iPhone 15", "switched to a Pixel 8" after "a Samsung Galaxy S21") 0.28-0.43.
+# 13 pairs that must not supersede scored 0.16-0.73: unrelated "now" claims 0.16-0.42, and new habits
+# beside old ones that share a word ("drinks coffee every morning" / "now drinks water before bed" 0.55,
+# "cooks Italian food" / "now eats out at Italian restaurants" 0.73). Cosine alone cannot separate them, so
+# a change also needs shared evidence (a content word or a topic of lexicon.TOPICS), a bare "now" needs
+# another value of a shared topic (_WEAK_MARKER, _new_value), and relatives never stand in for the user.
+# With evidence, 0.45 keeps a margin below the weakest unnamed positive (0.58) and above unrelated "now"
+# pairs (0.42); a named old value (or, with an explicit marker, another value of the old claim's topic)
+# may go down to 0.25.
 CHANGE_COSINE = 0.45
-NAMED_CHANGE_COSINE = 0.30
+NAMED_CHANGE_COSINE = 0.25
 # a bare "now" is weak: "now drinks water before bed" beside "drinks coffee every morning" is a new habit, not
 # a replacement, so it only counts when the claim names a different value of a shared topic (bus -> cycle)
 _WEAK_MARKER = re.compile(r"(?i)(?<!right\s)(?<!just\s)\bnow\b(?!\s+and\s+then)")
@@ -219,7 +220,8 @@ _CHANGE_MARKER = re.compile(
 )
 # the old value named after a marker: "swapped the Pixel for", "no more Netflix", "used to lift weights"
 _NAMED_OLD = re.compile(
-    r"(?i)\b(?:swapped|traded|replaced|ditched|dropped|switched\s+from|moved\s+from|no\s+more|instead\s+of|used\s+to|gave\s+up|quit|left|sold|stopped)\s+"
+    r"(?i)\b(?:swapped|traded|replaced|ditched|dropped|switched\s+from|moved\s+from|no\s+more|instead\s+of|used\s+to|gave\s+up|quit|left|sold|stopped|"
+    r"cancell?ed|unsubscribed\s+from|got\s+rid\s+of)\s+"
     r"(?:the\s+|their\s+|a\s+|an\s+|my\s+)?(?P<old>[\w+-]+(?:\s+[\w+-]+)?)"
     r"|\b(?:the\s+)?(?P<old2>[\w+-]+)\s+is\s+history\b"
 )
@@ -290,7 +292,9 @@ def change_target(candidate: Memory, ranked: Sequence[Neighbour]) -> Memory | No
         theirs = {s.key for s in slots_of(old)}
         if mine and theirs and not mine & theirs:
             continue  # two different recognised attributes ("works at X now" vs "lives in Y")
-        named = _names_old(candidate.text, old.text)
+        # an old value named, or (with an explicit marker) another value of a topic the old claim holds
+        # ("switched to a Pixel 8" after "a Samsung Galaxy S21", cosine 0.40), may be less similar
+        named = _names_old(candidate.text, old.text) or (marked and _new_value(candidate.text, old.text))
         if (adds or not (marked or weak)) and not named:
             continue
         if weak and not named and not _new_value(candidate.text, old.text):
