@@ -67,8 +67,17 @@ def test_repeated_episodes_become_one_memory_keeping_the_shared_words(hash_embed
     built = consolidate.build_memory(OMAR, p.members, p.summary, hash_embedder.embed([p.summary.text])[0], T0)
     assert built.source is Source.CONSOLIDATED
     assert built.confidence == pytest.approx(min(m.confidence for m in eps))
-    assert built.importance == pytest.approx(max(m.importance for m in eps))
+    assert built.importance == pytest.approx(max(0.5, *(m.importance for m in eps)))
     assert built.source_refs == tuple(m.id for m in eps)
+
+
+def test_a_confirmed_preference_is_at_least_as_important_as_any_preference(hash_embedder):
+    eps = [m.evolve(importance=0.2) for m in aisle_episodes(hash_embedder)]
+    [p] = plan(OMAR, eps)
+    built = consolidate.build_memory(OMAR, p.members, p.summary, hash_embedder.embed([p.summary.text])[0], T0)
+    assert built.kind is Kind.PREFERENCE and built.importance == pytest.approx(0.5)
+    high = [m.evolve(importance=0.9) for m in eps]
+    assert consolidate.build_memory(OMAR, high, p.summary, built.embedding, T0).importance == pytest.approx(0.9)
 
 
 @pytest.mark.parametrize("n_sessions", [1, 2])

@@ -575,7 +575,11 @@ def consolidated_id(scope: Scope, source_ids: Iterable[str], supersedes: Iterabl
 
 def build_memory(scope: Scope, members: Sequence[Memory], summary: Summary, embedding: np.ndarray, now: datetime,
                  *, supersedes: Sequence[str] = (), memory_id: str | None = None) -> Memory:
-    """The consolidated record: lowest confidence, highest importance, strictest sensitivity of its inputs."""
+    """The consolidated record: lowest confidence and strictest sensitivity of its inputs; importance the
+    highest of its inputs, and at least its kind's default (a preference that several independent episodes
+    confirm matters more than any one of those episodes)."""
+    from kenning.memory import DEFAULT_IMPORTANCE
+
     refs = tuple(m.id for m in sorted(members, key=lambda m: (m.created_at, m.id)))
     return Memory(
         id=memory_id or consolidated_id(scope, refs, supersedes),
@@ -588,7 +592,7 @@ def build_memory(scope: Scope, members: Sequence[Memory], summary: Summary, embe
         source_refs=refs,
         created_at=now,
         last_used_at=now,
-        importance=max(m.importance for m in members),
+        importance=max(DEFAULT_IMPORTANCE[summary.kind], *(m.importance for m in members)),
         confidence=min(m.confidence for m in members),
         supersedes=tuple(supersedes),
         sensitivity=max((m.sensitivity for m in members), key=SENSITIVITY_RANK.__getitem__),
