@@ -388,3 +388,33 @@ def test_masking_stops_before_a_joined_statement_or_an_aside(sentence, secret, k
 def test_a_secret_after_the_joining_word_is_still_masked(sentence, secret):
     assert secret not in safety.mask_secrets(sentence)
     assert not any(secret in c.text for c in extract([Turn("user", sentence)]).claims)
+
+
+@pytest.mark.parametrize(
+    "sentence, secret",
+    [
+        ("My passphrase is correct horse battery staple.", "horse battery staple"),
+        ("The wifi password's blue elephant sunrise", "elephant sunrise"),
+        ("the passcode for the shed is orange kite lantern", "kite lantern"),
+        ("Our secret word is velvet thunder parade!", "thunder parade"),
+        ("PIN: quiet river stone", "river stone"),
+    ],
+)
+def test_a_passphrase_of_plain_words_is_masked(sentence, secret):
+    assert safety.has_secret(sentence)
+    masked = safety.mask_secrets(sentence)
+    assert secret not in masked and secret.split()[0] not in masked
+
+
+def test_a_passphrase_mask_keeps_a_joined_statement():
+    masked = safety.mask_secrets("The passcode is orange kite lantern, and I prefer green tea.")
+    assert "kite" not in masked and "I prefer green tea" in masked
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["My password is correct now.", "The dress code is smart casual.", "My password was weak and I changed it.",
+     "My secret is that I hate mornings.", "My password is too long for this site."],
+)
+def test_plain_words_after_a_keyword_that_are_not_a_passphrase(text):
+    assert not safety.has_secret(text)

@@ -89,6 +89,39 @@ _NOT_A_VALUE = frozenset(
 )
 
 
+# A passphrase of plain words after a secret keyword and a linking word ("my passphrase is correct
+# horse battery staple", "the wifi password's blue elephant sunrise"): masked when the value opens
+# with two or more plain words none of which is a function word, so "my password is correct now",
+# "the secret is that I …", "my password is too long" stay. Bare "code"/"secret" count only as
+# "code word", "secret code/word/phrase/answer" or a bare "secret" with the same passphrase shape;
+# "dress code is smart casual" and "promo code is SAVE20" are not secrets.
+_PHRASE_KEY = re.compile(
+    r"(?i)\b(?:pass(?:word|phrase|code)|pin(?:\s+(?:code|number))?|code\s*word|"
+    r"secret(?:\s+(?:code|word|phrase|answer))?)"
+    r"(?:[^\S\n]+(?:for|to|on|of)[^\S\n]+(?:the[^\S\n]+|my[^\S\n]+|our[^\S\n]+)?[\w-]+)?"
+    r"[^\S\n]*(?:'s|’s|[^\S\n]+is|[^\S\n]+was|[^\S\n]+is\s+now|:|=)[^\S\n]*[\"'`]?"
+    r"(?P<words>[A-Za-z][A-Za-z'-]*(?:[^\S\n]+[A-Za-z][A-Za-z'-]*)+)"
+)
+_FUNCTION_WORDS = frozenset(
+    "a an the my your his her their our its this that these those not no never on in at for to with too "
+    "and or but so if as of by from than then now again still already yet just also very really quite "
+    "is are was were be been being am do does did done have has had will would should could can may might "
+    "i i'm you he she it we they me him us them what which who how when where why there here "
+    "all any every each some more most less easy hard same different because since until after before "
+    "like about over under into onto up down out off only ever".split()
+)
+
+
+def _passphrase_spans(text: str) -> list[tuple[int, int]]:
+    spans = []
+    for m in _PHRASE_KEY.finditer(text):
+        words = m.group("words").split()
+        if len(words) < 2 or any(w.lower().strip("'") in _FUNCTION_WORDS for w in words[:2]):
+            continue
+        spans.append((m.start(), max(m.end(), _clause_stop(text, m.start("words") + len(words[0])))))
+    return spans
+
+
 def _luhn(digits: str) -> bool:
     total, alt = 0, False
     for ch in reversed(digits):
@@ -181,6 +214,7 @@ def find_secrets(text: str) -> list[tuple[int, int]]:
             stop = nxt.start() if nxt else len(text)
             if re.search(r"\d{3,}", text[tail.end() : stop]) or _PASSWORDISH.search(text[tail.end() : stop]):
                 spans.append((m.start(), stop))
+    spans.extend(_passphrase_spans(text))
     for pat in _SHAPES:
         spans.extend((m.start(), m.end()) for m in pat.finditer(text))
     for m in _CARD.finditer(text):
