@@ -434,3 +434,22 @@ def test_a_leading_these_days_is_kept_as_now():
 def test_a_weekday_routine_is_not_a_recent_event(said, kind):
     (claim,) = extract([Turn("user", said)]).claims
     assert claim.kind is kind
+
+
+@pytest.mark.parametrize(
+    "said, employer",
+    [
+        ("I left the infirmary, I'm at a care home now.", "care home"),
+        ("I quit the bakery and I'm at a garden centre these days.", "garden centre"),
+        ("I left the royal infirmary, and now I'm at the hospice.", "hospice"),
+    ],
+)
+def test_being_at_a_place_after_leaving_a_workplace_is_the_new_employer(said, employer):
+    claims = extract([Turn("user", said)]).claims
+    assert [c.slot.negated for c in claims if c.slot and c.slot.key == "employer"] == [True, False]
+    assert claims[-1].slot == slots.Slot("employer", employer)
+
+
+@pytest.mark.parametrize("said", ["I left the party early, I'm at the station now.", "I'm at the station now."])
+def test_being_somewhere_is_not_a_workplace(said):
+    assert all(c.slot is None or c.slot.key != "employer" or c.slot.negated for c in extract([Turn("user", said)]).claims)

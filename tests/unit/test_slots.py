@@ -205,3 +205,43 @@ def test_never_been_and_used_to_be_retract_the_state(text, slot):
 
 def test_never_been_somewhere_is_not_a_retraction():
     assert parse_all("User has never been to Paris.") == []
+
+
+@pytest.mark.parametrize(
+    "text, occupation",
+    [
+        ("User works as a cartographer.", "cartographer"),
+        ("User is an oceanographer.", "oceanographer"),
+        ("User is a sommelier at a wine bar in Leith.", "sommelier"),
+        ("User is a sous-chef at the Ivy.", "sous-chef"),
+        ("User's job is beekeeping.", "beekeeping"),
+        ("User's profession is a stonemason.", "stonemason"),
+    ],
+)
+def test_a_job_is_recognised_by_grammar_not_by_a_list(text, occupation):
+    found = {s.key: s for s in parse_all(text)}
+    assert found["occupation"] == Slot("occupation", occupation)
+
+
+@pytest.mark.parametrize(
+    "text, employer",
+    [
+        ("User is a sommelier at a wine bar in Leith.", "wine bar"),
+        ("User is a porter at the royal infirmary.", "royal infirmary"),
+        ("User works at the Royal Infirmary.", "royal infirmary"),
+        ("User is a glassblower for Pilkington.", "pilkington"),
+    ],
+)
+def test_a_job_at_a_place_names_the_employer(text, employer):
+    found = {s.key: s for s in parse_all(text)}
+    assert found["employer"] == Slot("employer", employer)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["User is a keen runner.", "User is an early riser.", "User's job is stressful.", "User is a big fan of jazz.",
+     "User is a regular at the Crown.", "User is a worrier."],
+)
+def test_descriptions_shaped_like_jobs_are_not_occupations(text):
+    assert "occupation" not in {s.key for s in parse_all(text)}
+    assert "employer" not in {s.key for s in parse_all(text)}

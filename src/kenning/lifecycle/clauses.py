@@ -60,7 +60,28 @@ def split_clauses(sentence: str) -> list[str]:
             out[-1] = f"{out[-1]} and {p}"  # "My wife Julia and I live in Oxford": one subject, one claim
         else:
             out.append(p)
+    out = _link_workplace(out)
     return [piece for clause in out for tele in _split_telegraphic(clause) for piece in _split_shared_subject(tele)]
+
+
+# "left the infirmary" / "quit my job at the bakery" ends the clause; "left the party early" does not name a workplace
+_LEFT_WORKPLACE = re.compile(
+    r"(?i)\b(?:left|quit|resigned\s+from|moved\s+on\s+from)\s+(?:the|my|a|an)\s+(?!(?:party|house|room|meeting|pub|bar|"
+    r"flat|country|city|town|car|train|bus|plane|station|airport|gym|hotel|restaurant|show|event|wedding)\b)"
+    r"[a-z][\w-]*(?:\s+(?!(?:early|late|yesterday|today|behind|open|alone|again|there)\b)[a-z][\w-]*){0,2}\s*(?:,\s*(?:and\s+)?(?:now)?)?[.!]?$"
+)
+_AT_NOW = re.compile(r"(?i)^(?:(?:and|but|so)\s+)?(?:now\s+)?(?P<s>I'm|I\s+am|we're)\s+(?:now\s+)?at\s+(?=(?:a|an|the)\s+[a-z])")
+
+
+def _link_workplace(parts: list[str]) -> list[str]:
+    """ "I left the infirmary, I'm at a care home now": after leaving a workplace, "I'm at a Y" names
+    the new one, so it is said as work ("I work at a care home now"), not as where the user is standing."""
+    out = list(parts)
+    for i in range(1, len(out)):
+        m = _AT_NOW.match(out[i])
+        if m and _LEFT_WORKPLACE.search(out[i - 1]):
+            out[i] = "I work at " + out[i][m.end() :]
+    return out
 
 
 def _split_telegraphic(clause: str) -> list[str]:

@@ -73,6 +73,32 @@ OCCUPATIONS = (
     r"data\s+scientist|product\s+manager|software\s+engineer|web\s+developer|student\s+nurse|intern|apprentice|"
     r"retiree|pensioner|homemaker|housewife|househusband|stay-at-home\s+\w+"
 )
+# A job named by its shape, not a list: "a cartographer", "an oceanographer", "a sommelier", "a sous-chef".
+# Words of that shape that name a habit, a diet, a liking or a life stage are not jobs.
+_NOT_JOBS = (
+    r"fan|lover|person|drinker|smoker|vaper|eater|user|member|owner|customer|beginner|believer|supporter|follower|"
+    r"runner|jogger|swimmer|cyclist|climber|walker|hiker|reader|gamer|player|sleeper|riser|skier|surfer|golfer|knitter|"
+    r"vegetarian|pescatarian|flexitarian|fruitarian|parent|patient|resident|regular|introvert|extrovert|optimist|"
+    r"pessimist|perfectionist|minimalist|realist|adult|giant|immigrant|migrant|tenant|descendant|pedestrian|amateur|"
+    r"newcomer|commuter|traveller|traveler|foodie|morning|night|other|number|order|answer|letter|winner|loser|partner|"
+    r"mother|father|brother|sister|daughter|grandmother|grandfather|daughter-in-law|son-in-law|pensioner|retiree|"
+    r"homeowner|renter|voter|donor|volunteer|christian|humanitarian|libertarian|vegan|animal|man|woman|gentleman|"
+    r"human|citizen|native|local|twin|sibling|cousin|neighbour|neighbor|friend|visitor|guest|passenger|tourist|"
+    r"listener|viewer|watcher|speaker|learner|worrier|dreamer|thinker|talker|planner|achiever|overthinker"
+)
+_JOB_SHAPE = (
+    r"(?!(?:" + _NOT_JOBS + r")\b)[a-z][\w-]*?(?:er|or|ist|ian|ier|eur|ant|ent|ographer|ologist|wright|smith|"
+    r"chef|nurse|medic|man|woman)"
+)
+# adjectives that make "a keen runner" / "a big fan" a description, not a job title
+_NOT_JOB_ADJ = r"(?!(?:keen|big|huge|avid|heavy|light|good|bad|great|terrible|early|late|social|fussy|picky|slow|fast|proud|real|total|lifelong|regular|casual|occasional|fair-weather|first-time|new|old|young)\b)"
+JOB = r"(?:(?:[\w]+-)?(?:" + OCCUPATIONS + r")|" + _JOB_SHAPE + r")"
+
+# what "my job is …" says that is not a job: "my job is stressful", "my job is remote"
+_NOT_A_JOB_STATE = (
+    r"stressful|boring|exhausting|demanding|tiring|fun|great|ok|okay|fine|hard|easy|busy|hectic|intense|rewarding|"
+    r"remote|hybrid|secure|safe|done|over|gone|killing|draining|full-time|part-time|temporary|permanent|the|my|a|an|not|so|very|really|pretty|quite"
+)
 _MEATS = r"meat|chicken|fish|beef|pork|lamb|bacon|seafood|steak|ham|turkey|sausages?"
 SINGLE_RELATIONS = {"wife", "husband", "partner", "spouse", "girlfriend", "boyfriend", "fiance", "fiancé", "fiancée",
                     "boss", "manager", "doctor", "gp", "dentist", "landlord", "assistant"}
@@ -127,7 +153,7 @@ _R = [  # (pattern, builder) tried in order; the first that matches wins
     (r"\b(?:left|quit|resigned\s+from|was\s+(?:fired|laid\s+off|let\s+go)\s+from|no\s+longer\s+works?\s+(?:at|for)|doesn't\s+work\s+(?:at|for)|does\s+not\s+work\s+(?:at|for)|retired\s+from|stopped\s+working\s+(?:at|for))\s+" + _PROPER, "employer:-"),
     (r"\b(?:handed\s+in\s+(?:their|the\s+user's|a|the)\s+notice|resigned|quit\s+(?:their|the\s+user's|the)\s+job|lost\s+(?:their|the\s+user's|the)\s+job|"
      r"was\s+(?:made\s+redundant|fired|laid\s+off|let\s+go)|got\s+(?:fired|laid\s+off|sacked)|is\s+(?:now\s+)?unemployed|is\s+between\s+jobs)\b", "employer:-"),
-    (r"\b(?:works?|working|is\s+employed|are\s+employed|employed)\s+" + _ADV + r"(?:at|for|by|with)\s+" + _PROPER, "employer:+"),
+    (r"\b(?:works?|working|is\s+employed|are\s+employed|employed)\s+" + _ADV + r"(?:at|for|by|with)\s+(?:the\s+)?" + _PROPER, "employer:+"),
     (r"\b(?:works?|working)\s+" + _ADV + r"as\s+(?:a|an)\s+(?:[\w-]+\s+){1,3}?(?:at|for|with)\s+" + _PROPER, "employer:+"),
     (r"\b(?:joined|started\s+(?:a\s+new\s+job\s+|working\s+|work\s+)?(?:at|with|for)|got\s+a\s+(?:new\s+)?job\s+(?:at|with)|was\s+hired\s+by|now\s+at)\s+" + _PROPER, "employer:+"),
     (r"\bjob\s+is\s+(?:now\s+)?(?:at|with)\s+" + _PROPER, "employer:+"),
@@ -138,6 +164,7 @@ _R = [  # (pattern, builder) tried in order; the first that matches wins
     (r"\b(?:works?|working|is\s+employed|employed)\s+" + _ADV + r"(?:as\s+(?:a|an)\s+(?:[\w-]+\s+){1,3}?)?(?:at|for)\s+" + _COMMON, "employer:+"),
     (r"\b(?:no\s+longer\s+works?|doesn't\s+work|does\s+not\s+work|stopped\s+working|left|quit)\s+(?:at|for\s+)?" + _COMMON, "employer:-"),
     (r"\b(?:is|'s)\s+" + _ADV + r"(?:a|an)\s+(?:[\w-]+\s+){0,2}(?:" + OCCUPATIONS + r")\s+(?:at|for|in)\s+" + _COMMON, "employer:+"),
+    (r"\b(?:is|'s)\s+" + _ADV + r"(?:a|an)\s+" + _NOT_JOB_ADJ + r"(?:[\w-]+\s+){0,2}?" + JOB + r"\s+(?:at|for)\s+(?:the\s+)?(?:" + _PROPER + r"|" + _COMMON.replace("?P<v>", "?P<c>") + r")", "employer:+"),
     (r"\b(?:joined|started\s+(?:a\s+new\s+job\s+|working\s+|work\s+)?(?:at|with|for)|got\s+a\s+(?:new\s+)?job\s+(?:at|with|in)|was\s+hired\s+by|job\s+is\s+(?:now\s+)?(?:at|with|in))\s+" + _COMMON, "employer:+"),
     (r"\b(?:is\s+not|isn't|is\s+no\s+longer)\s+(?:at|with)\s+" + _PROPER + r"(?=\s+(?:any\s?more|any\s+longer|now)\b|\s*[.,;]|$)", "employer:-"),
     (r"\bis\s+(?:now\s+)?with\s+" + _PROPER + r"(?=\s+(?:now|these\s+days|nowadays)\b)", "employer:+"),
@@ -147,6 +174,10 @@ _R = [  # (pattern, builder) tried in order; the first that matches wins
     (r"\b(?:is|'s|became|has\s+become|is\s+now|trained\s+as|qualified\s+as|is\s+training\s+to\s+be|got\s+a\s+job\s+as)\s+" + _ADV + r"(?:a|an)\s+(?P<v>(?:[\w-]+\s+){0,3}(?:" + OCCUPATIONS + r"))\b", "occupation:+"),
     (r"\b(?:has\s+|have\s+|just\s+|finally\s+)*retired\b(?!\s+(?:from|as)\b)", "occupation:-"),
     (r"\bis\s+now\s+(?:a|an)\s+(?P<v>[\w-]+(?:er|or|ist|ian|ant|ent))\b", "occupation:+"),
+    (r"\b(?:is|'s|became|has\s+become|trained\s+as|qualified\s+as)\s+" + _ADV + r"(?:a|an)\s+" + _NOT_JOB_ADJ
+     + r"(?P<v>(?:[a-z][\w-]*\s+){0,2}?" + JOB + r")(?=\s+(?:at|for|in|now|these\s+days|by\s+trade)\b|\s*[,.;!]|\s*$)", "occupation:+"),
+    (r"\b(?:job|occupation|profession)\s+is\s+(?:now\s+)?(?:(?:a|an)\s+)?(?!(?:at|with|in|for|" + _NOT_A_JOB_STATE + r")\b)"
+     r"(?P<v>[a-z][\w-]*(?:\s+(?!(?:at|for|in|with|now|and|but|so)\b)[a-z][\w-]*){0,2})(?=\s+(?:at|for|in|with|now)\b|\s*[,.;!]|\s*$)", "occupation:+"),
     # diet
     (r"\b(?:is\s+not|isn't|is\s+no\s+longer|are\s+not|no\s+longer|not|[Nn]o\s+more)\s+(?:(?:following|on|doing|keeping)\s+)?(?:a\s+|an\s+|the\s+)?" + _ADV + r"(?P<v>" + DIETS + r")", "diet:-"),
     (r"\b(?:stopped|quit|gave\s+up(?:\s+on)?|gives\s+up|ended|ditched|dropped|abandoned|is\s+done\s+with|is\s+off|came\s+off|went\s+off)\s+(?:being\s+|eating\s+)?(?:a\s+|an\s+|the\s+)?(?P<v>" + DIETS + r")", "diet:-"),
@@ -308,6 +339,8 @@ def _match(t: str, m: re.Match[str], tag: str, negated_tail: bool) -> Slot | Non
             return Slot(f"rel:{rel}", name.lower(), neg)
         return Slot(f"rel:{rel}:{name.lower()}", name.lower(), neg)
     value = _clean(m.group("v")) if "v" in m.groupdict() and m.group("v") else None
+    if value is None and m.groupdict().get("c"):
+        value = _clean(m.group("c"))  # a workplace named by a common noun: "a porter at the royal infirmary"
     old = _clean(m.group("old")) if "old" in m.groupdict() and m.group("old") else None
     if attr == "phone":
         number = lexicon.phone_value(m.group("v"))
