@@ -245,3 +245,31 @@ def test_a_job_at_a_place_names_the_employer(text, employer):
 def test_descriptions_shaped_like_jobs_are_not_occupations(text):
     assert "occupation" not in {s.key for s in parse_all(text)}
     assert "employer" not in {s.key for s in parse_all(text)}
+
+
+@pytest.mark.parametrize(
+    "text, slot",
+    [
+        ("User moved over to Globex.", Slot("employer", "globex")),
+        ("User has moved over to Umbrella last spring.", Slot("employer", "umbrella")),
+        ("User moved to Acme Labs in March.", Slot("employer", "acme labs")),
+        ("User switched over to IBM.", Slot("employer", "ibm")),
+        ("User moved to a new team.", Slot("workteam", "new team")),
+        ("User moved to the platform team last month.", Slot("workteam", "platform team")),
+        ("User has moved to the finance department.", Slot("workteam", "finance department")),
+    ],
+)
+def test_moving_to_a_company_or_a_team_is_a_job_change_not_a_home_move(text, slot):
+    found = parse_all(text)
+    assert slot in found
+    assert "residence" not in {s.key for s in found}
+
+
+@pytest.mark.parametrize(
+    "text, town",
+    [("User moved over to Spain.", "spain"), ("User moved over to Hartlepool.", "hartlepool"),
+     ("User moved to New York.", "new york"), ("User moved to Leeds last year.", "leeds")],
+)
+def test_moving_to_a_town_is_still_a_home_move(text, town):
+    found = {s.key: s for s in parse_all(text)}
+    assert found["residence"].value == town and "employer" not in found

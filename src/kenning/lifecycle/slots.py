@@ -94,6 +94,26 @@ _JOB_SHAPE = (
 _NOT_JOB_ADJ = r"(?!(?:keen|big|huge|avid|heavy|light|good|bad|great|terrible|early|late|social|fussy|picky|slow|fast|proud|real|total|lifelong|regular|casual|occasional|fair-weather|first-time|new|old|young)\b)"
 JOB = r"(?:(?:[\w]+-)?(?:" + OCCUPATIONS + r")|" + _JOB_SHAPE + r")"
 
+# units of an employer one moves between: "a new team", "the platform team", "the finance department"
+_WORK_UNIT = r"team|department|dept|division|squad|unit|desk|practice\s+area|business\s+unit|project"
+# a name that says it is a company: "Acme Labs", "Initech Ltd", "DeepMind", "IBM"
+_COMPANY_NAMED = (
+    r"[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*\s+(?:Inc|Ltd|LLC|plc|PLC|Corp|Corporation|Co|Labs?|Group|Technologies|Tech|"
+    r"Systems|Bank|Capital|Partners|Solutions|Software|Media|Studios?|Games|Analytics|Consulting|Industries|Holdings|"
+    r"Insurance|Pharma|Health|Robotics|Dynamics|Ventures|Logistics|Airlines?|Motors|Energy|Foods)\b\.?"
+    r"|(?!(?:UK|US|USA|UAE|NYC|LA|DC|EU|NZ)\b)[A-Z]{2,6}\b(?!\s+[A-Z])"
+    r"|[A-Z][a-z]+[A-Z][\w]*\b"
+)
+# after "moved over to": one capitalised word that is not a place name by its shape or a well-known country
+_PLACE_SHAPED = (
+    r"[A-Z]\w*(?:land|ia|stan|shire|ton|ford|ham|burgh|borough|by|pool|chester|mouth|don|field|ville|ey|ay|ia|ol|mark|way|ce)"
+    r"|Spain|France|Italy|Germany|Portugal|Canada|America|Japan|China|Brazil|Mexico|Peru|Chile|Israel|Iran|Iraq|Egypt|"
+    r"Kenya|Nepal|Oman|Qatar|Cuba|Paris|Berlin|Madrid|Rome|Lisbon|Dublin|Leeds|York|Bath|Oslo|Tokyo|Sydney|Perth|Cork|"
+    r"Bristol|Cardiff|Belfast|Glasgow|Munich|Vienna|Prague|Boston|Austin|Denver|Seattle|Chicago|Toronto|Berkeley|Delhi|Mumbai|"
+    r"Lagos|Accra|Cairo|Dubai|Seoul|Hanoi|Bangkok|Manila|Lima|Quito|Bogota|Havana|Athens|Malta|Wales|Devon|Kent|Essex|Cornwall"
+)
+_COMPANY_LIKE = r"(?!(?:" + _PLACE_SHAPED + r")\b)[A-Z][\w&-]+(?![\w-]|\s+[A-Z]|\s+(?:in|near|to|with|for)\b)"
+
 # what "my job is …" says that is not a job: "my job is stressful", "my job is remote"
 _NOT_A_JOB_STATE = (
     r"stressful|boring|exhausting|demanding|tiring|fun|great|ok|okay|fine|hard|easy|busy|hectic|intense|rewarding|"
@@ -112,7 +132,11 @@ RELATIONS = (
 _R = [  # (pattern, builder) tried in order; the first that matches wins
     # residence
     (r"\b(?:moved|relocated|moving|relocating|emigrated)\s+(?:house\s+|back\s+|away\s+)?from\s+" + _PROPER_OLD + r"\s+to\s+" + _PROPER, "residence:change"),
-    (r"\b(?:moved|relocated|emigrated|has\s+moved|have\s+moved)\s+(?:house\s+|back\s+|over\s+|out\s+)?(?:to|into)\s+" + _PROPER, "residence:+"),
+    # "moved over to Globex", "moved to the platform team": a job change, not a home move
+    (r"\b(?:moved|transferred|switched|has\s+moved|have\s+moved)\s+(?:over\s+|across\s+)?(?:to|into)\s+(?:a\s+|an\s+|the\s+|another\s+)?(?P<v>(?:[\w-]+\s+){0,2}?(?:" + _WORK_UNIT + r"))\b", "workteam:+"),
+    (r"\b(?:moved|switched|has\s+moved|have\s+moved)\s+over\s+to\s+(?P<v>" + _COMPANY_LIKE + r")", "employer:+"),
+    (r"\b(?:moved|switched|has\s+moved|have\s+moved)\s+(?:over\s+)?to\s+(?P<v>" + _COMPANY_NAMED + r")", "employer:+"),
+    (r"\b(?:moved|relocated|emigrated|has\s+moved|have\s+moved)\s+(?:house\s+|back\s+|over\s+|out\s+)?(?:to|into)\s+(?!(?:" + _COMPANY_NAMED + r"))" + _PROPER, "residence:+"),
     (r"\b(?:no\s+longer|doesn't|does\s+not|don't|do\s+not)\s+lives?\s+in\s+" + _PROPER, "residence:-"),
     (r"\bmoved\s+(?:out\s+of|away\s+from)\s+" + _PROPER, "residence:-"),
     (r"\b(?:lives?|living|resides?|(?:is|are)\s+" + _ADV + r"based|has\s+lived|is\s+living|are\s+living|settled)\s+" + _ADV + r"(?:in|at)\s+(?:the\s+)?" + _PROPER, "residence:+"),
@@ -404,6 +428,8 @@ def parse_all(text: str) -> list[Slot]:
             slot = _match(t, m, tag, negated_tail)
             if slot is not None:
                 found[attr] = slot
+    if "employer" in found and found.get("residence") and found["residence"].value == found["employer"].value and found["employer"].old is None:
+        del found["residence"]  # "moved over to Globex" named a company, not a town
     if found:
         return _about(text, list(found.values()))
     one = _parse_loose(t, negated_tail)
