@@ -453,3 +453,17 @@ def test_being_at_a_place_after_leaving_a_workplace_is_the_new_employer(said, em
 @pytest.mark.parametrize("said", ["I left the party early, I'm at the station now.", "I'm at the station now."])
 def test_being_somewhere_is_not_a_workplace(said):
     assert all(c.slot is None or c.slot.key != "employer" or c.slot.negated for c in extract([Turn("user", said)]).claims)
+
+
+@pytest.mark.parametrize(
+    "said, name",
+    [("Biscuit passed away last week.", "biscuit"), ("Our cat Mittens was put to sleep yesterday.", "mittens"),
+     ("My grandmother Rosa passed away in May.", "rosa")],
+)
+def test_a_named_death_is_a_fact_with_the_name(said, name):
+    c = one(said)
+    assert c.kind is Kind.FACT and c.slot == slots.Slot(f"rel:died:{name}", name, True)
+
+
+def test_a_death_of_no_one_the_user_named_stays_an_episode():
+    assert one("The Queen died in 2022.").kind is Kind.EPISODE

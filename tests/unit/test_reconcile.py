@@ -517,3 +517,28 @@ def test_a_marked_habit_change_supersedes_the_old_habit_end_to_end(real_system):
     texts = [m.text for m in mem_.list()]
     assert texts == ["User takes the train to the depot now."]
     assert real_system.scope("acme", "other").list() == []
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("User has a dog called Biscuit.", "Biscuit passed away last week."),
+        ("User's cat is called Mittens.", "User's old cat Mittens was put to sleep yesterday."),
+        ("User's grandmother is called Rosa.", "User's grandmother Rosa passed away in May."),
+        ("User has a tortoise named Shelby.", "Shelby died over the winter."),
+    ],
+)
+def test_a_death_retracts_the_named_pet_or_relative(old, new):
+    o, c = mem(old), cand(new)
+    d = decide(c, near(c, o))
+    assert d.op is Op.UPDATE and d.target_id == o.id, d
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [("User has a dog called Biscuit.", "Pepper passed away last week."),
+     ("User's grandmother is called Rosa.", "The party died down after midnight.")],
+)
+def test_a_death_of_someone_else_retracts_nothing(old, new):
+    o, c = mem(old), cand(new)
+    assert decide(c, near(c, o)).op is Op.ADD

@@ -315,6 +315,9 @@ def classify_user_clause(clause: str) -> tuple[str, Kind, float] | None:
     if _ONE_OFF.search(clause):
         # an exception for one occasion never becomes (or replaces) a standing preference
         return text, Kind.EPISODE, 0.3
+    if re.match(slots.DEATH, text):
+        # "Biscuit passed away": a named pet or relative died; kept as a fact so it can retract "has a dog called Biscuit"
+        return text, Kind.FACT, IMPORTANCE["rel"]
     if not starts_self and not re.search(r"(?i)\b(?:I|my|me|we|our|us)\b", c):
         return (text, Kind.EPISODE, 0.2) if len(terms(c)) >= 3 else None
     slot = slots.parse(text)

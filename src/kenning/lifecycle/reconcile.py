@@ -145,6 +145,11 @@ def is_duplicate(candidate: Memory, other: Memory, cosine: float) -> bool:
 
 def conflicts(new: Slot, old: Slot) -> bool | None:
     """True if ``new`` replaces ``old``; False if it restates it; None if they are about different things."""
+    if new.key.startswith("rel:died:") and old.key.startswith("rel:"):
+        # "Biscuit passed away" retracts "has a dog called Biscuit": the death is matched by name
+        if old.key.startswith("rel:died:"):
+            return False if old.value == new.value else None
+        return True if old.value == new.value else None
     if new.key != old.key:
         return None
     if new.negated:

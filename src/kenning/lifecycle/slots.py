@@ -129,6 +129,11 @@ RELATIONS = (
     r"doctor|gp|dentist|landlord|assistant|dog|cat|puppy|kitten|pet|tortoise|turtle|rabbit|hamster|parrot|horse|fish"
 )
 
+# a named relative or pet who died: "Biscuit passed away", "User's old cat Mittens was put to sleep"
+DEATH = (
+    r"^(?:(?:User's|The\s+user's|Their|Our|My)\s+(?:(?:old|late|beloved|dear|lovely|little|big|pet)\s+)*(?:[\w-]+\s+)?(?:" + RELATIONS + r")\s+)?"
+    r"(?P<v>[A-Z][\w-]*)\s+(?:has\s+|sadly\s+|just\s+|finally\s+|recently\s+)*(?:passed\s+away|passed\s+on|died|was\s+put\s+(?:down|to\s+sleep))\b"
+)
 _R = [  # (pattern, builder) tried in order; the first that matches wins
     # residence
     (r"\b(?:moved|relocated|moving|relocating|emigrated)\s+(?:house\s+|back\s+|away\s+)?from\s+" + _PROPER_OLD + r"\s+to\s+" + _PROPER, "residence:change"),
@@ -221,6 +226,9 @@ _R = [  # (pattern, builder) tried in order; the first that matches wins
     (r"\ballergic\s+to\s+(?P<v>[\w-]+(?:\s+(?!after|all|since|any|now|too|either|as|and|but|so|at|any\s?more)[\w-]+)?)", "allergy:+"),
     (r"\b(?:has|have)\s+(?:a|an)\s+(?:severe\s+|mild\s+|serious\s+)?(?P<v>[\w-]+)\s+allergy", "allergy:+"),
     # relationships
+    # a death: "Biscuit passed away", "User's dog Biscuit died" keeps the record under the name, so it
+    # retracts "has a dog called Biscuit" whatever relation the earlier claim named
+    (DEATH, "rel:died"),
     (r"(?:User's|their|the\s+user's|[A-Z][a-z]+'s)\s+(?:[\w-]+\s+)?(?P<rel>" + RELATIONS + r")(?:'s\s+name)?\s+(?:is\s+)?(?:now\s+)?(?:called|named|is)\s+(?P<v>[A-Z][\w-]*)", "rel"),
     (r"\b(?:has|have|had|got|adopted)\s+(?:a|an)\s+(?:[\w-]+\s+){0,2}(?P<rel>" + RELATIONS + r")\s+(?:called|named)\s+(?P<v>[A-Z][\w-]*)", "rel"),
     (r"\b(?:married\s+to|married|dating|engaged\s+to)\s+(?P<v>[A-Z][\w-]*)", "rel:partner"),
@@ -345,6 +353,8 @@ def _match(t: str, m: re.Match[str], tag: str, negated_tail: bool) -> Slot | Non
     attr, _, mode = tag.partition(":")
     if attr == "rel" and mode == "partner-":
         return Slot("rel:partner", None, True)
+    if tag == "rel:died":
+        return Slot(f"rel:died:{m.group('v').lower()}", m.group("v").lower(), True) if m.group("v").lower() not in ("user", "i") else None
     if attr == "relstatus" and mode == "single":
         return Slot("relstatus", "single", False)
     if attr == "habit":
