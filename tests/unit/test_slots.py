@@ -273,3 +273,27 @@ def test_moving_to_a_company_or_a_team_is_a_job_change_not_a_home_move(text, slo
 def test_moving_to_a_town_is_still_a_home_move(text, town):
     found = {s.key: s for s in parse_all(text)}
     assert found["residence"].value == town and "employer" not in found
+
+
+@pytest.mark.parametrize(
+    "old, new, key",
+    [
+        ("User plays the cello.", "User doesn't play the cello anymore.", "habit:cello"),
+        ("User has taken up the banjo.", "User gave up the banjo last year.", "habit:banjo"),
+        ("User took up pottery last spring.", "User gave up pottery.", "habit:pottery"),
+        ("User plays tennis on Sundays.", "User gave up tennis.", "habit:tenni"),
+        ("User is learning the harp.", "User stopped playing the harp.", "habit:harp"),
+    ],
+)
+def test_instruments_and_hobbies_are_habits_a_retraction_names(old, new, key):
+    a, b = {s.key: s for s in parse_all(old)}, {s.key: s for s in parse_all(new)}
+    assert not a[key].negated and b[key].negated and a[key].value == b[key].value
+    assert "occupation" not in b
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["User plays the lottery every week.", "User took up the offer.", "User gave up on him.", "User is no longer the team lead."],
+)
+def test_playing_or_giving_up_other_things_is_not_a_habit(text):
+    assert not any(s.key.startswith("habit:") for s in parse_all(text))

@@ -129,6 +129,13 @@ RELATIONS = (
     r"doctor|gp|dentist|landlord|assistant|dog|cat|puppy|kitten|pet|tortoise|turtle|rabbit|hamster|parrot|horse|fish"
 )
 
+# "plays the game / the lottery" is not an instrument
+_NOT_INSTRUMENTS = (
+    r"(?:offer|challenge|invitation|position|post|case|matter|issue|cause|team|band|project|company|course|"
+    r"game|games|lottery|odds|field|fool|market|system|role|part|card|cards|victim|music|radio|record|video|"
+    r"same|whole|other|next|first|last|best|idea|job|house|flat|car|kids|children|dog|news|rules|ball|host)\b"
+)
+
 # a named relative or pet who died: "Biscuit passed away", "User's old cat Mittens was put to sleep"
 DEATH = (
     r"^(?:(?:User's|The\s+user's|Their|Our|My)\s+(?:(?:old|late|beloved|dear|lovely|little|big|pet)\s+)*(?:[\w-]+\s+)?(?:" + RELATIONS + r")\s+)?"
@@ -198,7 +205,7 @@ _R = [  # (pattern, builder) tried in order; the first that matches wins
     (r"\b(?:is\s+not|isn't|is\s+no\s+longer)\s+(?:at|with)\s+" + _PROPER + r"(?=\s+(?:any\s?more|any\s+longer|now)\b|\s*[.,;]|$)", "employer:-"),
     (r"\bis\s+(?:now\s+)?with\s+" + _PROPER + r"(?=\s+(?:now|these\s+days|nowadays)\b)", "employer:+"),
     # occupation
-    (r"\b(?:quit|left|stopped|gave\s+up|no\s+longer|retired\s+from|is\s+not|isn't)\s+(?:being\s+(?:a|an)\s+|working\s+as\s+(?:a|an)\s+|works?\s+as\s+(?:a|an)\s+|(?:a|an)\s+)?(?P<v>(?:[\w-]+\s+){0,2}(?:" + OCCUPATIONS + r")|(?!(?:being|eating|drinking|smoking|vaping|taking|using)\b)\w+ing\s+(?!at\b|for\b|with\b)\w+)\b", "occupation:-"),
+    (r"\b(?:quit|left|stopped|gave\s+up|no\s+longer|retired\s+from|is\s+not|isn't)\s+(?:being\s+(?:a|an)\s+|working\s+as\s+(?:a|an)\s+|works?\s+as\s+(?:a|an)\s+|(?:a|an)\s+)?(?P<v>(?:[\w-]+\s+){0,2}(?:" + OCCUPATIONS + r")|(?!(?:being|eating|drinking|smoking|vaping|taking|using)\b)\w+ing\s+(?!at\b|for\b|with\b|the\b|a\b|an\b|my\b)\w+)\b", "occupation:-"),
     (r"\b(?:works?|working)\s+" + _ADV + r"as\s+(?:a|an)\s+(?P<v>(?:[\w-]+\s+){0,3}?[\w-]+?)(?=\s+(?:at|for|in|with|on|from)\b|[,.;]|$)", "occupation:+"),
     (r"\b(?:is|'s|became|has\s+become|is\s+now|trained\s+as|qualified\s+as|is\s+training\s+to\s+be|got\s+a\s+job\s+as)\s+" + _ADV + r"(?:a|an)\s+(?P<v>(?:[\w-]+\s+){0,3}(?:" + OCCUPATIONS + r"))\b", "occupation:+"),
     (r"\b(?:has\s+|have\s+|just\s+|finally\s+)*retired\b(?!\s+(?:from|as)\b)", "occupation:-"),
@@ -244,6 +251,14 @@ _R = [  # (pattern, builder) tried in order; the first that matches wins
     (r"\bborn\s+on\s+(?P<v>.+)", "birthday"),
     (r"\b(?:is|turned|turns)\s+(?P<v>\d{1,3})(?:\s+years?\s+old)?\b", "age"),
     (r"\b(?:goes\s+by|prefers\s+to\s+be\s+called|wants\s+to\s+be\s+called)\s+(?P<v>[A-Z][\w-]*)", "name"),
+    # instruments and hobbies: "plays the cello" <-> "doesn't play the cello any more"; "took up pottery" <-> "gave up pottery"
+    (r"\b(?:(?:quit|stopped|gave\s+up|has\s+given\s+up|has\s+stopped)\s+(?:play(?:s|ing)?\s+|learn(?:s|ing)?\s+)?|"
+     r"(?:no\s+longer|doesn't|does\s+not|don't|do\s+not|never)\s+(?:play(?:s|ing)?\s+|learn(?:s|ing)?\s+))the\s+(?!" + _NOT_INSTRUMENTS + r")(?P<v>[a-z][\w-]+)\b", "habit:-"),
+    (r"\b(?:quit|gave\s+up|has\s+given\s+up)\s+(?!(?:on|the|a|an|my|their|his|her|it|that|this|hope|work|" + lexicon.FOODS + r"|" + _MEATS + r")\b)"
+     r"(?P<v>[a-z][\w-]+)(?=\s*(?:[.,;!]|$|\s+(?:any\s?more|last|this|in|a|years?|months?|ages|recently|now|for\s+good)\b))", "habit:-"),
+    (r"\b(?:plays|play|playing|took\s+up|has\s+taken\s+up|started\s+(?:playing|learning)|is\s+learning|learns)\s+the\s+(?!" + _NOT_INSTRUMENTS + r")(?P<v>[a-z][\w-]+)\b", "habit:+"),
+    (r"\b(?:took\s+up|has\s+taken\s+up|taken\s+up)\s+(?!(?:on|the|a|an|my|their|his|her|it|that|this|space|residence|smoking|drinking)\b)"
+     r"(?P<v>[a-z][\w-]+)(?=\s*(?:[.,;!]|$|\s+(?:last|this|in|a|again|recently|now|as)\b))", "habit:+"),
     # habits and activities: "goes running" / "plays squash" <-> "stopped running" / "quit squash"
     (r"\b(?:quit|stopped|gave\s+up|has\s+given\s+up|has\s+stopped|no\s+longer|doesn't|does\s+not)\s+(?:go\s+|goes\s+|going\s+|play\s+|plays\s+|playing\s+|do\s+|does\s+|doing\s+)?(?!(?:being|eating|drinking|working|living|using|taking|getting)\b)(?P<v>[a-z]+ing|" + lexicon.SPORTS + r")\b", "habit:-"),
     (r"\b(?:goes|go|went)\s+(?P<v>[a-z]+ing)\b(?=\s+(?:every|each|on|at|most|three|twice|once|daily|weekly|regularly))|\b(?:plays|does|took\s+up|has\s+taken\s+up|started)\s+(?P<v2>" + lexicon.SPORTS + r"|[a-z]+ing)\b", "habit:+"),
