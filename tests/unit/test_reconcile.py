@@ -542,3 +542,23 @@ def test_a_death_retracts_the_named_pet_or_relative(old, new):
 def test_a_death_of_someone_else_retracts_nothing(old, new):
     o, c = mem(old), cand(new)
     assert decide(c, near(c, o)).op is Op.ADD
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("User can't stand window seats.", "User always goes for the window seat now."),
+        ("User is not a fan of Thai.", "User always picks Thai these days."),
+        ("User loves espresso.", "User can't stand espresso any more."),
+        ("User always orders green tea.", "User can't stand green tea now."),
+    ],
+)
+def test_the_same_value_with_the_opposite_polarity_supersedes_across_wordings(old, new):
+    o, c = mem(old, kind=Kind.PREFERENCE), cand(new, kind=Kind.PREFERENCE)
+    d = decide(c, near(c, o))
+    assert d.op is Op.UPDATE and d.target_id == o.id, d
+
+
+def test_a_dislike_and_a_preference_for_another_value_both_stay():
+    o, c = mem("User hates middle seats.", kind=Kind.PREFERENCE), cand("User always goes for the aisle seat.", kind=Kind.PREFERENCE)
+    assert decide(c, near(c, o)).op is Op.ADD

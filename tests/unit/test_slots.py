@@ -297,3 +297,26 @@ def test_instruments_and_hobbies_are_habits_a_retraction_names(old, new, key):
 )
 def test_playing_or_giving_up_other_things_is_not_a_habit(text):
     assert not any(s.key.startswith("habit:") for s in parse_all(text))
+
+
+@pytest.mark.parametrize(
+    "text, slot",
+    [
+        ("User always goes for the window seat.", Slot("pref:seat", "window")),
+        ("User needs an aisle seat.", Slot("pref:seat", "aisle")),
+        ("User always picks Italian.", Slot("pref:cuisine", "italian")),
+        ("User usually opts for Thai.", Slot("pref:cuisine", "thai")),
+        ("User always orders green tea.", Slot("pref:drink", "green tea")),
+    ],
+)
+def test_choosing_verbs_state_a_preference_keyed_by_category(text, slot):
+    assert parse(text) == slot
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["User needs a taxi to the airport.", "User needs a new laptop.", "User doesn't pick Thai.", "User picks the kids up at four."],
+)
+def test_choosing_verbs_without_a_category_are_not_preferences(text):
+    found = parse(text)
+    assert found is None or not found.key.startswith("pref:")

@@ -150,6 +150,10 @@ def conflicts(new: Slot, old: Slot) -> bool | None:
         if old.key.startswith("rel:died:"):
             return False if old.value == new.value else None
         return True if old.value == new.value else None
+    if {new.key.split(":", 1)[0], old.key.split(":", 1)[0]} == {"pref", "like"}:
+        # "can't stand window seats" then "always goes for the window seat" (or the other way round):
+        # the same value said with the opposite polarity replaces the older statement
+        return True if new.negated != old.negated and _same_value(new.value, old.value) else None
     if new.key != old.key:
         return None
     if new.negated:

@@ -275,6 +275,13 @@ _LIKE = re.compile(
     r"(?:^|\b(?:User|user|they|she|he)\s+|^[A-Z][\w-]*\s+)(?:(?:\w+ly|just|really|also|still|now|no\s+longer|(?:do|does)(?:n't|\s+not)|can't|cannot)\s+)*"
     r"(?P<verb>(?:dis)?likes?|loves?|enjoys?|adores?|hates?|detests?|stand|handle|tolerate|stomach|avoids?|(?:has\s+|have\s+)?(?:gone|went|is|are|'s)\s+off|(?:is|isn't|is\s+not)\s+(?:a\s+(?:big\s+|huge\s+)?)?(?:fan\s+of|into))\s+(?P<v>[\w -]+)",
 )
+# choosing verbs that state a standing preference ("need" only with a category other than travel:
+# "needs a taxi to the airport" is a one-off)
+_PREF_CHOICE = re.compile(
+    r"(?i)\b(?:always\s+|usually\s+|normally\s+|generally\s+|typically\s+|mostly\s+)?"
+    r"(?P<verb>goes\s+for|go\s+for|going\s+for|picks?|chooses?|opts?\s+for|needs?|would\s+rather\s+have|'d\s+rather\s+have|"
+    r"always\s+(?:has|have|gets?|orders?|books?|asks\s+for))\s+(?:a\s+|an\s+|the\s+|some\s+)?(?P<v>[\w -]+)"
+)
 _NEG_LIKE = re.compile(r"(?i)\b(?:dislike|hate|detest|stand|avoid|not|n't|no\s+longer)|\boff\b")
 _ATTR = re.compile(
     r"(?:^|(?<=\s))(?:User's|their|the\s+user's|[A-Z][a-z]+'s)\s+(?:new\s+|current\s+|updated\s+)?(?P<a>[a-z][a-z -]{1,40}?)\s+(?:is|are|was)\s+(?:now\s+|actually\s+)?(?P<v>.+)"
@@ -532,6 +539,16 @@ def _parse_loose(t: str, negated_tail: bool) -> Slot | None:
         topic, value = _head(m.group("v"))
         if topic:
             return Slot(f"pref:{topic}", value, pref_negated)
+    m = _PREF_CHOICE.search(t)
+    if m and not re.search(r"(?i)\b(?:not|never|no\s+longer)\b|n't\b", t[: m.start()]):
+        # "always goes for the window seat", "needs an aisle seat", "always picks Italian": a choice is a
+        # preference only when its value has a category, so a later value of that category supersedes it
+        by_category = _category_pref(m.group("v"), pref_negated)
+        if by_category is None and lexicon.category(_core(m.group("v"))):
+            topic, value = _head(m.group("v"))  # "the window seat" -> pref:seat, as "prefers a window seat" says it
+            by_category = Slot(f"pref:{topic}", value, pref_negated) if topic else None
+        if by_category is not None and not (m.group("verb").lower().startswith("need") and by_category.key == "pref:travel"):
+            return by_category
     m = _ATTR_INVERTED.match(t)
     if m:
         return Slot("attr:" + " ".join(_stem(w) for w in m.group("a").split() if w not in STOPWORDS), _clean(m.group("v")), False)
