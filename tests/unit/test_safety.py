@@ -418,3 +418,17 @@ def test_a_passphrase_mask_keeps_a_joined_statement():
 )
 def test_plain_words_after_a_keyword_that_are_not_a_passphrase(text):
     assert not safety.has_secret(text)
+
+
+@pytest.mark.parametrize(
+    "text, secret",
+    [
+        ("For phone banking my memorable word is lingonberry, and I prefer calls after 6pm.", "lingonberry"),
+        ("The security answer I set is Tallinn.", "Tallinn"),
+        ("my mother's maiden name is Okonkwo if they ask", "Okonkwo"),
+        ("Memorable place: Skegness. Also I bank with Monzo.", "Skegness"),
+        ("The answer to my security question is Rover", "Rover"),
+    ],
+)
+def test_security_answers_are_secrets(text, secret):
+    assert secret not in safety.mask_secrets(text)

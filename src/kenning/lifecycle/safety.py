@@ -36,6 +36,8 @@ _SECRET_WORDS = (
     r"cvv2?|cvc|security\s+code|(?:credit|debit|bank)?\s*card\s+(?:number|no\.?)|credit\s+card|"
     r"iban|(?:bank\s+)?account\s+(?:number|no\.?)|sort\s+code|routing\s+number|swift(?:\s+code)?|"
     r"credentials?|creds|pw|login|username\s+and\s+password|connection\s+string|webhook(?:\s+url)?|"
+    r"memorable\s+(?:word|phrase|answer|date|place|name)|security\s+(?:answer|question\s+answer)|secret\s+answer|"
+    r"answer\s+to\s+(?:my|the)\s+security\s+question|mother'?s\s+maiden\s+name|"
     r"(?:door|alarm|gate|safe|lock|locker|entry|building|garage|keypad|access|security)\s+(?:code|pin|combination)"
 )
 _KEYWORD = re.compile(rf"(?i)\b(?:{_SECRET_WORDS})\b")
