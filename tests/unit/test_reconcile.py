@@ -562,3 +562,36 @@ def test_the_same_value_with_the_opposite_polarity_supersedes_across_wordings(ol
 def test_a_dislike_and_a_preference_for_another_value_both_stay():
     o, c = mem("User hates middle seats.", kind=Kind.PREFERENCE), cand("User always goes for the aisle seat.", kind=Kind.PREFERENCE)
     assert decide(c, near(c, o)).op is Op.ADD
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("User gets paid on the 28th of every month.", "User's salary lands on the 28th each month."),
+        ("User's wages come in on the 15th.", "Payday is the 15th, as the user mentioned."),
+        ("User's paycheck arrives on the 1st.", "User gets paid on the 1st."),
+    ],
+)
+def test_paraphrased_payday_is_one_record(old, new):
+    o = mem(old)
+    c = cand(new)
+    d = decide(c, near(c, o))
+    assert d.op in (Op.UPDATE, Op.NOOP) and d.target_id == o.id, d
+    assert d.reason in (reconcile.MERGED, reconcile.DUPLICATE), d
+
+
+@pytest.mark.parametrize(
+    "old, new, op",
+    [
+        ("User gets paid on the 28th of every month.", "User has a dentist appointment on the 28th.", Op.ADD),
+        ("User gets paid on the 28th of every month.", "User's rent is due on the 28th.", Op.ADD),
+        ("User gets paid on the 28th of every month.", "User gets paid on the 15th now.", Op.UPDATE),
+    ],
+)
+def test_a_shared_date_alone_is_not_the_same_payday(old, new, op):
+    o = mem(old)
+    c = cand(new)
+    d = decide(c, near(c, o))
+    assert d.op is op, d
+    if op is Op.UPDATE:
+        assert d.reason == reconcile.SLOT_CHANGE

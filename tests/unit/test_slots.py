@@ -320,3 +320,25 @@ def test_choosing_verbs_state_a_preference_keyed_by_category(text, slot):
 def test_choosing_verbs_without_a_category_are_not_preferences(text):
     found = parse(text)
     assert found is None or not found.key.startswith("pref:")
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("User gets paid on the 28th of every month.", "28th"),
+        ("User's salary hits on the 25th.", "25th"),
+        ("Payday falls on the 3rd.", "3rd"),
+        ("User's pay packet comes in on the 22nd.", "22nd"),
+    ],
+)
+def test_payday_is_keyed_by_the_day(text, value):
+    assert parse_all(text) == [Slot("payday", value)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["User has a dentist appointment on the 28th.", "User paid the 28th invoice.", "User is paid weekly.",
+     "User gets paid 30 pounds an hour."],
+)
+def test_a_date_or_an_amount_is_not_a_payday(text):
+    assert all(s.key != "payday" for s in parse_all(text))

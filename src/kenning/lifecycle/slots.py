@@ -161,6 +161,9 @@ _R = [  # (pattern, builder) tried in order; the first that matches wins
     (r"\bhome\s+(?:town\s+)?is\s+(?:now\s+)?(?:in\s+)?" + _PROPER, "residence:+"),
     (r"\b(?:works?|working)\s+" + _ADV + r"(?:remotely\s+from|from\s+home\s+in)\s+" + _PROPER, "residence:+"),
     (r"\b(?:bought|rented|renting|rents|found|got)\s+(?:a|an|their|our)\s+(?:new\s+)?(?:house|flat|home|place|apartment|condo|cottage)\s+in\s+(?:the\s+)?" + _PROPER, "residence:+"),
+    # payday: "gets paid on the 28th", "salary lands on the 28th", "payday is the 28th" are one fact keyed by the day
+    (r"(?i)\b(?:gets?\s+paid|(?:is|are)\s+paid|(?:salary|wages?|pay|paycheck|paycheque|pay\s+packet)\s+(?:lands?|comes?\s+in|arrives?|goes\s+in|hits|drops|clears|is\s+paid)|"
+     r"pay\s*day\s+(?:is|falls|comes))\s+(?:on\s+|every\s+|each\s+)?(?:the\s+)?(?P<v>\d{1,2}(?:st|nd|rd|th))\b", "payday:+"),
     # car
     (r"\b(?:sold|got\s+rid\s+of|traded\s+in|scrapped)\s+(?:the|their|a|an)\s+(?:old\s+)?" + _PROPER_OLD + r"\s*(?:,|and)\s*(?:then\s+)?(?:bought|got|leased)\s+(?:a|an)\s+(?:new\s+)?" + _PROPER, "car:change"),
     (r"\b(?:drives|drive|driving)\s+(?:a|an|the)\s+(?:new\s+|red\s+|blue\s+|black\s+|white\s+|grey\s+|silver\s+)?" + _PROPER, "car:+"),
