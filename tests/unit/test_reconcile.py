@@ -595,3 +595,38 @@ def test_a_shared_date_alone_is_not_the_same_payday(old, new, op):
     assert d.op is op, d
     if op is Op.UPDATE:
         assert d.reason == reconcile.SLOT_CHANGE
+
+
+@pytest.mark.parametrize(
+    "old, new, text",
+    [
+        ("User's boyfriend Ciaran has his own key to the flat.", "Ciaran's the user's fiancé now, not just her boyfriend.",
+         "User's fiancé Ciaran has his own key to the flat."),
+        ("User's girlfriend Priya moved in last spring.", "Priya is now the user's wife.", "User's wife Priya moved in last spring."),
+        ("User's girlfriend Sam loves hiking.", "Sam and the user broke up recently.", "User's ex-girlfriend Sam loves hiking."),
+        ("User's fiancé Tomasz is a nurse.", "Tomasz and the user finally got married.", "User's husband Tomasz is a nurse."),
+        ("User's partner Jonas does the cooking.", "Jonas and the user got married at the weekend.", "User's spouse Jonas does the cooking."),
+    ],
+)
+def test_a_named_partners_new_status_rewrites_the_memory_about_them(old, new, text):
+    o = mem(old)
+    c = cand(new)
+    d = decide(c, near(c, o))
+    assert (d.op, d.target_id, d.text, d.reason) == (Op.UPDATE, o.id, text, reconcile.RELATION)
+    assert guard(d, c, {o.id: o}).text == text
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("User's boyfriend Ciaran has his own key.", "Marek is the user's husband."),  # another person
+        ("User's boyfriend Ciaran has his own key.", "Ciaran's the user's boyfriend."),  # no change
+        ("User's sister Ana lives in Porto.", "Ana is the user's wife."),  # not a partner claim before
+        ("User's girlfriend Sam loves hiking.", "Sam and Leo split up last year."),  # someone else's couple
+    ],
+)
+def test_partner_status_needs_the_same_named_partner_and_a_new_status(old, new):
+    o = mem(old)
+    c = cand(new)
+    d = decide(c, near(c, o))
+    assert d.reason != reconcile.RELATION, d

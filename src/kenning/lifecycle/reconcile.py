@@ -50,6 +50,7 @@ MERGED = "same attribute and value, new wording merged"
 CORRECTED = "correction of a value"
 REFINED = "refined standing instruction"
 CHANGED = "change marker, same topic"
+RELATION = "same partner, new relationship status"
 NOT_SHOWN = "target was not shown; kept as new"
 NOT_ACTIVE = "target is no longer active; kept as new"
 LESS_TRUSTED = "less trusted source cannot override; kept as new"
@@ -315,10 +316,71 @@ def change_target(candidate: Memory, ranked: Sequence[Neighbour]) -> Memory | No
     return None
 
 
+_PARTNER = r"boyfriend|girlfriend|partner|fianc[eé]e?|husband|wife|spouse"
+_WHO = r"(?P<name>[A-Z][a-z][\w-]*)"
+_OWNER = r"(?:User's|the\s+user's|their)"
+_PARTNER_NAMED = (
+    # "User's boyfriend Ciaran …", "Ciaran's the user's fiancé now", "Priya is now their wife"
+    re.compile(rf"\b{_OWNER}\s+(?:new\s+)?(?P<rel>{_PARTNER}),?\s+{_WHO}"),
+    re.compile(rf"\b{_WHO}(?:'s|\s+is)\s+(?:now\s+|officially\s+)*{_OWNER}\s+(?:new\s+)?(?P<rel>{_PARTNER})\b"),
+    # "Ciaran and the user got engaged", "Sam and the user split up"
+    re.compile(rf"\b{_WHO}\s+and\s+the\s+user\s+(?:have\s+|has\s+|just\s+|finally\s+)*(?P<event>got\s+(?:married|engaged|hitched)|"
+               r"(?:split|splits|broke|break|breaks)\s+up|separated|divorced|called\s+it\s+(?:off|quits))\b"),
+)
+_AFTER_EVENT = {"married": {"boyfriend": "husband", "girlfriend": "wife", "fiance": "husband", "fiancé": "husband",
+                            "fiancee": "wife", "fiancée": "wife", "partner": "spouse"},
+                "engaged": {"boyfriend": "fiancé", "girlfriend": "fiancée"}}
+
+
+def _partner_status(text: str) -> tuple[str, str] | None:
+    """(name, relation word or event) for a claim about the user's partner by name, or None."""
+    for rx in _PARTNER_NAMED:
+        m = rx.search(text)
+        if m and m.group("name").lower() not in ("user", "they", "the"):
+            word = m.groupdict().get("rel") or m.group("event").split()[-1]
+            return m.group("name"), word.lower()
+    return None
+
+
+def relation_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | None:
+    """A change of status for the same named partner ("Ciaran's my fiancé now" after "my boyfriend Ciaran",
+    "Sam and I split up" after "my girlfriend Sam"): the memory naming the partner is rewritten with the
+    new relation (or as an ex-), keeping whatever else it says. Only the user's own claims, matched by name.
+    """
+    if candidate.source is not Source.USER_SAID or candidate.kind is not Kind.FACT:
+        return None
+    new = _partner_status(candidate.text)
+    if new is None:
+        return None
+    name, word = new
+    for n in ranked:
+        old = n.memory
+        if old.id == candidate.id or old.source is not Source.USER_SAID or old.status is not Status.ACTIVE:
+            continue
+        m = _PARTNER_NAMED[0].search(old.text)
+        if not m or m.group("name") != name:
+            continue
+        was = m.group("rel").lower()
+        if word in ("up", "separated", "divorced", "off", "quits"):
+            now = f"ex-{was}"
+        elif word in _AFTER_EVENT:
+            now = _AFTER_EVENT[word].get(was)
+        else:
+            now = word
+        if not now or now == was or re.sub(r"[eé]+$", "e", now) == re.sub(r"[eé]+$", "e", was):
+            return None
+        text = old.text[: m.start("rel")] + now + old.text[m.end("rel"):]
+        return Decision(Op.UPDATE, old.id, text, RELATION)
+    return None
+
+
 def decide(candidate: Memory, neighbours: Sequence[Neighbour]) -> Decision:
     """The offline rules engine's verdict for ``candidate`` against the active ``neighbours`` it was shown."""
     ranked = sorted(neighbours, key=lambda n: -n.cosine)
     fixed = correction(candidate, ranked)
+    if fixed is not None:
+        return fixed
+    fixed = relation_change(candidate, ranked)
     if fixed is not None:
         return fixed
     for n in ranked:
@@ -444,9 +506,9 @@ def plan(
             status=Status.ACTIVE,
             supersedes=(target.id,),
             # a correction fixes a value of the target; it keeps the target's kind and weight
-            kind=target.kind if decision.reason == CORRECTED else candidate.kind,
+            kind=target.kind if decision.reason in (CORRECTED, RELATION) else candidate.kind,
             importance=max(candidate.importance, target.importance)
-            if candidate.kind is target.kind or decision.reason == CORRECTED
+            if candidate.kind is target.kind or decision.reason in (CORRECTED, RELATION)
             else candidate.importance,
             sensitivity=safety.sensitivity_of(text) if text != candidate.text else candidate.sensitivity,
             metadata={**dict(candidate.metadata), "candidate": candidate.id},
