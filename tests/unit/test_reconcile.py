@@ -630,3 +630,54 @@ def test_partner_status_needs_the_same_named_partner_and_a_new_status(old, new):
     c = cand(new)
     d = decide(c, near(c, o))
     assert d.reason != reconcile.RELATION, d
+
+
+@pytest.mark.parametrize(
+    "olds, said, target",
+    [
+        (["User has a walnut allergy.", "User is coeliac."], "Hang on, scratch the walnut thing.", 0),
+        (["User takes the ferry to Bergen on Fridays."], "Disregard everything about the ferry.", 0),
+        (["User is learning Portuguese on Duolingo.", "User likes jazz."], "That Portuguese stuff was wrong.", 0),
+        (["User plays badminton at the leisure centre."], "Strike the bit about badminton, please.", 0),
+    ],
+)
+def test_a_claim_pointed_at_by_one_of_its_words_is_retracted(olds, said, target):
+    o = [mem(t) for t in olds]
+    c = cand(said, kind=Kind.EPISODE)
+    d = decide(c, near(c, *o))
+    assert (d.op, d.target_id, d.reason) == (Op.DELETE, o[target].id, reconcile.POINTED), d
+    assert guard(d, c, {m.id: m for m in o}).op is Op.DELETE
+
+
+@pytest.mark.parametrize(
+    "old, said, text",
+    [
+        ("User's daughter sits the OCR maths paper in May.", "Ignore what the user said about OCR, it's WJEC.",
+         "User's daughter sits the WJEC maths paper in May."),
+        ("User banks with Monzo.", "Forget what the user told you about Monzo, it is Starling.", "User banks with Starling."),
+        ("User is doing AQA for GCSE biology.", "Disregard what the user said about AQA, their college actually follows Eduqas for biology.",
+         "User's college actually follows Eduqas for biology."),
+    ],
+)
+def test_a_pointed_correction_with_a_replacement_updates_the_claim(old, said, text):
+    o = mem(old)
+    c = cand(said)
+    d = decide(c, near(c, o))
+    assert (d.op, d.target_id, d.text) == (Op.UPDATE, o.id, text), d
+    assert guard(d, c, {o.id: o}).text == text
+
+
+@pytest.mark.parametrize(
+    "olds, said",
+    [
+        (["User likes jazz."], "Scratch the walnut thing."),  # points at nothing held
+        (["User's sister plays the viola.", "User plays the viola on Sundays."], "Forget the viola thing."),  # two equally
+        (["User has a walnut allergy."], "The walnut bit is right though."),  # a confirmation, not a correction
+        (["User has a walnut allergy."], "User loves walnut cake."),  # no pointer at all
+    ],
+)
+def test_a_pointer_that_is_ambiguous_or_absent_retracts_nothing(olds, said):
+    o = [mem(t) for t in olds]
+    c = cand(said, kind=Kind.EPISODE)
+    d = decide(c, near(c, *o))
+    assert d.op not in (Op.DELETE, Op.UPDATE), d

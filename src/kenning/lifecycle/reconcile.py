@@ -51,6 +51,7 @@ CORRECTED = "correction of a value"
 REFINED = "refined standing instruction"
 CHANGED = "change marker, same topic"
 RELATION = "same partner, new relationship status"
+POINTED = "retracted by pointing at it"
 NOT_SHOWN = "target was not shown; kept as new"
 NOT_ACTIVE = "target is no longer active; kept as new"
 LESS_TRUSTED = "less trusted source cannot override; kept as new"
@@ -374,13 +375,66 @@ def relation_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision 
     return None
 
 
+_DROP = r"(?:scratch|forget|ignore|disregard|strike|delete|cross\s+out|drop)"
+_TOPIC = r"(?P<x>[\w'-]+(?:\s+[\w'-]+){0,2}?)"
+# an earlier claim pointed at by a word of it, not restated: "ignore what I said about AQA",
+# "scratch the shellfish thing", "forget the bit about the gym", "that marathon stuff was wrong"
+_POINTER = re.compile(
+    rf"(?i)\b{_DROP}\s+(?:what\s+(?:the\s+user|user|i|they)\s+(?:said|told\s+you|mentioned)|the\s+(?:bit|part|thing|stuff|comment|note)|"
+    rf"everything|anything|that)\s+(?:about|re|regarding|on)\s+(?:the\s+|their\s+|my\s+)?{_TOPIC}(?=\s*(?:[,;.!?\-–—]|$))"
+    rf"|\b{_DROP}\s+(?:the|that|my|their)\s+{_TOPIC.replace('?P<x>', '?P<x2>')}\s+(?:thing|bit|part|stuff|comment|one)\b"
+    rf"|\b(?:the|that)\s+{_TOPIC.replace('?P<x>', '?P<x3>')}\s+(?:thing|bit|part|stuff)\s+(?:was|is)\s+(?:wrong|incorrect|a\s+mistake|not\s+(?:right|true))\b"
+)
+_REPLACED_BY = re.compile(rf"^(?:it's|it\s+is|it\s+was|it\s+should\s+be|actually|rather)\s+(?P<new>{_NAME})\W*$")
+POINTER_MARGIN = 0.1
+
+
+def pointed_retraction(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | None:
+    """An earlier claim the user takes back by naming a word of it ("scratch the shellfish thing").
+
+    The target is the one active fact or preference the user said whose content words hold the pointed
+    word; with several, the most similar only if it leads the next by ``POINTER_MARGIN``, otherwise
+    nothing happens (a wrong retraction loses true data). A replacement after the pointer updates the
+    target instead: "…about AQA, it's Edexcel" rewrites AQA as Edexcel, a clause ("their school actually
+    uses Edexcel") becomes the new text.
+    """
+    if candidate.source is not Source.USER_SAID:
+        return None
+    m = _POINTER.search(candidate.text)
+    if m is None:
+        return None
+    x = next(g for g in m.groups() if g)
+    wanted = _stems(" ".join(terms(x) - _NOT_EVIDENCE))
+    if not wanted:
+        return None
+    hits = [
+        n for n in ranked
+        if n.memory.id != candidate.id and n.memory.source is Source.USER_SAID and n.memory.status is Status.ACTIVE
+        and n.memory.kind in (Kind.FACT, Kind.PREFERENCE) and n.memory.scope == candidate.scope
+        and wanted <= _stems(" ".join(terms(n.memory.text)))
+    ]
+    if not hits or (len(hits) > 1 and hits[0].cosine - hits[1].cosine < POINTER_MARGIN):
+        return None
+    target = hits[0].memory
+    rest = candidate.text[m.end():].strip(" ,;:-–—.!?")
+    rest = re.sub(r"(?i)^(?:but|and|so|because|as)\s+", "", rest)
+    swap = _REPLACED_BY.match(rest)
+    if swap and re.search(rf"(?i)\b{re.escape(x)}\b", target.text):
+        text = re.sub(rf"(?i)\b{re.escape(x)}\b", swap.group("new"), target.text)
+        return Decision(Op.UPDATE, target.id, text, CORRECTED)
+    if len(terms(rest) - _NOT_EVIDENCE) >= 2 and not re.match(r"(?i)that's|that\s+is|it's\s+(?:my|the\s+user's|their)", rest):
+        text = re.sub(r"(?i)^(?:their|my)\s+", "User's ", re.sub(r"(?i)^(?:they|i)\s+", "User ", rest))
+        return Decision(Op.UPDATE, target.id, f"{text[:1].upper()}{text[1:]}.", CORRECTED)
+    return Decision(Op.DELETE, target.id, None, POINTED)
+
+
 def decide(candidate: Memory, neighbours: Sequence[Neighbour]) -> Decision:
     """The offline rules engine's verdict for ``candidate`` against the active ``neighbours`` it was shown."""
     ranked = sorted(neighbours, key=lambda n: -n.cosine)
     fixed = correction(candidate, ranked)
     if fixed is not None:
         return fixed
-    fixed = relation_change(candidate, ranked)
+    fixed = pointed_retraction(candidate, ranked) or relation_change(candidate, ranked)
     if fixed is not None:
         return fixed
     for n in ranked:
