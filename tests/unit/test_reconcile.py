@@ -681,3 +681,25 @@ def test_a_pointer_that_is_ambiguous_or_absent_retracts_nothing(olds, said):
     c = cand(said, kind=Kind.EPISODE)
     d = decide(c, near(c, *o))
     assert d.op not in (Op.DELETE, Op.UPDATE), d
+
+
+@pytest.mark.parametrize(
+    "old, said",
+    [
+        ("User wants their lessons booked at 7am.", "The 7am thing doesn't work any more since the school run, can lessons move to noon?"),
+        ("User has the vegbox delivered on Tuesdays.", "That vegbox bit isn't working out, please pause it until June."),
+        ("User likes a standing desk at the Leith office.", "The standing desk thing wasn't working for me any longer, a normal one is fine."),
+    ],
+)
+def test_a_pointed_arrangement_that_no_longer_works_is_replaced_by_the_new_statement(old, said):
+    o = mem(old, kind=Kind.PREFERENCE)
+    c = cand(said, kind=Kind.EPISODE)
+    d = decide(c, near(c, o))
+    assert (d.op, d.target_id, d.text) == (Op.UPDATE, o.id, said), d
+
+
+def test_a_working_arrangement_pointed_at_loosely_is_left_alone():
+    o = mem("User wants their lessons booked at 7am.", kind=Kind.PREFERENCE)
+    for said in ("The 7am thing is working great.", "The noon thing isn't working any more."):
+        c = cand(said, kind=Kind.EPISODE)
+        assert decide(c, near(c, o)).op is not Op.UPDATE

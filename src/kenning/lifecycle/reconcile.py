@@ -383,10 +383,16 @@ _POINTER = re.compile(
     rf"(?i)\b{_DROP}\s+(?:what\s+(?:the\s+user|user|i|they)\s+(?:said|told\s+you|mentioned)|the\s+(?:bit|part|thing|stuff|comment|note)|"
     rf"everything|anything|that)\s+(?:about|re|regarding|on)\s+(?:the\s+|their\s+|my\s+)?{_TOPIC}(?=\s*(?:[,;.!?\-–—]|$))"
     rf"|\b{_DROP}\s+(?:the|that|my|their)\s+{_TOPIC.replace('?P<x>', '?P<x2>')}\s+(?:thing|bit|part|stuff|comment|one)\b"
-    rf"|\b(?:the|that)\s+{_TOPIC.replace('?P<x>', '?P<x3>')}\s+(?:thing|bit|part|stuff)\s+(?:was|is)\s+(?:wrong|incorrect|a\s+mistake|not\s+(?:right|true))\b"
+    rf"|\b(?:the|that)\s+{_TOPIC.replace('?P<x>', '?P<x3>')}\s+(?:thing|bit|part|stuff)\s+(?:(?:was|is)\s+(?:wrong|incorrect|a\s+mistake|not\s+(?:right|true))|"
+    r"(?P<over>(?:isn't|is\s+not|wasn't|doesn't|does\s+not|won't)\s+(?:working|work)(?:\s+out)?(?:\s+(?:for\s+(?:me|them|the\s+user)\s+)?any\s?(?:more|longer))?))\b"
 )
 _REPLACED_BY = re.compile(rf"^(?:it's|it\s+is|it\s+was|it\s+should\s+be|actually|rather)\s+(?P<new>{_NAME})\W*$")
 POINTER_MARGIN = 0.1
+
+
+def _pointer_words(text: str) -> set[str]:
+    """Word stems plus tokens holding a digit ("6am", "28th"), which ``_stems`` leaves out."""
+    return _stems(text) | {w for w in text.lower().split() if re.search(r"\d", w)}
 
 
 def pointed_retraction(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | None:
@@ -403,19 +409,22 @@ def pointed_retraction(candidate: Memory, ranked: Sequence[Neighbour]) -> Decisi
     m = _POINTER.search(candidate.text)
     if m is None:
         return None
-    x = next(g for g in m.groups() if g)
-    wanted = _stems(" ".join(terms(x) - _NOT_EVIDENCE))
+    x = m.group("x") or m.group("x2") or m.group("x3")
+    wanted = _pointer_words(" ".join(terms(x) - _NOT_EVIDENCE))
     if not wanted:
         return None
     hits = [
         n for n in ranked
         if n.memory.id != candidate.id and n.memory.source is Source.USER_SAID and n.memory.status is Status.ACTIVE
         and n.memory.kind in (Kind.FACT, Kind.PREFERENCE) and n.memory.scope == candidate.scope
-        and wanted <= _stems(" ".join(terms(n.memory.text)))
+        and wanted <= _pointer_words(" ".join(terms(n.memory.text)))
     ]
     if not hits or (len(hits) > 1 and hits[0].cosine - hits[1].cosine < POINTER_MARGIN):
         return None
     target = hits[0].memory
+    if m.group("over"):
+        # "the 6am thing isn't working any more, can we move it to 8pm": the whole statement replaces the old one
+        return Decision(Op.UPDATE, target.id, candidate.text, CORRECTED)
     rest = candidate.text[m.end():].strip(" ,;:-–—.!?")
     rest = re.sub(r"(?i)^(?:but|and|so|because|as)\s+", "", rest)
     swap = _REPLACED_BY.match(rest)
