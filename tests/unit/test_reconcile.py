@@ -312,33 +312,6 @@ def test_the_same_birthday_in_another_date_order_is_one_record(new):
         ("User prefers coffee.", "User has switched from coffee to tea."),
         ("User prefers the train.", "User would rather fly these days."),
         ("User prefers the aisle.", "User switched to window seats."),
-    ],
-)
-def test_updates_in_other_wordings_replace_the_old_value(old, new):
-    o = mem(old)
-    c = cand(new)
-    d = decide(c, near(c, o))
-    assert d.op is Op.UPDATE and d.target_id == o.id, d
-
-
-@pytest.mark.parametrize(
-    "old, new",
-    [
-        ("User goes running every morning.", "User started playing tennis."),
-        ("User has a cat.", "User has a dog too."),
-        ("User drinks coffee every morning.", "User drinks a lot of water."),
-        ("User is pescatarian.", "User stopped reading the news."),
-    ],
-)
-def test_a_second_activity_or_item_is_added_beside_the_first(old, new):
-    o = mem(old)
-    c = cand(new)
-    assert decide(c, near(c, o)).op is Op.ADD
-
-
-@pytest.mark.parametrize(
-    "old, new",
-    [
         ("User lives in Leeds.", "User is in Manchester now."),
         ("User lives in Leeds.", "User is back in Glasgow these days."),
         ("User works at Initech.", "User is not at Initech anymore."),
@@ -361,35 +334,6 @@ def test_a_second_activity_or_item_is_added_beside_the_first(old, new):
         ("User works at Initech.", "Globex hired the user last week."),
         ("User is vegetarian.", "User is a meat eater again."),
         ("User is allergic to nuts.", "User grew out of their nut allergy."),
-    ],
-)
-def test_more_update_and_retraction_wordings(old, new):
-    o = mem(old)
-    c = cand(new)
-    d = decide(c, near(c, o))
-    assert d.op is Op.UPDATE and d.target_id == o.id, d
-
-
-@pytest.mark.parametrize(
-    "old, new",
-    [
-        ("User lives in Leeds.", "User is in Paris for a conference."),
-        ("User works at Initech.", "User is at the dentist."),
-        ("User is a teacher.", "User's father retired from the navy."),
-        ("User lives in Leeds.", "User headed to Bristol for a meeting."),
-        ("User works at Initech.", "User has taken a photo at the Globe."),
-        ("User lives in Leeds.", "User's sister's new place is in Hull."),
-    ],
-)
-def test_a_visit_or_someone_elses_news_is_not_an_update(old, new):
-    o = mem(old)
-    c = cand(new)
-    assert decide(c, near(c, o)).op is Op.ADD
-
-
-@pytest.mark.parametrize(
-    "old, new",
-    [
         ("User is vegetarian.", "User eats everything."),
         ("User is vegetarian.", "No more vegetarian diet for the user."),
         ("User is vegetarian.", "User ditched the vegetarian thing."),
@@ -399,11 +343,32 @@ def test_a_visit_or_someone_elses_news_is_not_an_update(old, new):
         ("User is allergic to shellfish.", "User can eat shellfish now."),
     ],
 )
-def test_diet_and_allergy_retractions_in_other_wordings(old, new):
+def test_updates_in_other_wordings_replace_the_old_value(old, new):
     o = mem(old)
     c = cand(new)
     d = decide(c, near(c, o))
     assert d.op is Op.UPDATE and d.target_id == o.id, d
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("User goes running every morning.", "User started playing tennis."),
+        ("User has a cat.", "User has a dog too."),
+        ("User drinks coffee every morning.", "User drinks a lot of water."),
+        ("User is pescatarian.", "User stopped reading the news."),
+        ("User lives in Leeds.", "User is in Paris for a conference."),
+        ("User works at Initech.", "User is at the dentist."),
+        ("User is a teacher.", "User's father retired from the navy."),
+        ("User lives in Leeds.", "User headed to Bristol for a meeting."),
+        ("User works at Initech.", "User has taken a photo at the Globe."),
+        ("User lives in Leeds.", "User's sister's new place is in Hull."),
+    ],
+)
+def test_a_second_activity_or_item_is_added_beside_the_first(old, new):
+    o = mem(old)
+    c = cand(new)
+    assert decide(c, near(c, o)).op is Op.ADD
 
 
 def test_retracting_one_of_several_listed_likes_keeps_the_others():
