@@ -7,21 +7,27 @@ optional ``now`` (timezone-aware); the default is the wall clock.
 
 from __future__ import annotations
 
+import hashlib
+import secrets
 from collections import Counter, OrderedDict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from threading import Lock
 from typing import Any
 
 from kenning.config import Settings
 from kenning.context import Context
-from kenning.embedders.base import CachedEmbedder, Embedder
+from kenning.embedders.base import Embedder
 from kenning.errors import NotFound, ValidationError
 from kenning.lifecycle import retrieve
 from kenning.lifecycle.retrieve import Candidate, Policy
 from kenning.stores.base import Store, audit_entry
 from kenning.types import (
+    ApiKey,
+    DEFAULT_CONFIDENCE,
+    DEFAULT_IMPORTANCE,
+    DeletionReport,
     AuditEntry,
     Changeset,
     Hit,
@@ -39,8 +45,6 @@ from kenning.types import (
     utc,
 )
 
-DEFAULT_IMPORTANCE = {Kind.FACT: 0.6, Kind.PREFERENCE: 0.5, Kind.PROCEDURE: 0.7, Kind.EPISODE: 0.3}
-DEFAULT_CONFIDENCE = {Source.USER_SAID: 0.9, Source.INFERRED: 0.5, Source.TOOL_RESULT: 0.3, Source.CONSOLIDATED: 0.7}
 MAX_K = 200
 
 
@@ -95,22 +99,15 @@ class Kenning:
 
     def create_api_key(self, tenant_id: str, name: str = "", *, now: datetime | None = None) -> tuple[Any, str]:
         """Make a key for ``tenant_id``; returns ``(record, raw_key)``. Only the hash is stored: show the raw key once."""
-        import hashlib
-        import secrets as _secrets
-
-        from kenning.types import ApiKey
-
         if not isinstance(name, str) or len(name) > 200:
             raise ValidationError("key name must be a string of at most 200 characters")
-        raw = "kn_" + _secrets.token_urlsafe(32)
+        raw = "kn_" + secrets.token_urlsafe(32)
         key = ApiKey(new_id("key"), tenant_id, name, hashlib.sha256(raw.encode()).hexdigest(), _now(now))
         self.ctx.store.put_api_key(key)
         return key, raw
 
     def authenticate(self, raw_key: str) -> str | None:
         """The tenant an unrevoked ``raw_key`` belongs to; None for anything else."""
-        import hashlib
-
         if not isinstance(raw_key, str) or not raw_key.startswith("kn_") or len(raw_key) > 200:
             return None
         key = self.ctx.store.find_api_key(hashlib.sha256(raw_key.encode()).hexdigest())
@@ -127,9 +124,7 @@ class Kenning:
 
     def secret(self, name: str) -> bytes:
         """A random secret persisted in the database under ``name`` (made on first use); e.g. for signing links."""
-        import secrets as _secrets
-
-        return bytes.fromhex(self.ctx.store.secret(name, _secrets.token_hex(32)))
+        return bytes.fromhex(self.ctx.store.secret(name, secrets.token_hex(32)))
 
     def close(self) -> None:
         self.ctx.store.close()
@@ -161,15 +156,6 @@ class History:
     memory: Memory
     versions: list[Memory]
     audit: list[AuditEntry]
-
-
-@dataclass(frozen=True)
-class DeletionReport:
-    """What an explicit deletion removed or revisited (ids only)."""
-
-    deleted: list[str] = field(default_factory=list)
-    retired: list[str] = field(default_factory=list)
-    regenerated: list[str] = field(default_factory=list)
 
 
 class ScopedMemory:
@@ -481,4 +467,4 @@ def _cosines(vector: Any, memories: Sequence[Memory]) -> dict[str, float]:
     return {m.id: float(m.embedding @ vector) if m.embedding is not None else 0.0 for m in memories}
 
 
-__all__ = ["open", "Kenning", "ScopedMemory", "History", "DeletionReport", "CachedEmbedder"]
+__all__ = ["open", "Kenning", "ScopedMemory", "History", "DeletionReport", "DEFAULT_IMPORTANCE", "DEFAULT_CONFIDENCE"]

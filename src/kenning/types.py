@@ -288,3 +288,17 @@ class ApiKey:
         _ident(self.tenant_id, "tenant_id")
         object.__setattr__(self, "created_at", utc(self.created_at, "created_at"))
         object.__setattr__(self, "revoked_at", utc(self.revoked_at, "revoked_at"))
+
+
+# What a claim is worth and how far it is trusted when the writer does not say.
+DEFAULT_IMPORTANCE = {Kind.FACT: 0.6, Kind.PREFERENCE: 0.5, Kind.PROCEDURE: 0.7, Kind.EPISODE: 0.3}
+DEFAULT_CONFIDENCE = {Source.USER_SAID: 0.9, Source.INFERRED: 0.5, Source.TOOL_RESULT: 0.3, Source.CONSOLIDATED: 0.7}
+
+
+@dataclass(frozen=True)
+class DeletionReport:
+    """What an explicit deletion removed or revisited (ids only)."""
+
+    deleted: list[str] = field(default_factory=list)
+    retired: list[str] = field(default_factory=list)
+    regenerated: list[str] = field(default_factory=list)

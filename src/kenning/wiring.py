@@ -51,10 +51,8 @@ def open_store(url: str | None, embedder: Embedder) -> Store:
 
 def build_decider(settings: Settings, llm: Any = None) -> Any:
     """The reconciliation decider: the LLM one when an endpoint is configured, else the offline rules engine."""
-    try:
-        from kenning.llms import build_decider as _build
-    except ImportError:
-        return None
+    from kenning.llms import build_decider as _build
+
     return _build(settings, llm)
 
 

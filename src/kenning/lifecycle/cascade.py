@@ -29,7 +29,7 @@ from typing import Any
 from kenning.lifecycle import consolidate
 from kenning.stores.base import audit_entry
 from kenning.errors import Conflict
-from kenning.types import Changeset, Memory, Op, Scope, Source, Status, Transition, new_id
+from kenning.types import Changeset, DeletionReport, Memory, Op, Scope, Source, Status, Transition, new_id
 
 MAX_ROUNDS = 5
 
@@ -151,8 +151,6 @@ def delete_memories(ctx: Any, scope: Scope, ids: Sequence[str], *, now: datetime
     with ``residue=True``: that rewrite costs time proportional to the whole
     store, so it stays off the request path.
     """
-    from kenning.memory import DeletionReport
-
     rules = consolidate.Rules()
     deleted: list[str] = []
     regenerated: list[str] = []

@@ -52,7 +52,7 @@ from datetime import datetime
 import numpy as np
 
 from kenning.lifecycle.retrieve import STOPWORDS, stem
-from kenning.types import Kind, Memory, Scope, Sensitivity, Source, Status
+from kenning.types import DEFAULT_IMPORTANCE, Kind, Memory, Scope, Sensitivity, Source, Status
 
 # Conversational filler and reporting verbs: shared by unrelated turns, so
 # sharing them says nothing about a topic.
@@ -578,8 +578,6 @@ def build_memory(scope: Scope, members: Sequence[Memory], summary: Summary, embe
     """The consolidated record: lowest confidence and strictest sensitivity of its inputs; importance the
     highest of its inputs, and at least its kind's default (a preference that several independent episodes
     confirm matters more than any one of those episodes)."""
-    from kenning.memory import DEFAULT_IMPORTANCE
-
     refs = tuple(m.id for m in sorted(members, key=lambda m: (m.created_at, m.id)))
     return Memory(
         id=memory_id or consolidated_id(scope, refs, supersedes),
