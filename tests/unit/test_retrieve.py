@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kenning.lifecycle.retrieve import Candidate, Policy, keyword_coverage, rank, recency, relevance, score, terms
+from kenning.lifecycle.retrieve import Candidate, Policy, keyword_scores, query_terms, rank, recency, relevance, score
 from kenning.types import Kind, Memory
 
 from ..conftest import T0, at
@@ -30,11 +30,12 @@ def dinner_candidates(minilm, allergy_kind: Kind):
         "burrito": ("Maya had a burrito for lunch", Kind.EPISODE, 0.2, at("2026-03-08T13:00")),
     }
     q = minilm.embed([DINNER], "query")[0]
+    # keyword evidence exactly as search computes it: IDF-weighted over this query's candidates
+    keyword = keyword_scores(query_terms(DINNER, "maya"), [text for text, *_ in texts.values()])
     out = []
-    for name, (text, kind, imp, when) in texts.items():
+    for (text, kind, imp, when), kw in zip(texts.values(), keyword):
         m = memory(kind=kind, importance=imp, used=when, text=text)
-        cos = float(minilm.embed([text])[0] @ q)
-        out.append(Candidate(m, cos, keyword_coverage(terms(DINNER), text)))
+        out.append(Candidate(m, float(minilm.embed([text])[0] @ q), kw))
     return out
 
 

@@ -28,7 +28,7 @@ import numpy as np
 import kenning
 from kenning.config import Settings
 from kenning.evals import checks
-from kenning.evals.metrics import Tally, build_report
+from kenning.evals.metrics import CROWDING_COSINE, Tally, build_report
 from kenning.evals.scenario import ACTION_KINDS, Scenario, Step
 
 EVERYWHERE_K = 50
@@ -219,7 +219,7 @@ class _ScenarioRun:
 
 
 def _pairs(mems: Sequence[Any]) -> tuple[int, int]:
-    """(pairs of returned hits, pairs with cosine >= 0.9), from their stored unit embeddings."""
+    """(pairs of returned hits, pairs at or above CROWDING_COSINE), from their stored unit embeddings."""
     vecs = [m.embedding for m in mems if m.embedding is not None]
     n = len(vecs)
     if n < 2:
@@ -227,4 +227,4 @@ def _pairs(mems: Sequence[Any]) -> tuple[int, int]:
     matrix = np.stack(vecs).astype(np.float32)
     sims = matrix @ matrix.T
     iu = np.triu_indices(n, k=1)
-    return len(iu[0]), int((sims[iu] >= 0.9).sum())
+    return len(iu[0]), int((sims[iu] >= CROWDING_COSINE).sum())

@@ -138,13 +138,6 @@ def query_terms(query: str, user_id: str) -> set[str]:
     return terms(query) - terms(" ".join(user_names(user_id) | {"user"}))
 
 
-def keyword_coverage(query_terms: set[str], text: str) -> float:
-    """Share in [0, 1] of the query's content words that occur in ``text``."""
-    if not query_terms:
-        return 0.0
-    return len(query_terms & terms(text)) / len(query_terms)
-
-
 def keyword_scores(
     query_terms: set[str],
     texts: Sequence[str],

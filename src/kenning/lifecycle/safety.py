@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from html import escape
 
 from kenning.types import Hit, Memory, Sensitivity
@@ -363,7 +363,3 @@ def render_for_prompt(items: Iterable[Hit | Memory], *, note: str = PROMPT_NOTE)
     lines.append("</memories>")
     return "\n".join(lines)
 
-
-def strip_all(texts: Sequence[str]) -> list[str]:
-    """Texts with secrets masked (used to make sure nothing secret reaches an LLM prompt)."""
-    return [mask_secrets(t) for t in texts]
