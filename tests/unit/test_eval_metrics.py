@@ -75,7 +75,8 @@ def test_precision_counts():
 def test_report_metrics_and_undefined_ratios_are_null():
     empty = build_report([], Tally())
     assert empty["metrics"] == {
-        "checks_passed": 0, "checks_total": 0, "pass_rate": None, "precision": None, "deletion_leaks": 0,
+        "checks_passed": 0, "checks_total": 0, "pass_rate": None, "precision": None,
+        "claim_recall": None, "memory_precision": None, "deletion_leaks": 0,
         "stale_recall_rate": None, "crowding_share": None, "search_ms_p50": 0.0, "search_ms_p95": 0.0,
     }
     tally = Tally(search_ms=[1.0, 2.0, 3.0, 100.0])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from click.testing import CliRunner
@@ -184,3 +185,100 @@ def test_cli_reports_failures_as_json_with_exit_zero(tmp_path, minilm):
     assert set(report) == {"scenarios", "metrics", "by_tag"}
     assert [c["passed"] for c in report["scenarios"][0]["checks"]] == [True, False]
     assert report["metrics"]["checks_passed"] == 1 and report["metrics"]["checks_total"] == 2
+
+
+# -- extraction checks (``memories``) ------------------------------------------------
+
+
+def test_memories_claim_that_nothing_holds_fails_and_lowers_claim_recall(hash_embedder):
+    report = run(hash_embedder, PLANT.format(name="x", tags="extraction", steps="""
+  - memories:
+      claims:
+        - {contains: [Zorblax, canary], kind: fact}
+        - {contains: [Quetzalcoatl]}
+"""))
+    checks = only(report)["checks"]
+    assert [c["passed"] for c in checks] == [True, False]
+    assert "claim {contains: 'Quetzalcoatl'} held by no active memory" in checks[1]["why"]
+    assert report["metrics"]["claim_recall"] == 0.5
+
+
+def test_memories_contains_list_needs_every_string(hash_embedder):
+    report = run(hash_embedder, PLANT.format(name="x", tags="extraction", steps="""
+  - memories:
+      claims: [{contains: [Zorblax, Biscuit]}]
+"""))
+    (c,) = only(report)["checks"]
+    assert not c["passed"]  # the two strings live in two different memories
+
+
+def test_memories_forbid_that_matches_fails(hash_embedder):
+    report = run(hash_embedder, PLANT.format(name="x", tags="extraction", steps="""
+  - memories:
+      forbid: [{contains: [canary], min_confidence: 0.5}, {contains: [canary], kind: procedure}]
+"""))
+    checks = only(report)["checks"]
+    assert [c["passed"] for c in checks] == [False, True]
+    assert "matched: 'Omar keeps a canary called Zorblax-9931'" in checks[0]["why"]
+
+
+def test_memory_precision_counts_every_unexpected_active_memory(hash_embedder):
+    text = PLANT.format(name="x", tags="extraction", steps="""
+  - say: "I live in Quito and I'm a dentist."
+  - memories:
+      claims: [{contains: [Quito], not_contains: [dentist]}]
+""")
+    report = run(hash_embedder, text)
+    m = report["metrics"]
+    # two remembered texts and Quito's claim are expected; the dentist's claim is not
+    assert m["claim_recall"] == 1.0
+    assert m["memory_precision"] == 0.75
+
+
+def test_memory_precision_is_one_when_everything_is_claimed_allowed_or_remembered(hash_embedder):
+    report = run(hash_embedder, PLANT.format(name="x", tags="extraction", steps="""
+  - say: "I live in Quito and I'm a dentist."
+  - memories:
+      claims: [{contains: [Quito], not_contains: [dentist]}]
+      allow: [{contains: [dentist], not_contains: [Quito]}]
+"""))
+    assert report["metrics"]["memory_precision"] == 1.0
+
+
+def test_memories_after_a_failed_step_fail_and_hold_no_claim(hash_embedder):
+    report = run(hash_embedder, PLANT.format(name="x", tags="extraction", steps=f"""
+  - say: "{TOO_LONG}"
+  - memories:
+      claims: [{{contains: [Zorblax]}}]
+"""))
+    (c,) = only(report)["checks"]
+    assert not c["passed"] and c["why"].startswith("depends on failed step 2 (say)")
+    assert report["metrics"]["claim_recall"] == 0.0
+
+
+def test_no_memories_step_means_no_extraction_metrics(hash_embedder):
+    report = run(hash_embedder, PLANT.format(name="x", tags="scoring", steps="""
+  - check: {query: "canary", k: 5, expect: [Zorblax]}
+"""))
+    assert report["metrics"]["claim_recall"] is None and report["metrics"]["memory_precision"] is None
+
+
+@pytest.mark.parametrize(
+    "body, problem",
+    [
+        ("{allow: [{contains: [x]}]}", "needs claims or forbid"),
+        ("{claims: [{contains: [x], colour: red}]}", re.escape("unknown memories.claims[0] field 'colour'")),
+        ("{claims: []}", "memories.claims must be a non-empty list"),
+        ("{claims: [{contains: []}]}", "contains must be a non-empty list"),
+        ("{claims: [{kind: opinion}]}", "kind must be one of"),
+        ("[x]", "memories must be a mapping"),
+    ],
+)
+def test_invalid_memories_step_is_rejected(body, problem):
+    with pytest.raises(ScenarioError, match=problem):
+        parse(f"name: x\nsteps:\n  - memories: {body}\n", "bad.yaml")
+
+
+def test_check_match_contains_stays_a_single_string():
+    with pytest.raises(ScenarioError, match="contains must be a non-empty string"):
+        parse("name: x\nsteps:\n  - check: {query: q, match: [{contains: [a, b]}]}\n", "bad.yaml")

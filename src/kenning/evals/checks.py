@@ -39,7 +39,7 @@ def contains(text: str, needle: str) -> bool:
 
 def satisfies(m: Memory, entry: dict[str, Any]) -> bool:
     """Whether memory ``m`` satisfies every field of a ``match`` / ``forbid_match`` entry."""
-    if "contains" in entry and not contains(m.text, entry["contains"]):
+    if any(not contains(m.text, s) for s in entry.get("contains", ())):
         return False
     if any(contains(m.text, s) for s in entry.get("not_contains", ())):
         return False
@@ -63,6 +63,8 @@ def describe(entry: dict[str, Any]) -> str:
     for key, value in entry.items():
         if isinstance(value, (set, frozenset)):
             value = sorted(value)
+        elif key == "contains" and len(value) == 1:
+            value = value[0]
         parts.append(f"{key}: {value!r}")
     return "{" + ", ".join(parts) + "}"
 
@@ -107,4 +109,39 @@ def evaluate(spec: dict[str, Any], memories: Sequence[Memory]) -> CheckOutcome:
     if "relevant" in spec:
         out.has_relevant = True
         out.relevant_hits = sum(1 for t in texts if any(contains(t, r) for r in spec["relevant"]))
+    return out
+
+
+@dataclass
+class MemoriesOutcome:
+    """What one ``memories`` step found: a failure reason per claims/forbid entry ("" when it holds),
+    and the precision counts (expected active memories, all active memories)."""
+
+    claims: list[str] = field(default_factory=list)
+    forbids: list[str] = field(default_factory=list)
+    expected: int = 0
+    active: int = 0
+    unexpected: list[str] = field(default_factory=list)
+
+
+def evaluate_memories(spec: dict[str, Any], active: Sequence[Memory], remembered: set[str]) -> MemoriesOutcome:
+    """Judge every active memory of a scope against a validated ``memories`` step (SPEC "Extraction checks").
+
+    A memory is expected when it satisfies a claims or allow entry or its text was
+    written by a ``remember`` step (``remembered``); the rest are unexpected.
+    """
+    out = MemoriesOutcome(active=len(active))
+    shown = "[" + ", ".join(quote(m.text) for m in active[:6]) + (", …]" if len(active) > 6 else "]")
+    for entry in spec["claims"]:
+        ok = any(satisfies(m, entry) for m in active)
+        out.claims.append("" if ok else f"claim {describe(entry)} held by no active memory: {shown}")
+    for entry in spec["forbid"]:
+        bad = next((m for m in active if satisfies(m, entry)), None)
+        out.forbids.append("" if bad is None else f"forbid {describe(entry)} matched: {quote(bad.text)}")
+    wanted = spec["claims"] + spec["allow"]
+    for m in active:
+        if m.text in remembered or any(satisfies(m, e) for e in wanted):
+            out.expected += 1
+        else:
+            out.unexpected.append(m.text)
     return out

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from kenning.evals.checks import CheckOutcome
+from kenning.evals.checks import CheckOutcome, MemoriesOutcome
 
 CROWDING_COSINE = 0.9
 
@@ -44,6 +44,10 @@ class Tally:
     stale_checks: int = 0
     pairs: int = 0
     crowded_pairs: int = 0
+    claims: int = 0
+    claims_held: int = 0
+    expected_memories: int = 0
+    active_memories: int = 0
 
     def add_check(self, tags: Sequence[str], outcome: CheckOutcome, pairs: tuple[int, int], *, complete: bool = True) -> None:
         """Count one evaluated ``check`` step of a scenario with ``tags``.
@@ -65,6 +69,15 @@ class Tally:
         self.crowded_pairs += pairs[1]
 
 
+    def add_memories(self, outcome: MemoriesOutcome, *, complete: bool = True) -> None:
+        """Count one evaluated ``memories`` step. After a failed step its claims count as not held
+        (what the scenario wrote is missing) and its memories still count for precision."""
+        self.claims += len(outcome.claims)
+        self.claims_held += sum(1 for why in outcome.claims if not why) if complete else 0
+        self.expected_memories += outcome.expected
+        self.active_memories += outcome.active
+
+
 def build_report(scenarios: list[dict[str, Any]], tally: Tally) -> dict[str, Any]:
     """The SPEC's report object from per-scenario results and the run's tally."""
     passed = sum(s["passed"] for s in scenarios)
@@ -82,6 +95,8 @@ def build_report(scenarios: list[dict[str, Any]], tally: Tally) -> dict[str, Any
             "checks_total": total,
             "pass_rate": ratio(passed, total),
             "precision": ratio(tally.relevant_hits, tally.precision_hits),
+            "claim_recall": ratio(tally.claims_held, tally.claims),
+            "memory_precision": ratio(tally.expected_memories, tally.active_memories),
             "deletion_leaks": tally.everywhere_leaks + tally.forget_leaks,
             "stale_recall_rate": ratio(tally.stale_checks, tally.reconcile_checks),
             "crowding_share": ratio(tally.crowded_pairs, tally.pairs),

@@ -110,6 +110,7 @@ class _ScenarioRun:
         self.tally = tally
         self.result = result
         self.broken: list[tuple[int, str, str]] = []  # failed action steps: (index, kind, error)
+        self.remembered: dict[tuple[str, str], set[str]] = {}  # texts written by remember steps, per scope
 
     def go(self) -> None:
         for step in self.sc.steps:
@@ -120,13 +121,16 @@ class _ScenarioRun:
                     self.broken.append((step.index, step.kind, _error(exc)))
                 continue
             try:
-                why = getattr(self, f"check_{step.kind}")(step)
+                got = getattr(self, f"check_{step.kind}")(step)
             except Exception as exc:  # noqa: BLE001 - the check fails, the scenario goes on
-                why = f"the check raised {_error(exc)}"
-            if self.broken:
-                own = f"; on its own the check {'would have passed' if not why else 'failed: ' + why}"
-                why = f"depends on {self.broken_reason()}{own}"
-            self.result.checks.append(CheckResult(step.index, step.kind, not why, why))
+                got = f"the check raised {_error(exc)}"
+                if step.kind == "memories":
+                    got = [got] * (len(step.arg["claims"]) + len(step.arg["forbid"]))
+            for why in [got] if isinstance(got, str) else got:
+                if self.broken:
+                    own = f"; on its own the check {'would have passed' if not why else 'failed: ' + why}"
+                    why = f"depends on {self.broken_reason()}{own}"
+                self.result.checks.append(CheckResult(step.index, step.kind, not why, why))
         last_check = max((c.step for c in self.result.checks), default=-1)
         trailing = [b for b in self.broken if b[0] > last_check]
         if trailing:
@@ -158,6 +162,7 @@ class _ScenarioRun:
         elif step.kind == "tool":
             mem.add([{"role": "tool", "name": arg["name"], "content": arg["content"]}], session_id=step.session, now=at, wait=True)
         elif step.kind == "remember":
+            self.remembered.setdefault((step.tenant, step.user), set()).add(arg["text"])
             mem.remember(**arg, session_id=step.session, now=at)
         elif step.kind == "forget":
             mem.forget(arg, now=at)
@@ -207,6 +212,18 @@ class _ScenarioRun:
                 problems.append(f"{s!r} reachable via {', '.join(paths)}")
                 self.tally.everywhere_leaks += 1
         return "; ".join(problems)
+
+    def check_memories(self, step: Step) -> list[str]:
+        """One reason per claims entry, then per forbid entry ("" where it holds)."""
+        active = self.scope(step).list()
+        outcome = checks.evaluate_memories(step.arg, active, self.remembered.get((step.tenant, step.user), set()))
+        self.tally.add_memories(outcome, complete=not self.broken)
+        reasons = outcome.claims + outcome.forbids
+        if outcome.unexpected and any(reasons):
+            # say what else was stored, so a failing step shows the whole picture
+            extra = ", ".join(checks.quote(t) for t in outcome.unexpected[:4])
+            reasons = [f"{r}; unexpected: {extra}" if r else r for r in reasons]
+        return reasons
 
     def check_count_active(self, step: Step) -> str:
         n = self.scope(step).count()

@@ -35,11 +35,14 @@ DEFAULT_SESSION = "default"
 TOP_KEYS = {"name", "tags", "tenant", "user", "config", "steps"}
 CONFIG_KEYS = {"capacity"}
 COMMON_STEP_KEYS = {"at", "tenant", "user", "session"}
-STEP_KINDS = ("say", "reply", "tool", "remember", "forget", "forget_user", "maintain", "check", "check_everywhere", "count_active")
+STEP_KINDS = (
+    "say", "reply", "tool", "remember", "forget", "forget_user", "maintain", "check", "check_everywhere", "count_active", "memories",
+)
 ACTION_KINDS = frozenset({"say", "reply", "tool", "remember", "forget", "forget_user", "maintain"})
 CHECK_FIELDS = {"query", "k", "expect", "forbid", "top", "empty", "relevant", "match", "forbid_match", "at_most"}
 CHECK_CONDITIONS = CHECK_FIELDS - {"query", "k"}
 MATCH_FIELDS = {"contains", "not_contains", "kind", "source", "supersedes", "max_confidence", "min_confidence", "sensitivity"}
+MEMORIES_FIELDS = {"claims", "allow", "forbid"}
 REMEMBER_FIELDS = {"text", "kind", "importance", "confidence", "expires_at", "sensitivity", "source"}
 MAX_K = 200
 
@@ -171,9 +174,9 @@ class _Validator:
             clock = step.at
             steps.append(step)
         self.where = ""
-        checks = sum(1 for s in steps if s.kind in ("check", "check_everywhere", "count_active"))
+        checks = sum(1 for s in steps if s.kind in ("check", "check_everywhere", "count_active", "memories"))
         if not checks:
-            raise self.fail("a scenario needs at least one check, check_everywhere or count_active step")
+            raise self.fail("a scenario needs at least one check, check_everywhere, count_active or memories step")
         return Scenario(name, tuple(tags), tenant, user, capacity, tuple(steps), self.origin, checks)
 
     def step(self, i: int, raw: Any, clock: datetime | None, tenant: str, user: str, sessions: dict) -> Step:
@@ -289,13 +292,31 @@ class _Validator:
                 raise self.fail(f"count_active.{name} must be a non-negative integer, got {n!r}")
         return dict(v)
 
-    def match(self, e: Any, where: str) -> dict[str, Any]:
+    def arg_memories(self, v: Any) -> dict[str, list[dict[str, Any]]]:
+        if not isinstance(v, dict):
+            raise self.fail("memories must be a mapping {claims, allow, forbid}")
+        self.unknown(v, MEMORIES_FIELDS, "memories field")
+        if not ({"claims", "forbid"} & set(v)):
+            raise self.fail("memories needs claims or forbid; with allow alone it could never fail")
+        out: dict[str, list[dict[str, Any]]] = {}
+        for name in ("claims", "allow", "forbid"):
+            entries = v.get(name, [])
+            if not isinstance(entries, list) or (name in v and not entries):
+                raise self.fail(f"memories.{name} must be a non-empty list of mappings")
+            out[name] = [self.match(e, f"memories.{name}[{j}]", many=True) for j, e in enumerate(entries)]
+        return out
+
+    def match(self, e: Any, where: str, *, many: bool = False) -> dict[str, Any]:
+        """A validated match entry; with ``many`` (extraction checks) ``contains`` may be a list, all required."""
         if not isinstance(e, dict) or not e:
             raise self.fail(f"{where} must be a non-empty mapping of match fields")
         self.unknown(e, MATCH_FIELDS, f"{where} field")
         out: dict[str, Any] = {}
         if "contains" in e:
-            out["contains"] = self.text(e["contains"], f"{where}.contains")
+            if many:
+                out["contains"] = self.strings(e["contains"], f"{where}.contains")
+            else:
+                out["contains"] = [self.text(e["contains"], f"{where}.contains")]
         if "not_contains" in e:
             out["not_contains"] = self.strings(e["not_contains"], f"{where}.not_contains")
         for name, enum in (("kind", Kind), ("source", Source)):
