@@ -22,15 +22,17 @@ def active_texts(mem):
     return sorted(m.text for m in mem.list())
 
 
-def test_add_writes_provisional_records_that_are_not_retrievable(system):
+def test_add_captures_the_turns_as_one_provisional_record_that_is_not_retrievable(system):
     mem = system.scope("acme", "alice")
     res = mem.add("I'm vegetarian, I live in Leeds and I prefer morning meetings.", now=T0)
-    assert len(res.ids) == 3 and res.decisions == ()
-    assert mem.count(statuses=["provisional"]) == 3 and mem.count() == 0
+    assert len(res.ids) == 1 and res.decisions == ()
+    (cap,) = [mem.get(i) for i in res.ids]
+    assert cap.status is Status.PROVISIONAL and cap.embedding is None and write.is_capture(cap)
+    assert "Leeds" not in cap.text  # the turns wait in metadata, out of the keyword index
+    assert mem.count(statuses=["provisional"]) == 1 and mem.count() == 0
     assert mem.search("Where does Alice live?", now=T0) == []
-    got = [mem.get(i) for i in res.ids]
-    assert all(m.status is Status.PROVISIONAL and m.embedding is not None and m.source is Source.USER_SAID for m in got)
     assert mem.maintain(now=T0)["reconciled"] == 3
+    assert mem.get(cap.id).status is Status.DELETED and mem.get(cap.id).metadata == {}
     assert active_texts(mem) == ["User is vegetarian.", "User lives in Leeds.", "User prefers morning meetings."]
 
 
@@ -93,6 +95,7 @@ def test_reconcile_pending_is_idempotent(system):
     mem = system.scope("acme", "alice")
     mem.add("I live in Leeds and I prefer morning meetings.", now=T0)
     assert write.reconcile_pending(system.ctx, mem.scope, T0) == 2
+    assert mem.count(statuses=["provisional"]) == 0
     before = mem.export()
     assert write.reconcile_pending(system.ctx, mem.scope, T0) == 0
     assert mem.export() == before
@@ -102,7 +105,8 @@ def test_losing_a_race_applies_nothing(system):
     """Two workers decide the same candidate; the second apply hits the guard and changes nothing."""
     mem = system.scope("acme", "alice")
     mem.add("I live in Leeds.", now=T0, wait=True)
-    (cid,) = mem.add("We moved from Leeds to York.", now=T0 + timedelta(days=1)).ids
+    (cap,) = mem.add("We moved from Leeds to York.", now=T0 + timedelta(days=1)).ids
+    (cid,), _ = write.extract_capture(system.ctx, mem.scope, cap, T0)
     store = system.ctx.store
     cand = store.get(mem.scope, cid)
     near = write.neighbours(system.ctx, mem.scope, cand, T0)
@@ -146,10 +150,13 @@ def test_two_processes_reconcile_the_same_backlog_safely(tmp_path):
     with kenning.open(f"sqlite:///{path}", embedder=HashEmbedder()) as k:
         mem = k.scope("acme", "alice")
         assert mem.count(statuses=["provisional"]) == 0
-        assert decided == len(ids)  # every candidate decided exactly once
-        decisions = [a for a in mem.ctx.store.audit(mem.scope) if a.reason != "provisional"]
-        assert len(decisions) == len(ids)  # one applied decision per candidate, none twice
-        assert all(any(i in a.memory_ids for a in decisions) for i in ids)
+        assert len(ids) == len(lines)  # one capture per call
+        assert decided == len(lines)  # every claim (one per line) decided exactly once, by one of the two
+        audit = mem.ctx.store.audit(mem.scope)
+        extractions = [a for a in audit if a.reason.startswith("extracted")]
+        assert len(extractions) == len(ids)  # each capture extracted once
+        decisions = [a for a in audit if a.reason != "captured" and not a.reason.startswith("extracted")]
+        assert len(decisions) == decided  # one applied decision per claim, none twice
         # the residence chain is linear: exactly one active residence
         assert [t for t in active_texts(mem) if "lives in" in t] == ["User lives in City4."]
 
@@ -160,7 +167,9 @@ def test_every_write_is_audited_without_content(system):
     mem.add("We moved from Leeds to York.", now=T0 + timedelta(days=1), wait=True)
     mem.add("I live in York.", now=T0 + timedelta(days=2), wait=True)
     entries = system.ctx.store.audit(mem.scope)
-    assert [a.op for a in entries] == [Op.ADD, Op.ADD, Op.ADD, Op.UPDATE, Op.ADD, Op.NOOP]
+    captures = [a for a in entries if a.reason == "captured" or a.reason.startswith("extracted")]
+    assert len(captures) == 6  # each call: captured, then extracted
+    assert [a.op for a in entries if a not in captures] == [Op.ADD, Op.UPDATE, Op.NOOP]
     for a in entries:
         assert a.memory_ids and a.source
         assert "Leeds" not in a.reason and "York" not in a.reason
@@ -178,8 +187,8 @@ def test_bad_messages_change_nothing(system):
 
 def test_small_talk_writes_nothing(system):
     mem = system.scope("acme", "alice")
-    res = mem.add([{"role": "user", "content": "ok great, thanks!"}, {"role": "assistant", "content": "You're welcome."}], now=T0)
-    assert res.ids == () and mem.count(statuses=ALL) == 0
+    res = mem.add([{"role": "user", "content": "ok great, thanks!"}, {"role": "assistant", "content": "You're welcome."}], now=T0, wait=True)
+    assert res.ids == () and mem.count(statuses=["active", "provisional", "retired"]) == 0
 
 
 def test_yes_across_calls_uses_the_sessions_last_assistant_turn(system):

@@ -45,11 +45,13 @@ USER_CONFIDENCE = 0.9
 
 @dataclass(frozen=True, slots=True)
 class Turn:
-    """One message: ``role`` is user, assistant or tool; ``name`` names the tool."""
+    """One message: ``role`` is user, assistant or tool; ``name`` names the tool; ``id`` is the caller's
+    id for the turn (a memory extracted from it lists it in ``source_refs``)."""
 
     role: str
     content: str
     name: str | None = None
+    id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +98,10 @@ def parse_messages(messages: Any, *, max_chars: int) -> list[Turn]:
             raise ValidationError(f"message {i} is {len(content)} characters; the limit is {max_chars}")
         if name is not None and not isinstance(name, str):
             raise ValidationError(f"message {i}: name must be a string")
-        turns.append(Turn(role, content.strip(), name))
+        turn_id = msg.get("id")
+        if turn_id is not None and not (isinstance(turn_id, str) and turn_id.strip() and len(turn_id) <= 200):
+            raise ValidationError(f"message {i}: id must be a non-empty string of at most 200 characters")
+        turns.append(Turn(role, content.strip(), name, turn_id))
     return turns
 
 

@@ -1,16 +1,22 @@
-"""The write path: capture turns, extract claims, write them provisional, reconcile them.
+"""The write path: capture turns on the request path, extract and reconcile them in the background.
 
-Request path (``add_messages``): validate, extract (pure rules), embed all
-candidates in one batch, write them as PROVISIONAL in one changeset. Nothing
-provisional is retrievable. ``wait=True`` reconciles this call's candidates
-before returning.
+Request path (``add_messages``): validate the messages, mask secrets, and
+write the batch as one PROVISIONAL *capture* record (the turns live in its
+metadata; its text is a placeholder, so no turn text reaches the keyword
+index). No parsing and no embedding happen here, so ``add`` costs a
+validation and one small insert. Nothing provisional is retrievable.
 
-Background (``reconcile_pending``): every provisional memory of a scope,
-oldest first, is shown its nearest active neighbours and decided by the
-context's decider (the rules engine, or an LLM), the verdict is guarded and
-applied as one guarded changeset. Safe to run concurrently from several
-processes and idempotent: a candidate another worker decided first raises
-``Conflict`` on its guard and is skipped.
+Background (``reconcile_pending``), or inline with ``wait=True``:
+
+1. ``extract_capture``: the capture's turns go through the extractor (the
+   offline parser engine, or an LLM), the claims are embedded in one batch
+   and written PROVISIONAL with ``source_refs`` naming the turns they came
+   from, and the capture is deleted, all in one guarded changeset (two
+   workers racing on one capture: the loser's guard fails, nothing doubles);
+2. ``reconcile_one``: every provisional claim, oldest first, is shown its
+   nearest active neighbours and decided by the context's decider (the rules
+   engine, or an LLM); the verdict is guarded and applied as one guarded
+   changeset. Safe to run concurrently and idempotent.
 """
 
 from __future__ import annotations
@@ -24,10 +30,10 @@ from typing import Any
 
 from kenning.context import Context
 from kenning.errors import Conflict, LLMError
-from kenning.lifecycle import extract, reconcile
+from kenning.lifecycle import extract, reconcile, safety
 from kenning.lifecycle.reconcile import Neighbour
 from kenning.stores.base import audit_entry
-from kenning.types import Changeset, Memory, Op, Scope, Status, new_id
+from kenning.types import Changeset, Kind, Memory, Op, Scope, Source, Status, Transition, new_id
 
 NEIGHBOURS = 8
 MAX_DEFERRALS = 3
@@ -79,20 +85,78 @@ def _session_context(scope: Scope, session_id: str | None, turns: Sequence[extra
     return before
 
 
-def add_messages(ctx: Context, scope: Scope, messages: Any, *, session_id: str | None, now: datetime, wait: bool) -> AddResult:
-    """Extract ``messages`` into provisional memories of ``scope``; reconcile them first if ``wait``.
+CAPTURE = "capture"  # metadata key of a capture record: the turns awaiting extraction
+CAPTURE_TEXT = "(turns awaiting extraction)"
 
-    Raises ``ValidationError`` (nothing written) for malformed messages.
+
+def is_capture(memory: Memory) -> bool:
+    """Whether ``memory`` is a capture record (raw turns awaiting extraction), not a claim."""
+    return CAPTURE in memory.metadata
+
+
+def add_messages(ctx: Context, scope: Scope, messages: Any, *, session_id: str | None, now: datetime, wait: bool) -> AddResult:
+    """Capture ``messages`` for ``scope``; extract and reconcile them before returning if ``wait``.
+
+    Raises ``ValidationError`` (nothing written) for malformed messages. Without
+    ``wait`` the returned ids are the capture's; with it, the claims'.
     """
     turns = extract.parse_messages(messages, max_chars=ctx.settings.max_text_chars)
     context = _session_context(scope, session_id, turns)
-    ex = extract.extract(turns, allow_secrets=ctx.settings.allow_secrets, context=context)
-    if not ex.claims:
-        return AddResult((), (), ex.withheld)
-    vectors = ctx.embed_documents(scope, [c.text for c in ex.claims])
+    masked, withheld = [], []
+    for t in turns:
+        text = t.content if ctx.settings.allow_secrets else safety.mask_secrets(t.content)
+        if safety.SECRET_MARK in text:
+            withheld.append("secret")
+        masked.append({"role": t.role, "content": text, **({"name": t.name} if t.name else {}), **({"id": t.id} if t.id else {})})
+    if context and not ctx.settings.allow_secrets:
+        context = safety.mask_secrets(context)
+    cap = Memory(
+        id=new_id("mem"),
+        tenant_id=scope.tenant_id,
+        user_id=scope.user_id,
+        kind=Kind.EPISODE,
+        text=CAPTURE_TEXT,
+        embedding=None,
+        source=Source.USER_SAID if any(t.role == "user" for t in turns) else Source.INFERRED,
+        source_refs=(),
+        created_at=now,
+        last_used_at=now,
+        importance=0.0,
+        confidence=0.0,
+        status=Status.PROVISIONAL,
+        session_id=session_id,
+        metadata={CAPTURE: {"turns": masked, "context": context}},
+    )
+    ctx.store.apply(scope, Changeset(inserts=(cap,), audit=(audit_entry(scope, now, Op.ADD, [cap.id], cap.source.value, "captured"),)))
+    if not wait:
+        return AddResult((cap.id,), (), tuple(withheld))
+    ids, why = extract_capture(ctx, scope, cap.id, now)
+    outcomes = tuple(o for i in ids if (o := reconcile_one(ctx, scope, i, now)) is not None)
+    return AddResult(ids, outcomes, tuple(withheld) + why)
+
+
+def _turns_of(cap: Memory) -> list[extract.Turn]:
+    raw = cap.metadata[CAPTURE]["turns"]
+    return [extract.Turn(t["role"], t["content"], t.get("name"), t.get("id")) for t in raw]
+
+
+def extract_capture(ctx: Context, scope: Scope, capture_id: str, now: datetime) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Turn one capture into provisional claims and delete it, atomically.
+
+    Returns the claim ids and why anything was withheld; ``((), ())`` if the
+    capture is gone (another worker extracted it first).
+    """
+    cap = ctx.store.get(scope, capture_id)
+    if cap is None or cap.status is not Status.PROVISIONAL or not is_capture(cap):
+        return (), ()
+    turns = _turns_of(cap)
+    ex = extract.extract(turns, allow_secrets=ctx.settings.allow_secrets, context=cap.metadata[CAPTURE].get("context"))
+    vectors = ctx.embed_documents(scope, [c.text for c in ex.claims]) if ex.claims else []
     mems = []
     for i, (claim, vec) in enumerate(zip(ex.claims, vectors)):
-        at = now + timedelta(microseconds=i)  # keeps the order of claims within one call
+        at = cap.created_at + timedelta(microseconds=i + 1)  # keeps the order of claims within one capture
+        turn = turns[claim.turn] if claim.turn < len(turns) else None
+        ref = (turn.id or f"{cap.id}#{claim.turn}") if turn is not None else cap.id
         mems.append(
             Memory(
                 id=new_id("mem"),
@@ -102,31 +166,40 @@ def add_messages(ctx: Context, scope: Scope, messages: Any, *, session_id: str |
                 text=claim.text,
                 embedding=vec,
                 source=claim.source,
-                source_refs=(),
+                source_refs=(ref,),
                 created_at=at,
                 last_used_at=at,
                 importance=claim.importance,
                 confidence=claim.confidence,
                 sensitivity=claim.sensitivity,
                 status=Status.PROVISIONAL,
-                session_id=session_id,
+                session_id=cap.session_id,
             )
         )
-    sources = ",".join(sorted({m.source.value for m in mems}))
-    ctx.store.apply(scope, Changeset(inserts=tuple(mems), audit=(audit_entry(scope, now, Op.ADD, [m.id for m in mems], sources, "provisional"),)))
-    ids = tuple(m.id for m in mems)
-    if not wait:
-        return AddResult(ids, (), ex.withheld)
-    outcomes = tuple(o for m in mems if (o := reconcile_one(ctx, scope, m.id, now)) is not None)
-    return AddResult(ids, outcomes, ex.withheld)
+    change = Changeset(
+        inserts=tuple(mems),
+        transitions=(Transition(cap.id, (Status.PROVISIONAL,), Status.DELETED),),
+        deletes=(cap.id,),
+        audit=(audit_entry(scope, now, Op.ADD, [cap.id, *(m.id for m in mems)], "extraction", f"extracted {len(mems)} claims"),),
+    )
+    try:
+        ctx.store.apply(scope, change)
+    except Conflict:
+        return (), ()
+    return tuple(m.id for m in mems), ex.withheld
 
 
 def reconcile_pending(ctx: Context, scope: Scope, now: datetime) -> int:
-    """Reconcile every provisional memory of ``scope``, oldest first; return how many were decided here."""
+    """Extract every capture of ``scope``, then reconcile every provisional claim, oldest first;
+    return how many claims were decided here."""
     pending = ctx.store.list(scope, statuses=[Status.PROVISIONAL])
     pending.sort(key=lambda m: (m.created_at, m.id))
+    for cap in (m for m in pending if is_capture(m)):
+        extract_capture(ctx, scope, cap.id, now)
+    claims = [m for m in ctx.store.list(scope, statuses=[Status.PROVISIONAL]) if not is_capture(m)]
+    claims.sort(key=lambda m: (m.created_at, m.id))
     done = 0
-    for m in pending:
+    for m in claims:
         out = reconcile_one(ctx, scope, m.id, now)
         if out is not None and out.op is not None:
             done += 1
@@ -162,7 +235,7 @@ def _deferrals(ctx: Context, scope: Scope, memory_id: str) -> int:
 
 
 def reconcile_one(ctx: Context, scope: Scope, memory_id: str, now: datetime) -> Outcome | None:
-    """Decide and apply one provisional memory. None if it is no longer provisional (another worker won).
+    """Decide and apply one provisional claim. None if it is no longer provisional (another worker won).
 
     If the decider fails (an LLM down or answering garbage after its
     retries), the candidate stays provisional and is retried next time;
@@ -173,7 +246,7 @@ def reconcile_one(ctx: Context, scope: Scope, memory_id: str, now: datetime) -> 
     decider = ctx.decider or _rules()
     for _attempt in range(3):
         cand = store.get(scope, memory_id)
-        if cand is None or cand.status is not Status.PROVISIONAL:
+        if cand is None or cand.status is not Status.PROVISIONAL or is_capture(cand):
             return None
         near = neighbours(ctx, scope, cand, now)
         shown = {n.memory.id: n.memory for n in near}
