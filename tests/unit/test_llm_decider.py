@@ -98,7 +98,8 @@ def _seed(k):
     """One active memory (added while the server answers ADD) and a provisional candidate about the same thing."""
     mem = k.scope("acme", "alice")
     old = mem.remember("User lives in Leeds.", now=T0)
-    (cid,) = mem.add("We moved from Leeds to York last weekend.", now=T1).ids
+    (cap,) = mem.add("We moved from Leeds to York last weekend.", now=T1).ids
+    (cid,), _ = write.extract_capture(k.ctx, mem.scope, cap, T1)  # the claim, provisional, awaiting its decision
     return mem, old, cid
 
 
