@@ -214,7 +214,7 @@ def test_no_secret_is_stored_from_tool_results(system):
 
 
 def test_withheld_reason_is_reported_without_the_secret(system):
-    res = system.scope("acme", "tom").add("My password for the work VPN is hunter2-Bravo-77, in case you need it.", now=T0)
+    res = system.scope("acme", "tom").add("My password for the work VPN is hunter2-Bravo-77, in case you need it.", now=T0, wait=True)
     assert res.ids == ()
     assert res.withheld == ("secret",)
 

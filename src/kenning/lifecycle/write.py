@@ -9,14 +9,19 @@ validation and one small insert. Nothing provisional is retrievable.
 Background (``reconcile_pending``), or inline with ``wait=True``:
 
 1. ``extract_capture``: the capture's turns go through the extractor (the
-   offline parser engine, or an LLM), the claims are embedded in one batch
+   offline parser engine, or the LLM extractor, which in the same call
+   decides each claim against the scope's active memories nearest the user's
+   turns and leaves its verdict on the claim; if it gives up, the offline
+   engine extracts instead), the claims are embedded in one batch
    and written PROVISIONAL with ``source_refs`` naming the turns they came
    from, and the capture is deleted, all in one guarded changeset (two
    workers racing on one capture: the loser's guard fails, nothing doubles);
 2. ``reconcile_one``: every provisional claim, oldest first, is shown its
    nearest active neighbours and decided by the context's decider (the rules
-   engine, or an LLM); the verdict is guarded and applied as one guarded
-   changeset. Safe to run concurrently and idempotent.
+   engine, or an LLM), unless the LLM extractor already decided it; either
+   verdict is passed through ``reconcile.guard`` (trust, staleness, shown
+   targets only) and applied as one guarded changeset. Safe to run
+   concurrently and idempotent.
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ from kenning.errors import Conflict, LLMError
 from kenning.lifecycle import extract, reconcile, safety
 from kenning.lifecycle.reconcile import Neighbour
 from kenning.stores.base import audit_entry
-from kenning.types import Changeset, Kind, Memory, Op, Scope, Source, Status, Transition, new_id
+from kenning.types import Changeset, Decision, Kind, Memory, Op, Scope, Source, Status, Transition, new_id
 
 NEIGHBOURS = 8
 MAX_DEFERRALS = 3
@@ -87,6 +92,8 @@ def _session_context(scope: Scope, session_id: str | None, turns: Sequence[extra
 
 CAPTURE = "capture"  # metadata key of a capture record: the turns awaiting extraction
 CAPTURE_TEXT = "(turns awaiting extraction)"
+DECIDED = "decided"  # metadata key of a claim the LLM extractor already decided: {"by", "op", "target"}
+LLM_FALLBACK = "llm extraction failed, offline engine: "
 
 
 def is_capture(memory: Memory) -> bool:
@@ -132,7 +139,7 @@ def add_messages(ctx: Context, scope: Scope, messages: Any, *, session_id: str |
         return AddResult((cap.id,), (), tuple(withheld))
     ids, why = extract_capture(ctx, scope, cap.id, now)
     outcomes = tuple(o for i in ids if (o := reconcile_one(ctx, scope, i, now)) is not None)
-    return AddResult(ids, outcomes, tuple(withheld) + why)
+    return AddResult(ids, outcomes, tuple(dict.fromkeys((*withheld, *why))))
 
 
 def _turns_of(cap: Memory) -> list[extract.Turn]:
@@ -150,7 +157,12 @@ def extract_capture(ctx: Context, scope: Scope, capture_id: str, now: datetime) 
     if cap is None or cap.status is not Status.PROVISIONAL or not is_capture(cap):
         return (), ()
     turns = _turns_of(cap)
-    ex = extract.extract(turns, allow_secrets=ctx.settings.allow_secrets, context=cap.metadata[CAPTURE].get("context"))
+    context = cap.metadata[CAPTURE].get("context")
+    decided, note = _llm_extract(ctx, scope, cap, turns, now) if ctx.extractor is not None else (None, "")
+    if decided is not None:
+        ex = decided.extraction
+    else:
+        ex = extract.extract(turns, allow_secrets=ctx.settings.allow_secrets, context=context)
     vectors = ctx.embed_documents(scope, [c.text for c in ex.claims]) if ex.claims else []
     mems = []
     for i, (claim, vec) in enumerate(zip(ex.claims, vectors)):
@@ -174,19 +186,68 @@ def extract_capture(ctx: Context, scope: Scope, capture_id: str, now: datetime) 
                 sensitivity=claim.sensitivity,
                 status=Status.PROVISIONAL,
                 session_id=cap.session_id,
+                metadata={DECIDED: _verdict(decided.decisions[i])} if decided is not None else {},
             )
         )
     change = Changeset(
         inserts=tuple(mems),
         transitions=(Transition(cap.id, (Status.PROVISIONAL,), Status.DELETED),),
         deletes=(cap.id,),
-        audit=(audit_entry(scope, now, Op.ADD, [cap.id, *(m.id for m in mems)], "extraction", f"extracted {len(mems)} claims"),),
+        audit=(audit_entry(scope, now, Op.ADD, [cap.id, *(m.id for m in mems)], "extraction", f"{note}extracted {len(mems)} claims"),),
     )
     try:
         ctx.store.apply(scope, change)
     except Conflict:
         return (), ()
     return tuple(m.id for m in mems), ex.withheld
+
+
+def _llm_extract(ctx: Context, scope: Scope, cap: Memory, turns: Sequence[extract.Turn], now: datetime) -> tuple[Any, str]:
+    """The LLM extractor's claims and verdicts for ``turns``, or ``(None, why)`` when it gave up (offline fallback)."""
+    shown = capture_neighbours(ctx, scope, turns, now)
+    try:
+        decided = ctx.extractor.extract(
+            turns,
+            shown,
+            allow_secrets=ctx.settings.allow_secrets,
+            context=cap.metadata[CAPTURE].get("context"),
+            when=cap.created_at,
+            max_chars=ctx.settings.max_text_chars,
+        )
+    except LLMError:
+        return None, LLM_FALLBACK
+    return decided, f"{getattr(ctx.extractor, 'name', 'llm')}: "
+
+
+def _verdict(decision: Any) -> dict[str, Any]:
+    return {"by": "llm", "op": decision.op.value, "target": decision.target_id}
+
+
+def _predecided(memory: Memory) -> Decision | None:
+    v = memory.metadata.get(DECIDED)
+    if not isinstance(v, dict) or v.get("op") not in ("ADD", "UPDATE", "DELETE", "NOOP"):
+        return None
+    op = Op(v["op"])
+    reason = {Op.ADD: reconcile.NEW, Op.UPDATE: reconcile.SLOT_CHANGE, Op.DELETE: reconcile.RETRACTION}.get(op, reconcile.DUPLICATE)
+    return Decision(op, v.get("target") if op is not Op.ADD else None, None, reason)
+
+
+def capture_neighbours(ctx: Context, scope: Scope, turns: Sequence[extract.Turn], now: datetime, k: int = NEIGHBOURS) -> list[Memory]:
+    """The active memories of ``scope`` nearest the batch's user turns (all turns if none is the user's), best first.
+
+    Vector matches come first by their best cosine to any of the turns, then
+    keyword-only matches; at most ``2 * k``.
+    """
+    texts = [t.content for t in turns if t.role == "user"] or [t.content for t in turns]
+    best: dict[str, tuple[float, Memory]] = {}
+    for text, vec in zip(texts, ctx.embed_documents(scope, texts)):
+        for s in ctx.store.search_vector(scope, vec, k=k, now=now):
+            if s.memory.id not in best or best[s.memory.id][0] < s.similarity:
+                best[s.memory.id] = (s.similarity, s.memory)
+        for s in ctx.store.search_keywords(scope, text, k=k, now=now):
+            best.setdefault(s.memory.id, (-1.0, s.memory))
+    ranked = sorted(best.values(), key=lambda p: (-p[0], p[1].id))
+    return [m for _, m in ranked if not is_capture(m)][: 2 * k]
 
 
 def reconcile_pending(ctx: Context, scope: Scope, now: datetime) -> int:
@@ -248,18 +309,26 @@ def reconcile_one(ctx: Context, scope: Scope, memory_id: str, now: datetime) -> 
         cand = store.get(scope, memory_id)
         if cand is None or cand.status is not Status.PROVISIONAL or is_capture(cand):
             return None
-        near = neighbours(ctx, scope, cand, now)
-        shown = {n.memory.id: n.memory for n in near}
-        name = getattr(decider, "name", "rules")
-        try:
-            decision = decider.decide(cand, near)
-        except LLMError:
-            if _deferrals(ctx, scope, cand.id) + 1 >= MAX_DEFERRALS:
-                decision, name = _rules().decide(cand, near), "rules-fallback"
-            else:
-                entry = audit_entry(scope, now, Op.NOOP, [cand.id], cand.source.value, DEFERRED)
-                store.apply(scope, Changeset(audit=(entry,)))
-                return Outcome(cand.id, None, None, None, DEFERRED)
+        pre = _predecided(cand)
+        if pre is not None:
+            # decided by the LLM extractor against what it was shown: only that target, as it is now, is eligible
+            target_now = store.get(scope, pre.target_id) if pre.target_id else None
+            shown = {target_now.id: target_now} if target_now is not None else {}
+            decision, name = pre, "llm-extract"
+            cand = cand.evolve(metadata={k: v for k, v in cand.metadata.items() if k != DECIDED})
+        else:
+            near = neighbours(ctx, scope, cand, now)
+            shown = {n.memory.id: n.memory for n in near}
+            name = getattr(decider, "name", "rules")
+            try:
+                decision = decider.decide(cand, near)
+            except LLMError:
+                if _deferrals(ctx, scope, cand.id) + 1 >= MAX_DEFERRALS:
+                    decision, name = _rules().decide(cand, near), "rules-fallback"
+                else:
+                    entry = audit_entry(scope, now, Op.NOOP, [cand.id], cand.source.value, DEFERRED)
+                    store.apply(scope, Changeset(audit=(entry,)))
+                    return Outcome(cand.id, None, None, None, DEFERRED)
         decision = reconcile.guard(decision, cand, shown, allow_secrets=ctx.settings.allow_secrets, max_chars=ctx.settings.max_text_chars)
         target = shown.get(decision.target_id or "") if decision.op in (Op.UPDATE, Op.DELETE) else None
         change, kept = reconcile.plan(
