@@ -1,0 +1,180 @@
+"""Claims: what each clause of a user turn says, as a one-claim candidate memory, or nothing.
+
+The parse decides *whether* and *about whom* a clause is a claim; the rules
+classifier (``lifecycle.extract.classify_user_clause``: attribute slots,
+procedures, requests) decides its wording, kind and importance. In order:
+
+1. Chit-chat says nothing: a clause made only of greetings, thanks,
+   agreement and praise words, or a comment on something ("that sounds
+   great", "it was so powerful"), or about the other speaker ("you both
+   looked great").
+2. A question or request to the assistant is an episode at most.
+3. A hedge (might, maybe, thinking about, if…, would love to) is never a
+   fact: a low-confidence episode marked ``hedge``, which reconciliation
+   never lets retire anything.
+4. A third party's claim is stored about them ("my sister lives in Rome" ->
+   "User's sister lives in Rome"); he/she/they are read as the last person
+   the turn named, and dropped when nobody was named.
+5. A past event is an episode unless it states an attribute (a move, a new
+   job); "used to" ends a habit.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from kenning.lifecycle import extract as rules
+from kenning.lifecycle import safety, slots
+from kenning.lifecycle.extraction import lexicon as lx
+from kenning.lifecycle.extraction.clauses import Clause, first_person, read, split
+from kenning.lifecycle.extraction.normalise import normalise, trim
+from kenning.lifecycle.extraction.parse import Parser, Sentence
+from kenning.lifecycle.person import third_person
+from kenning.lifecycle.retrieve import terms
+from kenning.types import Kind, Source
+
+HEDGE_CONFIDENCE = 0.4
+OTHER_CONFIDENCE = 0.8
+OTHER_IMPORTANCE = 0.45
+EPISODE_IMPORTANCE = 0.3
+_PRONOUN_SUBJECT = re.compile(r"(?i)^(?:\W*)(he|she|they)\b")
+
+
+@dataclass
+class TurnState:
+    """What earlier clauses of the batch named: third parties, for he/she/they."""
+
+    others: list[str] = field(default_factory=list)
+
+
+def is_noise(clause: Clause, sent: Sentence) -> bool:
+    """Chit-chat: nothing but small-talk words, a comment on a thing, or words about the other speaker."""
+    content = [
+        t for t in sent.tokens
+        if t.pos not in ("PUNCT", "DET", "PRON", "AUX", "CCONJ", "SCONJ", "PART", "ADP", "SPACE")
+        and not (t.pos == "PROPN" and t.dep in ("npadvmod", "appos", "dep", "intj", "vocative", "nmod"))  # "…, Mel"
+    ]
+    if not content or all(t.lemma in lx.NOISE_LEMMAS or t.lower in lx.NOISE_LEMMAS or t.pos == "INTJ" for t in content):
+        return True
+    if rules.is_small_talk(clause.text):
+        return True
+    if clause.subject in ("thing", "you") and not clause.request and not first_person(clause.text):
+        return True  # "that sounds amazing", "you both looked so great", "it was so powerful"
+    if clause.subject == "thing" and clause.root in lx.EVALUATIVE_VERBS | {"be"} and not clause.request:
+        adj = any(t.pos == "ADJ" and t.dep in ("acomp", "attr", "ROOT") for t in sent.tokens)
+        return adj  # "it's been so good for me": a comment, not a claim
+    return False
+
+
+def _people(sent: Sentence) -> list[str]:
+    """Third parties a clause names, in order: "my dad", "Jo", "our neighbours"."""
+    out = []
+    for t in sent.tokens:
+        poss = [c for c in sent.children(t.i) if c.dep == "poss" and c.lower in ("my", "our")]
+        if poss and (t.lemma in lx.PERSON_NOUNS or t.lower in lx.PERSON_NOUNS):
+            out.append(f"{poss[0].text} {t.text}")
+        elif t.ent == "PERSON" and t.pos == "PROPN":
+            out.append(t.text)
+    return out
+
+
+def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tuple[list[rules.Claim], list[str]]:
+    """The claims of one (masked) user turn."""
+    claims: list[rules.Claim] = []
+    withheld: list[str] = []
+    sarcastic = bool(rules._SARCASM.search(text))
+    text = normalise(text)
+    sentences = parser.parse([text])[0] if text.strip() else []
+    pieces = [trim(c) for s in sentences for c in split(parser, s)]
+    parses = parser.parse(pieces) if pieces else []
+    for piece, parsed in zip(pieces, parses):
+        if safety.SECRET_MARK in piece:
+            withheld.append("secret")
+            continue
+        if not parsed:
+            continue
+        sent = parsed[0] if len(parsed) == 1 else Sentence(tuple(t for s in parsed for t in s.tokens))
+        if len(parsed) > 1:
+            sent = parsed[0]  # a clause the parser splits again: its first sentence carries the subject
+        clause = read(sent, others=state.others)
+        named = _people(sent)
+        got = _claim(clause, sent, piece, index, sarcastic, state)
+        state.others.extend(named)
+        claims.extend(got)
+    return claims, withheld
+
+
+def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bool, state: TurnState) -> list[rules.Claim]:
+    if is_noise(clause, sent):
+        return []
+    text = piece
+    if clause.subject == "other":
+        m = _PRONOUN_SUBJECT.match(text)
+        if m:
+            if not state.others:
+                return []  # "she loves it" with nobody named: not knowable
+            text = text[: m.start(1)] + state.others[-1] + text[m.end(1) :]
+        elif not first_person(text) and not _names_person(clause):
+            return []
+    if clause.subject == "none" and not (clause.request or clause.question):
+        lead = _ellipsis(sent)
+        if lead:
+            text = f"{lead} {text}"  # "moved through to glasgow last month": chat drops the "I"
+    if clause.subject == "user" and re.match(r"(?i)the\s", text) and not first_person(text):
+        text = "My " + text[4:]  # "the shellfish allergy is severe now": the user's own allergy
+    if clause.hedged and not clause.question and not clause.request:
+        return _hedge(text, clause, index)
+    got = rules.classify_user_clause(text)
+    if got is None:
+        return []
+    body, kind, importance = got
+    meta: dict[str, object] = {"subject": "other" if clause.subject == "other" else "user"}
+    confidence = rules.USER_CONFIDENCE
+    if clause.subject == "other" and kind in (Kind.FACT, Kind.PREFERENCE):
+        confidence, importance = OTHER_CONFIDENCE, min(importance, OTHER_IMPORTANCE)
+    if sarcastic and (kind is Kind.PREFERENCE or (kind is Kind.FACT and slots.parse(body) is None)):
+        kind, importance = Kind.EPISODE, 0.2
+    if clause.past and kind is Kind.FACT and slots.parse(body) is None and not clause.negated:
+        kind, importance = Kind.EPISODE, EPISODE_IMPORTANCE
+    if clause.future and kind is Kind.FACT and slots.parse(body) is None:
+        kind, importance, confidence = Kind.EPISODE, EPISODE_IMPORTANCE, 0.7
+    out = []
+    for one in rules._each_allergen(body):
+        slot = slots.parse(one) if kind in (Kind.FACT, Kind.PREFERENCE) else None
+        out.append(rules.Claim(one, kind, Source.USER_SAID, importance, confidence, safety.sensitivity_of(one), slot, index, meta))
+    return out
+
+
+def _names_person(clause: Clause) -> bool:
+    return bool(clause.subject_text) and clause.subject_text[:1].isupper()
+
+
+def _ellipsis(sent: Sentence) -> str:
+    """The subject chat dropped from a clause opening with a verb: "moved to…" -> "I", "heading out…" ->
+    "I'm", "might quit…" -> "I"; "" when the clause does not open with a finite or progressive verb."""
+    first = next((t for t in sent.tokens if t.lower not in lx.CLAUSE_ADVERBS and t.pos not in ("PUNCT", "INTJ")), None)
+    if first is None or first.i != next((t.i for t in sent.tokens if t.pos not in ("PUNCT", "INTJ") and t.lower not in lx.CLAUSE_ADVERBS), -1):
+        return ""
+    if first.tag == "VBG":
+        return "I'm"
+    if first.tag in ("VBD", "VBN") or (first.tag == "MD" and first.lower not in ("can", "could", "would", "will")):
+        return "I"
+    return ""
+
+
+def _hedge(text: str, clause: Clause, index: int) -> list[rules.Claim]:
+    """A hedge is kept as a low-confidence possibility in the user's own words, never as a fact."""
+    if not first_person(text) and clause.subject not in ("user", "none"):
+        return []
+    body = rules._finish(third_person(text))
+    if len(terms(body)) < 2:
+        return []
+    meta = {"subject": "user", "hedge": True}
+    return [rules.Claim(body, Kind.EPISODE, Source.USER_SAID, EPISODE_IMPORTANCE, HEDGE_CONFIDENCE, safety.sensitivity_of(body), None, index, meta)]
+
+
+def turn_claims(parser: Parser, turns: Sequence[rules.Turn], index: int, text: str, state: TurnState) -> tuple[list[rules.Claim], list[str]]:
+    """Entry for one user turn (``text`` already masked)."""
+    return clause_claims(parser, text, index, state)

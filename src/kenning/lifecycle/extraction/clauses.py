@@ -1,0 +1,260 @@
+"""Clauses: a parsed sentence cut into one-claim clauses, each read for who it is about and how it is said.
+
+Splitting is syntactic, not a list of phrases. A sentence is cut at its
+separators (commas, semicolons, dashes, "and", "but", "so", "plus"); a
+piece becomes a clause of its own when it is one: it has its own subject
+and verb ("she loves it"), or, read with the subject it shares, its first
+word is a verb ("…, work nights as a nurse" read as "I work nights as a
+nurse"). Any other piece stays with the clause before it ("nuts and
+shellfish", "sorry, three"), so noun lists and afterthoughts are not cut.
+
+Each clause is then parsed on its own (with a shared subject restored) and
+read for:
+
+- ``subject``: ``user`` (I, we, my job…), ``other`` (a named person, a
+  relative or a pet: "my sister", "Jo", "he" after "my dad"), ``you`` (the
+  other speaker), ``thing`` (it, that, this, there), or ``none`` (an
+  imperative or a fragment);
+- mood: a question, a request to the assistant;
+- modality: a hedge (might, may, could, would, maybe, thinking about,
+  hoping to, if…), a negation;
+- time: a past event, an ended habit ("used to"), a future plan.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from kenning.lifecycle.extraction import lexicon as lx
+from kenning.lifecycle.extraction.parse import Parser, Sentence, Token
+
+SEPARATORS = {",", ";", "—", "–", "-", "and", "but", "so", "plus", "also", "then", "&"}
+_LEAD_WORDS = {"and", "but", "so", "plus", "also", "then", "or", "&", ",", ";", "-", "—", "–", "oh", "well", "anyway", "anyways"}
+
+
+@dataclass(frozen=True, slots=True)
+class Clause:
+    """One clause of a turn as typed (``text``, first person kept) and what its parse says about it."""
+
+    text: str
+    subject: str  # user | other | you | thing | none
+    subject_text: str = ""
+    root: str = ""  # lemma of the main verb (or of the copula's complement)
+    negated: bool = False
+    hedged: bool = False
+    question: bool = False
+    request: bool = False
+    past: bool = False
+    ended: bool = False
+    future: bool = False
+    sentence: int = 0
+
+
+def pieces(sent: Sentence) -> list[tuple[int, int]]:
+    """Token ranges ``[start, end)`` between separators, separators dropped."""
+    out, start = [], 0
+    for t in sent.tokens:
+        if t.lower in SEPARATORS and t.pos in ("CCONJ", "PUNCT", "ADV", "SCONJ") or t.text in (",", ";", "—", "–"):
+            if t.i > start:
+                out.append((start, t.i))
+            start = t.i + 1
+    if start < len(sent.tokens):
+        out.append((start, len(sent.tokens)))
+    return [(a, b) for a, b in out if any(sent.tokens[i].pos != "PUNCT" for i in range(a, b))]
+
+
+def _has_subject_verb(sent: Sentence, a: int, b: int) -> bool:
+    for t in sent.tokens[a:b]:
+        if t.dep in ("nsubj", "nsubjpass", "expl") and a <= t.head < b:
+            head = sent.tokens[t.head]
+            if head.pos in ("VERB", "AUX") or head.tag.startswith("VB") or any(
+                c.pos == "AUX" and a <= c.i < b for c in sent.children(head.i)
+            ):
+                return True
+    return False
+
+
+def _words(sent: Sentence, a: int, b: int) -> str:
+    return "".join(t.text + t.space for t in sent.tokens[a:b]).strip()
+
+
+def _first_content(sent: Sentence, a: int, b: int) -> Token | None:
+    for t in sent.tokens[a:b]:
+        if t.lower in lx.CLAUSE_ADVERBS or t.pos in ("PUNCT", "INTJ"):
+            continue
+        return t
+    return None
+
+
+def split(parser: Parser, sent: Sentence) -> list[str]:
+    """The clauses of ``sent``, as text; a clause that shares its subject gets it restored in front."""
+    spans = pieces(sent)
+    if len(spans) <= 1 or sent.text.rstrip().endswith("?"):
+        return [sent.text]
+    kinds: list[str] = []  # "own" (subject and verb), "verb" (shares the subject), "rest"
+    probe: list[int] = []
+    for n, (a, b) in enumerate(spans):
+        if _has_subject_verb(sent, a, b):
+            kinds.append("own")
+            continue
+        first = _first_content(sent, a, b)
+        if first is not None and n > 0 and b - a >= 2 and first.lower not in lx.NOT_PREDICATES:
+            kinds.append("probe")
+            probe.append(n)
+        else:
+            kinds.append("rest")
+    subject = next((_subject_words(sent, a, b) for (a, b), k in zip(spans, kinds) if k == "own"), None)
+    if subject is None and "probe" in kinds:
+        subject = "I"  # chat drops the "I": "finally did it, moved through to glasgow last month"
+        first = _first_content(sent, *spans[0])
+        if first is not None and first.tag in ("VBD", "VBN", "VBG", "MD") and first.lower not in lx.NOT_PREDICATES:
+            kinds[0] = "verb"
+    if probe and subject:
+        texts = [f"{subject} {_words(sent, *spans[n])}" for n in probe]
+        for n, parsed in zip(probe, parser.parse(texts)):
+            kinds[n] = "verb" if parsed and _reads_as_clause(parsed[0]) else "rest"
+    out: list[str] = []
+    last_subject = subject
+    for (a, b), kind in zip(spans, kinds):
+        words = _words(sent, a, b)
+        if kind == "verb" and not out and last_subject:
+            out.append(f"{last_subject} {words}")
+        elif kind == "own" or not out:
+            out.append(words)
+            last_subject = _subject_words(sent, a, b) or last_subject
+        elif kind == "verb" and last_subject:
+            out.append(f"{last_subject} {words}")
+        else:
+            out[-1] = f"{out[-1]}, {words}"
+    return out
+
+
+def _subject_words(sent: Sentence, a: int, b: int) -> str | None:
+    for t in sent.tokens[a:b]:
+        if t.dep in ("nsubj", "nsubjpass") and a <= t.head < b:
+            span = [i for i in sent.subtree(t.i) if a <= i < b]
+            return " ".join(sent.tokens[i].text for i in span)
+    return None
+
+
+def _reads_as_clause(s: Sentence) -> bool:
+    """ "I work nights as a nurse": the word after the restored subject is the verb it governs."""
+    if len(s.tokens) < 2:
+        return False
+    subj, verb = s.tokens[0], s.tokens[1]
+    while verb.lower in lx.CLAUSE_ADVERBS and verb.i + 1 < len(s.tokens):
+        verb = s.tokens[verb.i + 1]
+    return verb.tag.startswith("VB") or verb.pos in ("VERB", "AUX") and subj.dep in ("nsubj", "nsubjpass")
+
+
+# -- reading one clause ------------------------------------------------------------------
+
+
+def read(sent: Sentence, *, others: Sequence[str] = ()) -> Clause:
+    """What one parsed clause says; ``others`` are third parties named earlier (for he/she/they)."""
+    toks = sent.tokens
+    text = sent.text
+    root = next((t for t in toks if t.dep == "ROOT"), toks[0])
+    subj = _subject(sent, root)
+    subject, subject_text = _who(sent, subj, others)
+    aux = {c.lemma for c in toks if c.dep in ("aux", "auxpass") or (c.pos == "AUX" and c.i < root.i)}
+    words = {t.lower for t in toks}
+    lemmas = {t.lemma for t in toks}
+    question = text.rstrip().endswith("?") or _inverted(toks)
+    request = _request(toks, root, subj, question)
+    negated = any(t.dep == "neg" or t.lower in lx.NEGATORS for t in toks)
+    hedged = _hedged(sent, root, aux, words, lemmas)
+    ended = "used" in words and any(t.lower == "used" and t.i + 1 < len(toks) and toks[t.i + 1].lower == "to" for t in toks)
+    future = bool(aux & {"will", "shall"}) or (root.lemma == "go" and any(c.dep == "xcomp" for c in sent.children(root.i)) and root.tag == "VBG")
+    past = not ended and (root.tag == "VBD" or "did" in words or ("have" in aux and root.tag == "VBN") or bool(aux & {"be"} and root.tag == "VBN" and not toks[0].lower.startswith("i")))
+    if root.lemma == "be" and root.tag == "VBD":
+        past = True
+    return Clause(text, subject, subject_text, root.lemma, negated, hedged, question, request, past, ended, future)
+
+
+def _subject(sent: Sentence, root: Token) -> Token | None:
+    for c in sent.children(root.i):
+        if c.dep in ("nsubj", "nsubjpass", "expl"):
+            return c
+    # a misattached subject ("he loves/AUX fishing/ROOT"): the first subject anywhere
+    return next((t for t in sent.tokens if t.dep in ("nsubj", "nsubjpass")), None)
+
+
+def _who(sent: Sentence, subj: Token | None, others: Sequence[str]) -> tuple[str, str]:
+    if subj is None:
+        first = sent.tokens[0]
+        if first.lower in lx.FIRST_PERSON_STARTS:  # "im trying", "i'd love" when the tagger missed it
+            return "user", first.text
+        return "none", ""
+    low = subj.lower
+    span = " ".join(sent.tokens[i].text for i in sent.subtree(subj.i))
+    if low in ("i", "we", "me", "myself", "ourselves", "im", "i'm", "ive"):
+        # "my sister and I": a shared subject with another person is still the user's claim
+        return "user", span
+    if low in ("you", "u", "ya", "y'all", "yall"):
+        return "you", span
+    if low in ("it", "that", "this", "there", "which", "what", "everything", "nothing", "something", "anything"):
+        return "thing", span
+    poss = [c for c in sent.children(subj.i) if c.dep == "poss"]
+    if poss and poss[0].lower in ("my", "our"):
+        if subj.lemma in lx.PERSON_NOUNS or subj.lower in lx.PERSON_NOUNS:
+            return "other", span
+        return "user", span  # "my job is …", "my flight leaves at 6": the user's own attribute
+    if poss and poss[0].lower in ("your", "ur"):
+        return "you", span
+    if low in ("he", "she", "they", "him", "her", "them"):
+        return ("other", others[-1]) if others else ("other", span)
+    if subj.pos == "PROPN" or subj.ent == "PERSON" or subj.lemma in lx.PERSON_NOUNS:
+        return "other", span
+    if any(c.dep == "det" and c.lower == "the" for c in sent.children(subj.i)) and subj.lemma in lx.OWN_NOUNS:
+        return "user", span  # "the shellfish allergy is severe now": a known attribute of the user's
+    return "thing", span
+
+
+def _inverted(toks: Sequence[Token]) -> bool:
+    """ "can you…", "do you…", "is it…", "what time…": a question without its question mark."""
+    first = next((t for t in toks if t.lower not in lx.CLAUSE_ADVERBS and t.pos != "INTJ"), None)
+    if first is None:
+        return False
+    if first.tag in ("WDT", "WP", "WP$", "WRB") and first.i + 1 < len(toks) and toks[first.i + 1].pos in ("AUX", "VERB", "NOUN", "ADJ", "ADV"):
+        return True
+    if first.pos == "AUX" and first.i + 1 < len(toks) and toks[first.i + 1].dep in ("nsubj", "expl"):
+        return True
+    return False
+
+
+def _request(toks: Sequence[Token], root: Token, subj: Token | None, question: bool) -> bool:
+    words = [t.lower for t in toks]
+    if "please" in words or "pls" in words or "plz" in words:
+        return True
+    if subj is not None and subj.lower in ("you", "u") and any(t.lemma in ("can", "could", "would", "will") for t in toks[: subj.i]):
+        return True
+    if subj is None and root.tag == "VB" and root.i == next((t.i for t in toks if t.lower not in lx.CLAUSE_ADVERBS and t.pos != "INTJ"), 0):
+        return True  # an imperative: "book me a table", "remind me on Friday"
+    if root.lemma in ("need", "want") and any(t.lower in ("you", "u") for t in toks[root.i + 1 : root.i + 3]):
+        return True  # "I need you to …"
+    return question and subj is not None and subj.lower in ("you", "u")
+
+
+def _hedged(sent: Sentence, root: Token, aux: set[str], words: set[str], lemmas: set[str]) -> bool:
+    if aux & lx.HEDGE_MODALS:
+        return True
+    if aux & {"would"} and not (root.lemma in lx.WANT_VERBS and not any(c.dep == "xcomp" for c in sent.children(root.i))):
+        return True  # "I'd buy a boat", "I would love to see Japan"; but "I'd like a window seat" is a preference
+    if words & lx.HEDGE_WORDS or any(p in sent.text.lower() for p in lx.HEDGE_PHRASES):
+        return True
+    if root.lemma in lx.HEDGE_VERBS:
+        return True  # "thinking about getting a dog", "hoping to move", "considering a masters"
+    if any(t.dep == "mark" and t.lower in ("if", "unless") for t in sent.tokens):
+        return True
+    return False
+
+
+def first_person(text: str) -> bool:
+    return bool(re.search(r"(?i)\b(?:i|i'm|im|i've|ive|i'd|i'll|me|my|mine|we|we're|our|us)\b", text))
+
+
+def with_subject(clause: Clause, text: str) -> Clause:
+    return replace(clause, text=text)

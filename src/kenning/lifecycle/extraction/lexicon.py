@@ -1,0 +1,66 @@
+"""Word classes the clause reader needs: closed classes of English, not phrases of any test.
+
+Each set is a grammatical or semantic class (modal verbs, hedging adverbs,
+nouns that name people), so a new sentence is read by the class its words
+belong to, not by matching its wording.
+"""
+
+from __future__ import annotations
+
+from kenning.lifecycle.slots import RELATIONS
+
+# adverbs and discourse words that can open a clause without being its verb or subject
+CLAUSE_ADVERBS = frozenset(
+    "also just still now then really actually honestly basically literally finally recently currently usually "
+    "always never sometimes often even only already again so and but plus oh well um uh like anyway anyways tbh "
+    "btw lol haha ok okay yeah yes no hey hi hiya sorry though mostly kinda sorta".split()
+)
+# words that start a piece after a separator but never begin a clause of their own
+NOT_PREDICATES = frozenset(
+    "a an the my our your his her their this that these those some any no not very too more most less so such "
+    "which who whom whose where when while because since although though if unless until than as like with "
+    "without for from in on at by of to into about over under after before around near".split()
+)
+FIRST_PERSON_STARTS = frozenset({"i", "im", "i'm", "ive", "i've", "id", "i'd", "ill", "i'll", "we", "we're", "we've", "me", "my"})
+NEGATORS = frozenset({"not", "n't", "never", "no", "nt", "dont", "didnt", "cant", "wont", "isnt", "arent", "havent", "hasnt"})
+
+# modality: words that say the speaker is not asserting the claim
+HEDGE_MODALS = frozenset({"might", "may", "could", "should", "must"})
+HEDGE_WORDS = frozenset(
+    {"maybe", "perhaps", "possibly", "probably", "hopefully", "ideally", "someday", "idk", "dunno", "unsure", "considering", "tempted"}
+)
+HEDGE_PHRASES = ("not sure", "no idea", "one day", "some day", "will see", "we'll see", "wait and see", "thinking about",
+                 "thinking of", "fingers crossed", "in theory", "might", "wondering", "toying with", "on the fence")
+HEDGE_VERBS = frozenset({"think", "consider", "wonder", "hope", "wish", "dream", "debate", "contemplate", "fantasize", "fantasise"})
+# "would like/love/prefer" + a noun is a wish about service (a preference), not a hedge
+WANT_VERBS = frozenset({"like", "love", "prefer", "want", "rather"})
+
+# nouns that name a person or an animal: a subject "my X" of this class is a third party
+PERSON_NOUNS = frozenset(
+    w.replace("\\s+", " ").replace("[eé]e?", "e")
+    for w in RELATIONS.split("|")
+) | frozenset(
+    "mum mom mother father dad parents kids children sons daughters brothers sisters friends colleagues coworker "
+    "co-worker workmate teammate classmate flatmate housemate roommate bf gf hubby wifey bestie bff mate mates buddy pal "
+    "fiance fiancee fiancé fiancée partner ex grandparents grandkids grandchildren twins baby toddler teenager teen "
+    "stepson stepdaughter stepmom stepmum stepdad in-laws mother-in-law father-in-law sister-in-law brother-in-law "
+    "therapist coach tutor teacher lecturer supervisor mentor vet doctor nurse neighbour neighbor landlady landlord "
+    "cat cats dog dogs puppy pup kitten horse bird parrot rabbit bunny hamster gerbil guinea tortoise lizard snake".split()
+)
+# nouns that name something the user has: "the allergy is severe now" is about the user's allergy
+OWN_NOUNS = frozenset(
+    "allergy intolerance diet job role position salary commute flat apartment house lease mortgage rent car phone "
+    "number email address diagnosis condition injury knee back migraine medication prescription appointment "
+    "surgery operation shift shifts schedule team contract exam course degree wedding marathon plan plans".split()
+)
+
+# a clause that is only one of these words, or these plus fillers, says nothing about anyone
+NOISE_LEMMAS = frozenset(
+    "thank thanks ok okay great cool nice awesome amazing wonderful lovely brilliant fantastic perfect sweet good fun "
+    "hello hi hey hiya yo bye goodbye cheers lol haha hahaha lmao omg wow yay yep yeah yes no nope sure totally "
+    "absolutely definitely agree agreed exactly true right same congrats congratulations welcome sorry please "
+    "morning evening night afternoon day glad happy sad love hug hugs bless aw aww ugh hmm um uh oh ah well so "
+    "anyway anyways indeed really oh-my-god wowza nice one".split()
+)
+# evaluative verbs and adjectives: "that sounds great", "you look amazing", "it was so powerful"
+EVALUATIVE_VERBS = frozenset({"sound", "look", "seem", "feel"})

@@ -1,0 +1,41 @@
+"""Chat orthography made standard before parsing: "im" -> "I'm", "i" -> "I", "dont" -> "don't", "u" -> "you".
+
+The parser was trained on edited text; lowercase "i" and apostrophe-less
+contractions are read as nouns or foreign words. Only unambiguous chat
+spellings are rewritten ("ill", "wont", "id", "were" are English words).
+Leading and trailing fillers ("tbh", "lol", "haha") are dropped from clauses.
+"""
+
+from __future__ import annotations
+
+import re
+
+_WORDS = {
+    "i": "I", "im": "I'm", "ive": "I've", "i'm": "I'm", "i've": "I've", "i'd": "I'd", "i'll": "I'll",
+    "dont": "don't", "doesnt": "doesn't", "didnt": "didn't", "cant": "can't", "couldnt": "couldn't",
+    "wouldnt": "wouldn't", "shouldnt": "shouldn't", "isnt": "isn't", "wasnt": "wasn't", "arent": "aren't",
+    "havent": "haven't", "hasnt": "hasn't", "theyre": "they're", "youre": "you're", "thats": "that's",
+    "whats": "what's", "u": "you", "ur": "your", "pls": "please", "plz": "please", "thx": "thanks",
+    "gonna": "going to", "wanna": "want to", "gotta": "have to", "cuz": "because", "coz": "because", "bc": "because",
+    "b/c": "because", "w/": "with", "abt": "about", "rn": "right now", "tmrw": "tomorrow", "tmr": "tomorrow",
+}
+_WORD = re.compile(r"(?<![\w'])(" + "|".join(re.escape(w) for w in sorted(_WORDS, key=len, reverse=True)) + r")(?![\w'])", re.I)
+FILLERS = r"tbh|lol|lmao|haha+|hehe+|ngl|imo|imho|fyi|btw|xx+|x|:\)|:\(|:D|lol+|omg|jk"
+_EDGE = re.compile(rf"(?i)^(?:(?:{FILLERS})\b[\s,.!]*)+|[\s,]*(?:\b(?:{FILLERS}))+[\s.!]*$")
+
+
+def normalise(text: str) -> str:
+    """``text`` with chat spellings made standard; meaning and secrets' masks untouched."""
+
+    def word(m: re.Match[str]) -> str:
+        w = m.group(1)
+        if w == "U" or (w.isupper() and len(w) > 1 and w.lower() not in ("im", "ive")):
+            return w  # an acronym, not chat
+        return _WORDS[w.lower()]
+
+    return _WORD.sub(word, text)
+
+
+def trim(clause: str) -> str:
+    """A clause without leading or trailing fillers ("tbh", "lol")."""
+    return _EDGE.sub("", clause).strip() or clause

