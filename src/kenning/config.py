@@ -38,6 +38,8 @@ class Settings(BaseSettings):
     llm_api_key: str | None = None
     llm_timeout_s: float = 20.0
     llm_retries: int = 1
+    llm_extract: bool = Field(True, description="with an LLM configured, it also extracts the claims (one call per add batch)")
+    llm_extract_prompt: str | None = Field(None, description="replaces the extraction instructions; the answer schema is always appended")
 
     capacity: int = Field(5000, ge=1, description="active memories per user before capacity eviction")
     allow_secrets: bool = Field(False, description="store credentials and card numbers (never by default)")

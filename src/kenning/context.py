@@ -27,13 +27,18 @@ CONTEXT_BLEND = 0.3
 
 @dataclass
 class Context:
-    """Store, embedder, policy, settings and the reconciliation decider, built once in ``kenning.open``."""
+    """Store, embedder, policy, settings, the reconciliation decider and the extractor, built once in ``kenning.open``.
+
+    ``extractor`` None means the offline engine extracts; otherwise an
+    ``LLMExtractor`` extracts and decides each captured batch in one call.
+    """
 
     store: Store
     embedder: Embedder
     policy: Policy = field(default_factory=Policy)
     settings: Settings = field(default_factory=Settings.model_construct)
     decider: Any = None
+    extractor: Any = None
     llm: Any = None
 
     def embed_documents(

@@ -56,6 +56,13 @@ def build_decider(settings: Settings, llm: Any = None) -> Any:
     return _build(settings, llm)
 
 
+def build_extractor(settings: Settings, llm: Any = None) -> Any:
+    """The LLM extractor when an LLM is given or configured (and ``settings.llm_extract``), else None: offline."""
+    from kenning.llms import build_extractor as _build
+
+    return _build(settings, llm)
+
+
 def build_context(
     url: str | None,
     *,
@@ -69,11 +76,18 @@ def build_context(
     if not isinstance(emb, CachedEmbedder):
         emb = CachedEmbedder(emb)
     url = url or settings.db
+    if llm is None and settings.llm_base_url:
+        from kenning.llms import build_llm
+
+        chat = build_llm(settings)  # one client for the decider and the extractor; ctx.llm stays what was passed
+    else:
+        chat = llm
     return Context(
         store=store or open_store(url, emb),
         embedder=emb,
         policy=policy or Policy(),
         settings=settings,
-        decider=build_decider(settings, llm),
+        decider=build_decider(settings, chat),
+        extractor=build_extractor(settings, chat),
         llm=llm,
     )

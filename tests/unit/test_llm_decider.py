@@ -87,7 +87,7 @@ def server() -> Iterator[tuple[str, Script]]:
 def llm_system(tmp_path, hash_embedder, server):
     url, script = server
     llm = OpenAIChat(url, "test-model", "sk-test-not-a-real-key-000000", timeout_s=0.5)
-    settings = Settings.model_construct(llm_retries=1)
+    settings = Settings.model_construct(llm_retries=1, llm_extract=False)  # the decider alone; extraction: test_llm_extract
     k = kenning.open(f"sqlite:///{tmp_path / 'llm.db'}", embedder=hash_embedder, llm=llm, settings=settings)
     yield k, script
     k.close()

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from threading import Lock
 from typing import Any
 
 import httpx
@@ -10,11 +12,21 @@ import httpx
 from kenning.errors import ConfigError, LLMError
 
 
+@dataclass
+class Usage:
+    """Tokens an endpoint reported in its responses' ``usage`` (calls without one count in ``calls`` only)."""
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    calls: int = 0
+
+
 class OpenAIChat:
     """POSTs ``{base_url}/chat/completions``; temperature 0; asks for a JSON object when ``json=True``.
 
     Every transport failure, timeout, non-2xx status or unexpected body
     becomes ``LLMError``; the API key is never part of an error message.
+    ``usage`` adds up the prompt and completion tokens of every answered call.
     """
 
     def __init__(
@@ -35,6 +47,8 @@ class OpenAIChat:
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self._client = client or httpx.Client(timeout=httpx.Timeout(timeout_s), headers=headers)
         self._owns_client = client is None
+        self.usage = Usage()
+        self._usage_lock = Lock()
 
     def chat(self, messages: Sequence[dict[str, str]], *, json: bool = True) -> str:
         body: dict[str, Any] = {"model": self.model, "messages": list(messages), "temperature": 0}
@@ -53,9 +67,22 @@ class OpenAIChat:
         if resp.status_code >= 400:
             raise LLMError(f"LLM endpoint answered HTTP {resp.status_code}")
         try:
-            return str(resp.json()["choices"][0]["message"]["content"])
+            data = resp.json()
+            content = str(data["choices"][0]["message"]["content"])
         except (ValueError, KeyError, IndexError, TypeError):
             raise LLMError("LLM endpoint answered with an unexpected body") from None
+        self._count(data.get("usage"))
+        return content
+
+    def _count(self, usage: Any) -> None:
+        def tokens(key: str) -> int:
+            v = usage.get(key) if isinstance(usage, dict) else None
+            return v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else 0
+
+        with self._usage_lock:
+            self.usage.calls += 1
+            self.usage.prompt_tokens += tokens("prompt_tokens")
+            self.usage.completion_tokens += tokens("completion_tokens")
 
     def close(self) -> None:
         if self._owns_client:
