@@ -40,6 +40,7 @@ class Context:
     decider: Any = None
     extractor: Any = None
     llm: Any = None
+    parser: Any = None  # the offline engine's parser (lifecycle.extraction.parse.Parser); None: the default spaCy one
 
     def embed_documents(
         self, scope: Scope, texts: Sequence[str], contexts: Sequence[str | None] | None = None

@@ -53,6 +53,7 @@ CHANGED = "change marker, same topic"
 RELATION = "same partner, new relationship status"
 POINTED = "retracted by pointing at it"
 NOT_SHOWN = "target was not shown; kept as new"
+HEDGE = "a hedge never retires a memory; kept as new"
 NOT_ACTIVE = "target is no longer active; kept as new"
 LESS_TRUSTED = "less trusted source cannot override; kept as new"
 
@@ -491,6 +492,7 @@ def guard(
     - a less trusted candidate (tool result, inference) never updates or
       deletes a more trusted memory (what the user said) -> ADD;
     - a candidate older than its target never supersedes it -> NOOP (stale);
+    - a hedge ("might quit my job", metadata ``hedge``) never updates or deletes -> ADD;
     - replacement text holding a secret, an injected instruction, or too
       long, is dropped in favour of the candidate's own text.
     """
@@ -505,6 +507,8 @@ def guard(
             return Decision(Op.ADD, None, None, NOT_ACTIVE)
         if trust(candidate) < trust(target):
             return Decision(Op.ADD, None, None, LESS_TRUSTED)
+        if candidate.metadata.get("hedge"):
+            return Decision(Op.ADD, None, None, HEDGE)
         if candidate.created_at < target.created_at:
             return Decision(Op.NOOP, target.id, None, STALE)
     if op is Op.NOOP and decision.target_id not in shown:

@@ -35,7 +35,7 @@ from typing import Any
 
 from kenning.context import Context
 from kenning.errors import Conflict, LLMError
-from kenning.lifecycle import extract, reconcile, safety
+from kenning.lifecycle import extract, extraction, reconcile, safety
 from kenning.lifecycle.reconcile import Neighbour
 from kenning.stores.base import audit_entry
 from kenning.types import Changeset, Decision, Kind, Memory, Op, Scope, Source, Status, Transition, new_id
@@ -162,7 +162,7 @@ def extract_capture(ctx: Context, scope: Scope, capture_id: str, now: datetime) 
     if decided is not None:
         ex = decided.extraction
     else:
-        ex = extract.extract(turns, allow_secrets=ctx.settings.allow_secrets, context=context)
+        ex = extraction.extract(turns, allow_secrets=ctx.settings.allow_secrets, context=context, parser=ctx.parser)
     vectors = ctx.embed_documents(scope, [c.text for c in ex.claims]) if ex.claims else []
     mems = []
     for i, (claim, vec) in enumerate(zip(ex.claims, vectors)):
@@ -186,7 +186,7 @@ def extract_capture(ctx: Context, scope: Scope, capture_id: str, now: datetime) 
                 sensitivity=claim.sensitivity,
                 status=Status.PROVISIONAL,
                 session_id=cap.session_id,
-                metadata={DECIDED: _verdict(decided.decisions[i])} if decided is not None else {},
+                metadata={**claim.metadata, **({DECIDED: _verdict(decided.decisions[i])} if decided is not None else {})},
             )
         )
     change = Changeset(

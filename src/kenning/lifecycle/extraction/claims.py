@@ -29,7 +29,7 @@ from kenning.lifecycle import extract as rules
 from kenning.lifecycle import safety, slots
 from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction.clauses import Clause, first_person, read, split
-from kenning.lifecycle.extraction.normalise import normalise, trim
+from kenning.lifecycle.extraction.normalise import normalise, sentences, trim
 from kenning.lifecycle.extraction.parse import Parser, Sentence
 from kenning.lifecycle.person import third_person
 from kenning.lifecycle.retrieve import terms
@@ -85,9 +85,9 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
     claims: list[rules.Claim] = []
     withheld: list[str] = []
     sarcastic = bool(rules._SARCASM.search(text))
-    text = normalise(text)
-    sentences = parser.parse([text])[0] if text.strip() else []
-    pieces = [trim(c) for s in sentences for c in split(parser, s)]
+    cut = sentences(normalise(text))
+    parsed_sentences = [s for doc in parser.parse(cut) for s in doc] if cut else []
+    pieces = [trim(c) for s in parsed_sentences for c in split(parser, s)]
     parses = parser.parse(pieces) if pieces else []
     for piece, parsed in zip(pieces, parses):
         if safety.SECRET_MARK in piece:

@@ -56,6 +56,8 @@ def pieces(sent: Sentence) -> list[tuple[int, int]]:
     """Token ranges ``[start, end)`` between separators, separators dropped."""
     out, start = [], 0
     for t in sent.tokens:
+        if t.text == "-" and (t.i == 0 or not sent.tokens[t.i - 1].space or not t.space):
+            continue  # "left-handed", "5-a-side": a hyphen inside a word is no separator
         if t.lower in SEPARATORS and t.pos in ("CCONJ", "PUNCT", "ADV", "SCONJ") or t.text in (",", ";", "—", "–"):
             if t.i > start:
                 out.append((start, t.i))
@@ -93,13 +95,19 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
     spans = pieces(sent)
     if len(spans) <= 1 or sent.text.rstrip().endswith("?"):
         return [sent.text]
-    kinds: list[str] = []  # "own" (subject and verb), "verb" (shares the subject), "rest"
+    kinds: list[str] = []  # "own" (subject and verb), "verb" (shares the subject), "bare" (an imperative), "rest"
     probe: list[int] = []
     for n, (a, b) in enumerate(spans):
+        first = _first_content(sent, a, b)
+        if n > 0 and _subordinate(sent, *spans[n - 1]):
+            kinds.append("rest")  # "whenever you book a hotel for me, ask for a high floor": one rule
+            continue
         if _has_subject_verb(sent, a, b):
             kinds.append("own")
             continue
-        first = _first_content(sent, a, b)
+        if n > 0 and first is not None and first.tag == "VB" and first.dep in ("ROOT", "conj", "parataxis"):
+            kinds.append("bare")  # "…, schedule my workouts at 6am please": a request of its own
+            continue
         if first is not None and n > 0 and b - a >= 2 and first.lower not in lx.NOT_PREDICATES:
             kinds.append("probe")
             probe.append(n)
@@ -120,15 +128,29 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
     for (a, b), kind in zip(spans, kinds):
         words = _words(sent, a, b)
         if kind == "verb" and not out and last_subject:
-            out.append(f"{last_subject} {words}")
+            out.append(f"{_be(last_subject)} {words}" if _first_content(sent, a, b).tag == "VBG" else f"{last_subject} {words}")
         elif kind == "own" or not out:
             out.append(words)
             last_subject = _subject_words(sent, a, b) or last_subject
         elif kind == "verb" and last_subject:
-            out.append(f"{last_subject} {words}")
+            out.append(f"{_be(last_subject)} {words}" if _first_content(sent, a, b).tag == "VBG" else f"{last_subject} {words}")
+        elif kind == "bare":
+            out.append(words)
         else:
             out[-1] = f"{out[-1]}, {words}"
     return out
+
+
+def _subordinate(sent: Sentence, a: int, b: int) -> bool:
+    """A piece opening with if/when/whenever/because…: it belongs to the clause after it."""
+    first = _first_content(sent, a, b)
+    return first is not None and (first.dep == "mark" or first.lower in ("if", "when", "whenever", "because", "since", "although", "though", "unless", "once", "while", "before", "after"))
+
+
+def _be(subject: str) -> str:
+    """The subject with its "be", for a shared subject before a progressive verb ("I" -> "I'm")."""
+    low = subject.lower()
+    return "I'm" if low == "i" else f"{subject} are" if low in ("we", "they", "you") else f"{subject} is"
 
 
 def _subject_words(sent: Sentence, a: int, b: int) -> str | None:

@@ -39,3 +39,14 @@ def normalise(text: str) -> str:
 def trim(clause: str) -> str:
     """A clause without leading or trailing fillers ("tbh", "lol")."""
     return _EDGE.sub("", clause).strip() or clause
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?…])[\"')\]]*\s+|\n+|(?<=[\U0001F300-\U0001FAFF])\s+(?=[A-Za-z])")
+
+
+def sentences(text: str) -> list[str]:
+    """``text`` cut after ., ! and ? (however the next word is cased), at line breaks and after emoji.
+
+    The parser's own sentence boundaries need a capital letter after the stop, which chat rarely has.
+    """
+    return [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip(" .!?…")]
