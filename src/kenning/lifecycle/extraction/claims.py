@@ -87,8 +87,16 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
     sarcastic = bool(rules._SARCASM.search(text))
     cut = sentences(normalise(text))
     parsed_sentences = [s for doc in parser.parse(cut) for s in doc] if cut else []
-    pieces = [trim(c) for s in parsed_sentences for c in split(parser, s)]
-    parses = parser.parse(pieces) if pieces else []
+    pieces: list[str] = []
+    known: dict[str, list[Sentence]] = {}
+    for s in parsed_sentences:
+        cut_up = [trim(c) for c in split(parser, s)]
+        if cut_up == [s.text]:
+            known[s.text] = [s]  # a one-clause sentence: its parse is the clause's, no second parse
+        pieces.extend(cut_up)
+    todo = [p for p in dict.fromkeys(pieces) if p not in known]
+    known.update(zip(todo, parser.parse(todo)))
+    parses = [known[p] for p in pieces]
     for piece, parsed in zip(pieces, parses):
         if safety.SECRET_MARK in piece:
             withheld.append("secret")
