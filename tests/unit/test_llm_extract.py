@@ -198,7 +198,7 @@ def test_a_hedge_marked_as_a_fact_is_capped_and_retires_nothing(llm_system):
     mem.add("might quit my job, will see how it goes. If i were rich i'd buy a boat", now=T1, wait=True)
     assert mem.get(job.id).status is Status.ACTIVE
     hedges = [m for m in mem.list() if m.id != job.id]
-    assert len(hedges) == 2 and all(m.confidence <= HEDGE_CONFIDENCE for m in hedges)
+    assert len(hedges) == 2 and all(m.confidence <= HEDGE_CONFIDENCE and m.metadata["hedge"] for m in hedges)
 
 
 def test_an_unknown_alias_is_an_add_and_touches_nothing(llm_system):
@@ -358,6 +358,7 @@ def test_parser_caps_by_role_and_fills_defaults():
     assert c.kind is Kind.EPISODE
     assert (d.source, d.confidence, d.turn) == (Source.TOOL_RESULT, TOOL_CONFIDENCE, 2)
     assert [x.op for x in got.decisions] == [Op.ADD] * 4
+    assert [x.metadata for x in got.extraction.claims] == [{"subject": "user"}] * 2 + [{"subject": "assistant"}, {"subject": "user"}]
 
 
 def test_parser_withholds_secrets_and_injections_and_bounds_tool_claims():

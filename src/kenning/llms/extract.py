@@ -13,7 +13,9 @@ the claims and one ``Decision`` per claim, or raises ``MalformedAnswer``
   come from a tool turn counts as the tool's;
 - procedures come only from the user's own turns about the user;
 - a hedge ("might", "thinking about", "if I were") has confidence at most
-  0.5 and never updates or retracts a memory held with more confidence;
+  0.5, never updates or retracts a memory held with more confidence, and is
+  marked ``metadata["hedge"]`` so ``reconcile.guard`` keeps it from
+  updating anything; every claim names its ``metadata["subject"]``;
 - text holding a secret or an injected instruction is withheld.
 
 ``LLMExtractor.extract`` builds the prompt, calls the model, retries a
@@ -194,6 +196,7 @@ def parse_extraction(
                 confidence=confidence,
                 sensitivity=safety.sensitivity_of(text),
                 turn=index,
+                metadata={"subject": subject, **({"hedge": True} if hedge else {})},
             )
         )
     return Decided(Extraction(tuple(claims), tuple(withheld)), tuple(decisions))
