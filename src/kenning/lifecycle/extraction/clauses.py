@@ -144,7 +144,10 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
 def _subordinate(sent: Sentence, a: int, b: int) -> bool:
     """A piece opening with if/when/whenever/because…: it belongs to the clause after it."""
     first = _first_content(sent, a, b)
-    return first is not None and (first.dep == "mark" or first.lower in ("if", "when", "whenever", "because", "since", "although", "though", "unless", "once", "while", "before", "after"))
+    if first is None:
+        return False
+    two = " ".join(t.lower for t in sent.tokens[first.i : first.i + 2])
+    return first.dep == "mark" or first.lower in lx.SUBORDINATORS or two in lx.SUBORDINATORS
 
 
 def _be(subject: str) -> str:

@@ -21,6 +21,11 @@ NOT_PREDICATES = frozenset(
     "which who whom whose where when while because since although though if unless until than as like with "
     "without for from in on at by of to into about over under after before around near".split()
 )
+# words that open a subordinate clause: "whenever you book a hotel for me, …" is one rule with what follows
+SUBORDINATORS = frozenset(
+    {"if", "when", "whenever", "because", "since", "although", "though", "unless", "once", "while", "before", "after",
+     "every time", "each time", "any time", "anytime", "as soon as", "as long as", "in case"}
+)
 FIRST_PERSON_STARTS = frozenset({"i", "im", "i'm", "ive", "i've", "id", "i'd", "ill", "i'll", "we", "we're", "we've", "me", "my"})
 NEGATORS = frozenset({"not", "n't", "never", "no", "nt", "dont", "didnt", "cant", "wont", "isnt", "arent", "havent", "hasnt"})
 
