@@ -65,7 +65,28 @@ def is_noise(clause: Clause, sent: Sentence) -> bool:
     if clause.subject == "thing" and clause.root in lx.EVALUATIVE_VERBS | {"be"} and not clause.request:
         adj = any(t.pos == "ADJ" and t.dep in ("acomp", "attr", "ROOT") for t in sent.tokens)
         return adj  # "it's been so good for me": a comment, not a claim
-    return False
+    if clause.subject == "you" and clause.question and not clause.request:
+        return True  # "do you ever get tired of questions?": small talk with the assistant
+    return is_feeling(sent)
+
+
+def is_feeling(sent: Sentence) -> bool:
+    """How the speaker feels right now ("I'm knackered", "so so jealous", "legs are killing me"): the
+    predicate is a feeling or passing state with nothing attached to it (no object, no "about/of" phrase)."""
+    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
+    if root is None:
+        return False
+    preds = [root] + [c for c in sent.children(root.i) if c.dep in ("acomp", "attr", "oprd", "xcomp", "conj")]
+    feeling = [t for t in preds if t.lemma in lx.FEELINGS or t.lower in lx.FEELINGS]
+    if not feeling:
+        return False
+    attached = [c for t in feeling for c in sent.children(t.i) if c.dep in ("prep", "dobj", "pobj", "ccomp", "xcomp", "advcl")]
+    return not attached and not any(t.pos in ("NUM", "PROPN") for t in sent.tokens)
+
+
+def _has_content(sent: Sentence) -> bool:
+    """A noun, name or number beyond the hedge itself ("maybe later" and "not decided yet" have none)."""
+    return any(t.pos in ("NOUN", "PROPN", "NUM") and t.lemma not in lx.NOISE_LEMMAS for t in sent.tokens)
 
 
 def _people(sent: Sentence) -> list[str]:
@@ -133,7 +154,11 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
     if clause.subject == "user" and re.match(r"(?i)the\s", text) and not first_person(text):
         text = "My " + text[4:]  # "the shellfish allergy is severe now": the user's own allergy
     if clause.hedged and not clause.question and not clause.request:
-        return _hedge(text, clause, index)
+        return _hedge(text, clause, index) if _has_content(sent) else []
+    if clause.subject in ("none", "thing") and not _has_content(sent) and not clause.request:
+        return []  # "maybe later", "first ever half": a fragment with nothing to hold on to
+    if clause.request and _about_answers(sent):
+        text = f"always {text[:1].lower()}{text[1:]}"  # "keep answers short", "speak plainly": a rule for every answer
     got = rules.classify_user_clause(text)
     if got is None:
         return []
@@ -153,6 +178,16 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
         slot = slots.parse(one) if kind in (Kind.FACT, Kind.PREFERENCE) else None
         out.append(rules.Claim(one, kind, Source.USER_SAID, importance, confidence, safety.sensitivity_of(one), slot, index, meta))
     return out
+
+
+def _about_answers(sent: Sentence) -> bool:
+    """An imperative about the assistant's own answers: their length, tone, units or language."""
+    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
+    if root is None or root.tag != "VB":
+        return False
+    if root.lemma in lx.RESPONSE_VERBS:
+        return True
+    return any(t.lemma in lx.RESPONSE_NOUNS and t.dep in ("dobj", "nsubj", "pobj") for t in sent.tokens)
 
 
 def _names_person(clause: Clause) -> bool:

@@ -260,7 +260,7 @@ def _request(toks: Sequence[Token], root: Token, subj: Token | None, question: b
         return True  # an imperative: "book me a table", "remind me on Friday"
     if root.lemma in ("need", "want") and any(t.lower in ("you", "u") for t in toks[root.i + 1 : root.i + 3]):
         return True  # "I need you to …"
-    return question and subj is not None and subj.lower in ("you", "u")
+    return False  # "do you ever get tired of questions?" asks about the assistant; it requests nothing
 
 
 def _hedged(sent: Sentence, root: Token, aux: set[str], words: set[str], lemmas: set[str]) -> bool:

@@ -65,7 +65,22 @@ NOISE_LEMMAS = frozenset(
     "hello hi hey hiya yo bye goodbye cheers lol haha hahaha lmao omg wow yay yep yeah yes no nope sure totally "
     "absolutely definitely agree agreed exactly true right same congrats congratulations welcome sorry please "
     "morning evening night afternoon day glad happy sad love hug hugs bless aw aww ugh hmm um uh oh ah well so "
-    "anyway anyways indeed really oh-my-god wowza nice one".split()
+    "anyway anyways indeed really oh-my-god wowza nice one fair enough later soon ttyl chat catch gosh eek eeks yikes "
+    "damn dang crikey blimey whoa woah phew".split()
 )
 # evaluative verbs and adjectives: "that sounds great", "you look amazing", "it was so powerful"
 EVALUATIVE_VERBS = frozenset({"sound", "look", "seem", "feel"})
+
+# feelings and passing states: "I'm knackered", "so jealous", "gutted": how the speaker feels now, not a durable claim
+FEELINGS = frozenset(
+    "happy sad tired knackered exhausted shattered gutted excited nervous terrified scared frightened anxious stressed "
+    "jealous envious mortified embarrassed bored angry annoyed upset thrilled chuffed proud relieved worried "
+    "overwhelmed lonely sick ill sore broke busy grumpy buzzing pumped hungover sleepy starving hungry full fine ok "
+    "okay great good awful terrible rough miserable glad delighted ecstatic devastated heartbroken sorry grateful "
+    "thankful confused lost stuck fed-up curious amazed shocked surprised impressed disappointed frustrated furious "
+    "knocked done cold hot freezing boiling wrecked destroyed dead killing mortifying gone emotional teary weepy "
+    "lucky blessed honoured honored flattered touched moved calm chill relaxed comfy cosy cozy homesick".split()
+)
+# what an instruction about the assistant's own answers is about: "keep answers short", "speak plainly"
+RESPONSE_NOUNS = frozenset("answer answers reply replies response responses message messages explanation explanations summary summaries output tone language units".split())
+RESPONSE_VERBS = frozenset({"speak", "talk", "write", "explain", "reply", "answer", "respond", "address", "call"})

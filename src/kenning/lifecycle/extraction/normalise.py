@@ -41,7 +41,11 @@ def trim(clause: str) -> str:
     return _EDGE.sub("", clause).strip() or clause
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?…])[\"')\]]*\s+|\n+|(?<=[\U0001F300-\U0001FAFF])\s+(?=[A-Za-z])")
+_ABBREVIATIONS = ("Dr", "Mr", "Mrs", "Ms", "Mx", "St", "Prof", "Sr", "Jr", "vs", "etc", "approx", "Mt", "Ave", "Rd", "No", "e.g", "i.e")
+_SENTENCE_END = re.compile(
+    "".join(rf"(?<!\b{re.escape(a)}\.)" for a in _ABBREVIATIONS if "." not in a)
+    + r"(?<=[.!?…])[\"')\]]*\s+|\n+|(?<=[\U0001F300-\U0001FAFF])\s+(?=[A-Za-z])"
+)
 
 
 def sentences(text: str) -> list[str]:
