@@ -171,7 +171,7 @@ def conflicts(new: Slot, old: Slot) -> bool | None:
     return True
 
 
-_NAME = r"[A-Z0-9][\w'-]*(?:\s+[A-Z0-9][\w'-]*)*"
+_NAME = r"[£$€]?[A-Z0-9][\w'-]*(?:[:.,]\d+)*(?:\s+[A-Z0-9][\w'-]*)*"
 _CORRECTION = re.compile(
     rf"\b(?i:meant|mean|said|is|was|it's)\s+(?P<new>{_NAME}),?\s+not\s+(?P<old>{_NAME})\b"
     rf"|\bnot\s+(?P<old2>{_NAME}),?\s+(?:but\s+|it's\s+|it\s+is\s+)(?P<new2>{_NAME})\b"

@@ -23,10 +23,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from kenning.lifecycle import extract as rules
 from kenning.lifecycle import safety, slots
+from kenning.lifecycle import reconcile
+from kenning.lifecycle.extraction import corrections
 from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction.clauses import Clause, first_person, read, split
 from kenning.lifecycle.extraction.normalise import normalise, sentences, trim
@@ -44,9 +46,10 @@ _PRONOUN_SUBJECT = re.compile(r"(?i)^(?:\W*)(he|she|they)\b")
 
 @dataclass
 class TurnState:
-    """What earlier clauses of the batch named: third parties, for he/she/they."""
+    """What earlier clauses of the batch named: third parties (for he/she/they) and the user's things (for "it")."""
 
     others: list[str] = field(default_factory=list)
+    things: list[str] = field(default_factory=list)
 
 
 def is_noise(clause: Clause, sent: Sentence) -> bool:
@@ -60,6 +63,8 @@ def is_noise(clause: Clause, sent: Sentence) -> bool:
         return True
     if rules.is_small_talk(clause.text):
         return True
+    if clause.subject == "thing" and _owned_figure(sent):
+        return False  # "total budget is £12,000": a figure the user gives about their own plans
     if clause.subject in ("thing", "you") and not clause.request and not first_person(clause.text):
         return True  # "that sounds amazing", "you both looked so great", "it was so powerful"
     if clause.subject == "thing" and clause.root in lx.EVALUATIVE_VERBS | {"be"} and not clause.request:
@@ -84,6 +89,12 @@ def is_feeling(sent: Sentence) -> bool:
     return not attached and not any(t.pos in ("NUM", "PROPN") for t in sent.tokens)
 
 
+def _owned_figure(sent: Sentence) -> bool:
+    """A noun subject (not it/that/this) stated with a number or sum: "total budget is £12,000"."""
+    subj = next((t for t in sent.tokens if t.dep in ("nsubj", "nsubjpass")), None)
+    return bool(subj is not None and subj.pos == "NOUN" and any(t.pos == "NUM" or t.tag == "$" for t in sent.tokens))
+
+
 def _has_content(sent: Sentence) -> bool:
     """A noun, name or number beyond the hedge itself ("maybe later" and "not decided yet" have none)."""
     return any(t.pos in ("NOUN", "PROPN", "NUM") and t.lemma not in lx.NOISE_LEMMAS for t in sent.tokens)
@@ -101,6 +112,26 @@ def _people(sent: Sentence) -> list[str]:
     return out
 
 
+def _things(sent: Sentence) -> list[str]:
+    """The user's things a clause names: "my Golf", "my flat", "our car" (not people)."""
+    out = []
+    for t in sent.tokens:
+        poss = [c for c in sent.children(t.i) if c.dep == "poss" and c.lower in ("my", "our")]
+        if poss and t.pos in ("NOUN", "PROPN") and t.lemma not in lx.PERSON_NOUNS and t.lower not in lx.PERSON_NOUNS:
+            out.append(f"{poss[0].text} {t.text}")
+    return out
+
+
+def _resolve_it(sent: Sentence, piece: str, state: TurnState) -> str:
+    """ "I drive it to work" after "my Golf": the object "it" is the user's thing named last in the turn."""
+    if not state.things:
+        return piece
+    obj = next((t for t in sent.tokens if t.lower == "it" and t.dep in ("dobj", "pobj")), None)
+    if obj is None:
+        return piece
+    return re.sub(r"(?i)\bit\b", state.things[-1], piece, count=1) if re.search(r"(?i)\bit\b", piece) and not re.match(r"(?i)\W*it\b", piece) else piece
+
+
 def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tuple[list[rules.Claim], list[str]]:
     """The claims of one (masked) user turn."""
     claims: list[rules.Claim] = []
@@ -115,6 +146,7 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
         if cut_up == [s.text]:
             known[s.text] = [s]  # a one-clause sentence: its parse is the clause's, no second parse
         pieces.extend(cut_up)
+    pieces = corrections.apply(pieces)
     todo = [p for p in dict.fromkeys(pieces) if p not in known]
     known.update(zip(todo, parser.parse(todo)))
     parses = [known[p] for p in pieces]
@@ -129,8 +161,10 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
             sent = parsed[0]  # a clause the parser splits again: its first sentence carries the subject
         clause = read(sent, others=state.others)
         named = _people(sent)
+        piece = _resolve_it(sent, piece, state)
         got = _claim(clause, sent, piece, index, sarcastic, state)
         state.others.extend(named)
+        state.things.extend(_things(sent))
         claims.extend(got)
     return claims, withheld
 
@@ -151,8 +185,11 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
         lead = _ellipsis(sent)
         if lead:
             text = f"{lead} {text}"  # "moved through to glasgow last month": chat drops the "I"
+            clause = replace(clause, subject="user", subject_text=lead)
     if clause.subject == "user" and re.match(r"(?i)the\s", text) and not first_person(text):
         text = "My " + text[4:]  # "the shellfish allergy is severe now": the user's own allergy
+    if clause.subject == "thing" and _owned_figure(sent) and not first_person(text):
+        text = "My " + re.sub(r"(?i)^(?:the|our|my)\s+", "", text)  # "total budget is £12,000" -> "My total budget …"
     if clause.hedged and not clause.question and not clause.request:
         return _hedge(text, clause, index) if _has_content(sent) else []
     if clause.subject in ("none", "thing") and not _has_content(sent) and not clause.request:
@@ -169,8 +206,11 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
         confidence, importance = OTHER_CONFIDENCE, min(importance, OTHER_IMPORTANCE)
     if sarcastic and (kind is Kind.PREFERENCE or (kind is Kind.FACT and slots.parse(body) is None)):
         kind, importance = Kind.EPISODE, 0.2
-    if clause.past and kind is Kind.FACT and slots.parse(body) is None and not clause.negated:
-        kind, importance = Kind.EPISODE, EPISODE_IMPORTANCE
+    changes = bool(reconcile._NAMED_OLD.search(body) or reconcile._CHANGE_MARKER.search(body))
+    if changes and kind is Kind.EPISODE and clause.subject == "user" and not (clause.question or clause.request or clause.hedged):
+        kind, importance = Kind.FACT, max(importance, 0.5)  # "sold the golf last month": how things are now
+    if clause.past and kind is Kind.FACT and slots.parse(body) is None and not clause.negated and not changes:
+        kind, importance = Kind.EPISODE, EPISODE_IMPORTANCE  # a past event; "sold the golf", "quit the job" change a fact
     if clause.future and kind is Kind.FACT and slots.parse(body) is None:
         kind, importance, confidence = Kind.EPISODE, EPISODE_IMPORTANCE, 0.7
     out = []
@@ -202,6 +242,8 @@ def _ellipsis(sent: Sentence) -> str:
         return ""
     if first.tag == "VBG":
         return "I'm"
+    if first.tag in ("VB", "VBP") and any(t.lower in lx.HABITUAL for t in sent.tokens) and "please" not in {t.lower for t in sent.tokens}:
+        return "I"  # "cycle to work every day now": a habit, not an order
     if first.tag in ("VBD", "VBN") or (first.tag == "MD" and first.lower not in ("can", "could", "would", "will")):
         return "I"
     return ""

@@ -27,6 +27,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from kenning.lifecycle.extraction import corrections
 from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction.parse import Parser, Sentence, Token
 
@@ -99,7 +100,7 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
     probe: list[int] = []
     for n, (a, b) in enumerate(spans):
         first = _first_content(sent, a, b)
-        if n > 0 and _subordinate(sent, *spans[n - 1]):
+        if n > 0 and (_subordinate(sent, *spans[n - 1]) or corrections.is_marker(_words(sent, a, b))):
             kinds.append("rest")  # "whenever you book a hotel for me, ask for a high floor": one rule
             continue
         if _has_subject_verb(sent, a, b):

@@ -84,3 +84,5 @@ FEELINGS = frozenset(
 # what an instruction about the assistant's own answers is about: "keep answers short", "speak plainly"
 RESPONSE_NOUNS = frozenset("answer answers reply replies response responses message messages explanation explanations summary summaries output tone language units".split())
 RESPONSE_VERBS = frozenset({"speak", "talk", "write", "explain", "reply", "answer", "respond", "address", "call"})
+# adverbs of habit: a bare verb with one of these describes the speaker's routine, not an order
+HABITUAL = frozenset({"now", "nowadays", "usually", "normally", "always", "daily", "weekly", "every", "most", "often"})

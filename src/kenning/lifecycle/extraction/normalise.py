@@ -24,6 +24,14 @@ FILLERS = r"tbh|lol|lmao|haha+|hehe+|ngl|imo|imho|fyi|btw|xx+|x|:\)|:\(|:D|lol+|
 _EDGE = re.compile(rf"(?i)^(?:(?:{FILLERS})\b[\s,.!]*)+|[\s,]*(?:\b(?:{FILLERS}))+[\s.!]*$")
 
 
+# phrasal verbs that mean ending something, read as the plain verb reconciliation knows ("jacked in the job")
+_PHRASAL = [
+    (re.compile(r"(?i)\b(jack|pack)(ed|ing|s)?\s+in\b"), {"": "quit", "ed": "quit", "ing": "quitting", "s": "quits"}),
+    (re.compile(r"(?i)\b(hand)(ed|ing|s)?\s+in\s+(?:my|our|his|her|their)\s+notice\s+(?:at|to|with)\b"), {"": "quit", "ed": "quit", "ing": "quitting", "s": "quits"}),
+    (re.compile(r"(?i)\b(pull)(ed|ing|s)?\s+out\s+of\b"), {"": "left", "ed": "left", "ing": "leaving", "s": "leaves"}),
+]
+
+
 def normalise(text: str) -> str:
     """``text`` with chat spellings made standard; meaning and secrets' masks untouched."""
 
@@ -33,7 +41,10 @@ def normalise(text: str) -> str:
             return w  # an acronym, not chat
         return _WORDS[w.lower()]
 
-    return _WORD.sub(word, text)
+    text = _WORD.sub(word, text)
+    for pattern, forms in _PHRASAL:
+        text = pattern.sub(lambda m: forms[(m.group(2) or "").lower()], text)
+    return re.sub(r"(?i)^lets\b", "let's", text)
 
 
 def trim(clause: str) -> str:
