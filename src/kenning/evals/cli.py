@@ -1,12 +1,15 @@
 """``kenning eval``: scenario files, or LoCoMo evidence recall.
 
     kenning eval PATH [--json] [--plot FILE]
-    kenning eval locomo PATH_TO/locomo10.json [--json] [--k 20] [--plot FILE]
+    kenning eval locomo PATH_TO/locomo10.json [--through turns|add] [--limit N] [--json] [--k 20] [--plot FILE]
 
 One click command takes the arguments and dispatches on the first: the word
 ``locomo`` followed by a path selects the benchmark; anything else is a
 scenario file or folder. (A folder that is literally called ``locomo`` still
-works: ``kenning eval ./locomo``.)
+works: ``kenning eval ./locomo``.) ``--through turns`` (the default) stores
+one memory per turn and measures retrieval alone; ``--through add`` sends
+every turn through ``add()`` and reports recall, observation coverage and
+ingest statistics beside the raw-turn figures (``evals/locomo_add.py``).
 
 Exit status: 0 when every scenario ran, whatever passed; 2 (click's usage
 error) with the file, step and problem when a scenario file is invalid.
@@ -39,17 +42,27 @@ def _say(msg: str) -> None:
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Save a PNG chart (needs matplotlib).")
 @click.option("--k", "k", type=int, default=None, help="LoCoMo only: how many memories each question retrieves (default 20).")
 @click.option("--limit", type=int, default=None, help="LoCoMo only: use the first N conversations.")
+@click.option(
+    "--through",
+    type=click.Choice(["turns", "add"]),
+    default=None,
+    help="LoCoMo only: store raw turns (default) or send every turn through add() (beside the raw figures).",
+)
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
-def eval_cmd(args: tuple[str, ...], as_json: bool, plot_path: str | None, k: int | None, limit: int | None, quiet: bool) -> None:
+def eval_cmd(
+    args: tuple[str, ...], as_json: bool, plot_path: str | None, k: int | None, limit: int | None, through: str | None, quiet: bool
+) -> None:
     """Run scenario files (a file, or every *.yaml below a folder), or `locomo PATH` for LoCoMo evidence recall."""
     progress = None if quiet else _say
     if args[0] == "locomo" and len(args) == 2:
-        _locomo(args[1], as_json, plot_path, k or 20, limit, progress)
+        if limit is not None and limit < 1:
+            raise click.UsageError("--limit must be at least 1")
+        _locomo(args[1], as_json, plot_path, k or 20, limit, through or "turns", progress)
         return
     if len(args) != 1:
         raise click.UsageError("expected one scenario PATH, or: locomo PATH_TO/locomo10.json")
-    if k is not None or limit is not None:
-        raise click.UsageError("--k and --limit apply to `kenning eval locomo` only")
+    if k is not None or limit is not None or through is not None:
+        raise click.UsageError("--k, --limit and --through apply to `kenning eval locomo` only")
     _scenarios(args[0], as_json, plot_path, progress)
 
 
@@ -68,16 +81,17 @@ def _scenarios(path: str, as_json: bool, plot_path: str | None, progress: Any) -
         _plot(lambda: _plot_tags(report, plot_path))
 
 
-def _locomo(path: str, as_json: bool, plot_path: str | None, k: int, limit: int | None, progress: Any) -> None:
-    from kenning.evals import locomo
+def _locomo(path: str, as_json: bool, plot_path: str | None, k: int, limit: int | None, through: str, progress: Any) -> None:
+    from kenning.evals import locomo, locomo_add
 
+    module: Any = locomo_add if through == "add" else locomo
     try:
-        report = locomo.run(path, embedder=_embedder(), k=k, limit=limit, progress=progress)
+        report = module.run(path, embedder=_embedder(), k=k, limit=limit, progress=progress)
     except KenningError as exc:
         raise click.UsageError(str(exc)) from exc
-    click.echo(json.dumps(report, indent=2) if as_json else locomo.format_table(report))
+    click.echo(json.dumps(report, indent=2) if as_json else module.format_table(report))
     if plot_path:
-        _plot(lambda: locomo.plot(report, plot_path))
+        _plot(lambda: locomo.plot(report["recall"] if through == "add" else report, plot_path))
 
 
 def _plot(draw: Any) -> None:
