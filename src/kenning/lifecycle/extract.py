@@ -389,7 +389,7 @@ def _each_allergen(text: str) -> list[str]:
     m = _ALLERGEN_LIST.match(text) or (None if _IDIOMS.search(text) else _VALUE_LIST.match(text))
     if not m:
         return [text]
-    items = [i for i in re.split(r"\s*,\s*|\s+(?:and|or)\s+", m.group("items")) if i]
+    items = [re.sub(r"^to\s+", "", i) for i in re.split(r"\s*,\s*|\s+(?:and|or)\s+", m.group("items")) if i]
     return [f"{m.group('head')}{item}{m.group('tail')}" for item in items]
 
 

@@ -52,6 +52,7 @@ REFINED = "refined standing instruction"
 CHANGED = "change marker, same topic"
 RELATION = "same partner, new relationship status"
 POINTED = "retracted by pointing at it"
+POINTER_MISSED = "a pointer that points at nothing shown; not stored"
 NOT_SHOWN = "target was not shown; kept as new"
 HEDGE = "a hedge never retires a memory; kept as new"
 NOT_ACTIVE = "target is no longer active; kept as new"
@@ -408,25 +409,28 @@ def pointed_retraction(candidate: Memory, ranked: Sequence[Neighbour]) -> Decisi
     if candidate.source is not Source.USER_SAID:
         return None
     m = _POINTER.search(candidate.text)
-    if m is None:
+    topic = candidate.metadata.get("pointer_topic")
+    if m is None and not topic:
         return None
-    x = m.group("x") or m.group("x2") or m.group("x3")
+    x = topic or m.group("x") or m.group("x2") or m.group("x3")
     wanted = _pointer_words(" ".join(terms(x) - _NOT_EVIDENCE))
     if not wanted:
         return None
+    # the parse's topic ("me and Dan splitting up") may hold more words than the claim it points at: most must match
+    need = len(wanted) if not topic else max(1, (len(wanted) + 1) // 2)
     hits = [
         n for n in ranked
         if n.memory.id != candidate.id and n.memory.source is Source.USER_SAID and n.memory.status is Status.ACTIVE
-        and n.memory.kind in (Kind.FACT, Kind.PREFERENCE) and n.memory.scope == candidate.scope
-        and wanted <= _pointer_words(" ".join(terms(n.memory.text)))
+        and n.memory.kind in (Kind.FACT, Kind.PREFERENCE, Kind.EPISODE) and n.memory.scope == candidate.scope
+        and len(wanted & _pointer_words(" ".join(terms(n.memory.text)))) >= need
     ]
     if not hits or (len(hits) > 1 and hits[0].cosine - hits[1].cosine < POINTER_MARGIN):
         return None
     target = hits[0].memory
-    if m.group("over"):
+    if m is not None and m.group("over"):
         # "the 6am thing isn't working any more, can we move it to 8pm": the whole statement replaces the old one
         return Decision(Op.UPDATE, target.id, candidate.text, CORRECTED)
-    rest = candidate.text[m.end():].strip(" ,;:-–—.!?")
+    rest = candidate.text[m.end():].strip(" ,;:-–—.!?") if m is not None else ""
     rest = re.sub(r"(?i)^(?:but|and|so|because|as)\s+", "", rest)
     swap = _REPLACED_BY.match(rest)
     if swap and re.search(rf"(?i)\b{re.escape(x)}\b", target.text):
@@ -439,8 +443,14 @@ def pointed_retraction(candidate: Memory, ranked: Sequence[Neighbour]) -> Decisi
 
 
 def decide(candidate: Memory, neighbours: Sequence[Neighbour]) -> Decision:
-    """The offline rules engine's verdict for ``candidate`` against the active ``neighbours`` it was shown."""
+    """The offline rules engine's verdict for ``candidate`` against the active ``neighbours`` it was shown.
+
+    A pointer ("forget what I said about the divorce", metadata ``pointer``) retracts what it points at
+    or, pointing at nothing, is dropped: an instruction about memory is never itself a memory.
+    """
     ranked = sorted(neighbours, key=lambda n: -n.cosine)
+    if candidate.metadata.get("pointer"):
+        return pointed_retraction(candidate, ranked) or Decision(Op.NOOP, None, None, POINTER_MISSED)
     fixed = correction(candidate, ranked)
     if fixed is not None:
         return fixed

@@ -89,10 +89,30 @@ def is_feeling(sent: Sentence) -> bool:
     return not attached and not any(t.pos in ("NUM", "PROPN") for t in sent.tokens)
 
 
+def _has_verb(sent: Sentence) -> bool:
+    return any(t.pos in ("VERB", "AUX") or t.tag.startswith("VB") for t in sent.tokens)
+
+
+def _pointer_topic(sent: Sentence) -> str | None:
+    """The topic of a retraction pointing at an earlier claim: "forget/ignore/disregard what I said about
+    X" or "scratch the X thing" -> the words of X; None when the clause is not such a pointer."""
+    first = next((t for t in sent.tokens if t.lower not in lx.CLAUSE_ADVERBS and t.lower != "please" and t.pos != "PUNCT"), None)
+    root = first if first is not None and first.lemma in lx.RETRACT_VERBS else next((t for t in sent.tokens if t.dep == "ROOT"), None)
+    if root is None or root.lemma not in lx.RETRACT_VERBS or root.tag not in ("VB", "VBP", "NN"):
+        return None
+    said = any(t.lemma in ("say", "tell", "mention", "write") for t in sent.tokens)
+    about = next((t for t in sent.tokens if t.lower in ("about", "re", "regarding") and t.i > root.i), None)
+    if about is not None and (said or any(t.lower in ("bit", "part", "thing", "stuff") for t in sent.tokens)):
+        words = [sent.tokens[i].text for i in sent.subtree(about.i) if i != about.i]
+        words = words[: next((k for k, w in enumerate(words) if w in (",", ";")), len(words))]  # up to the replacement
+        return " ".join(words) or None
+    return None
+
+
 def _owned_figure(sent: Sentence) -> bool:
     """A noun subject (not it/that/this) stated with a number or sum: "total budget is £12,000"."""
     subj = next((t for t in sent.tokens if t.dep in ("nsubj", "nsubjpass")), None)
-    return bool(subj is not None and subj.pos == "NOUN" and any(t.pos == "NUM" or t.tag == "$" for t in sent.tokens))
+    return bool(subj is not None and subj.lemma in lx.OWN_NOUNS and any(t.pos == "NUM" or t.tag == "$" for t in sent.tokens))
 
 
 def _has_content(sent: Sentence) -> bool:
@@ -109,6 +129,21 @@ def _people(sent: Sentence) -> list[str]:
             out.append(f"{poss[0].text} {t.text}")
         elif t.ent == "PERSON" and t.pos == "PROPN":
             out.append(t.text)
+    return out
+
+
+_POINTS = re.compile(r"(?i)\b(?:forget|disregard|ignore|scratch|strike)\b.*\babout\b")
+_REPLACES = re.compile(r"(?i)^(?:it'?s|it\s+is|its|it\s+should\s+be|actually|rather)\b")
+
+
+def _keep_replacements(pieces: list[str]) -> list[str]:
+    """ "disregard what I told you about the budget, it's actually £9,500": the replacement stays with its pointer."""
+    out: list[str] = []
+    for p in pieces:
+        if out and _POINTS.search(out[-1]) and _REPLACES.match(p):
+            out[-1] = f"{out[-1]}, {p}"
+        else:
+            out.append(p)
     return out
 
 
@@ -146,7 +181,7 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
         if cut_up == [s.text]:
             known[s.text] = [s]  # a one-clause sentence: its parse is the clause's, no second parse
         pieces.extend(cut_up)
-    pieces = corrections.apply(pieces)
+    pieces = corrections.apply(_keep_replacements(pieces))
     todo = [p for p in dict.fromkeys(pieces) if p not in known]
     known.update(zip(todo, parser.parse(todo)))
     parses = [known[p] for p in pieces]
@@ -190,6 +225,14 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
         text = "My " + text[4:]  # "the shellfish allergy is severe now": the user's own allergy
     if clause.subject == "thing" and _owned_figure(sent) and not first_person(text):
         text = "My " + re.sub(r"(?i)^(?:the|our|my)\s+", "", text)  # "total budget is £12,000" -> "My total budget …"
+    pointer = _pointer_topic(sent)
+    if pointer is not None:
+        # "forget what I said about me and Dan splitting up": an instruction about memory, decided by reconciliation
+        body = rules._finish(third_person(text))
+        meta = {"subject": "user", "pointer": True, "pointer_topic": pointer}
+        return [rules.Claim(body, Kind.EPISODE, Source.USER_SAID, EPISODE_IMPORTANCE, rules.USER_CONFIDENCE, safety.sensitivity_of(body), None, index, meta)]
+    if clause.root == "thank" or (not _has_verb(sent) and not any(t.pos in ("PROPN", "NUM") for t in sent.tokens)):
+        return []  # thanks, and verbless fragments ("happy new year!!", "my dear!", "first ever half")
     if clause.hedged and not clause.question and not clause.request:
         return _hedge(text, clause, index) if _has_content(sent) else []
     if clause.subject in ("none", "thing") and not _has_content(sent) and not clause.request:

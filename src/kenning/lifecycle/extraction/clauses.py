@@ -31,6 +31,7 @@ from kenning.lifecycle.extraction import corrections
 from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction.parse import Parser, Sentence, Token
 
+_POINTS = re.compile(r"(?i)\b(?:forget|disregard|ignore|scratch|strike)\b.*\babout\b")
 SEPARATORS = {",", ";", "—", "–", "-", "and", "but", "so", "plus", "also", "then", "&"}
 _LEAD_WORDS = {"and", "but", "so", "plus", "also", "then", "or", "&", ",", ";", "-", "—", "–", "oh", "well", "anyway", "anyways"}
 
@@ -56,9 +57,12 @@ class Clause:
 def pieces(sent: Sentence) -> list[tuple[int, int]]:
     """Token ranges ``[start, end)`` between separators, separators dropped."""
     out, start = [], 0
+    pointer = bool(_POINTS.search(sent.text))
     for t in sent.tokens:
         if t.text == "-" and (t.i == 0 or not sent.tokens[t.i - 1].space or not t.space):
             continue  # "left-handed", "5-a-side": a hyphen inside a word is no separator
+        if pointer and t.lower != "," and t.lower != ";":
+            continue  # "forget what I said about me and Dan splitting up": the pointed-at words stay whole
         if t.lower in SEPARATORS and t.pos in ("CCONJ", "PUNCT", "ADV", "SCONJ") or t.text in (",", ";", "—", "–"):
             if t.i > start:
                 out.append((start, t.i))
@@ -124,22 +128,20 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
         texts = [f"{subject} {_words(sent, *spans[n])}" for n in probe]
         for n, parsed in zip(probe, parser.parse(texts)):
             kinds[n] = "verb" if parsed and _reads_as_clause(parsed[0]) else "rest"
-    out: list[str] = []
+    out: list[list] = []  # [prefix, first token, end token]: a merged piece keeps the words between, "and" included
     last_subject = subject
     for (a, b), kind in zip(spans, kinds):
-        words = _words(sent, a, b)
-        if kind == "verb" and not out and last_subject:
-            out.append(f"{_be(last_subject)} {words}" if _first_content(sent, a, b).tag == "VBG" else f"{last_subject} {words}")
-        elif kind == "own" or not out:
-            out.append(words)
-            last_subject = _subject_words(sent, a, b) or last_subject
-        elif kind == "verb" and last_subject:
-            out.append(f"{_be(last_subject)} {words}" if _first_content(sent, a, b).tag == "VBG" else f"{last_subject} {words}")
-        elif kind == "bare":
-            out.append(words)
+        first = _first_content(sent, a, b)
+        lead = _be(last_subject) if last_subject and first is not None and first.tag == "VBG" else last_subject
+        if kind == "verb" and last_subject:
+            out.append([f"{lead} ", a, b])
+        elif kind == "own" or kind == "bare" or not out:
+            out.append(["", a, b])
+            if kind == "own":
+                last_subject = _subject_words(sent, a, b) or last_subject
         else:
-            out[-1] = f"{out[-1]}, {words}"
-    return out
+            out[-1][2] = b
+    return [f"{prefix}{_words(sent, a, b)}" for prefix, a, b in out]
 
 
 def _subordinate(sent: Sentence, a: int, b: int) -> bool:

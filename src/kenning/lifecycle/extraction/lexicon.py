@@ -56,7 +56,8 @@ PERSON_NOUNS = frozenset(
 OWN_NOUNS = frozenset(
     "allergy intolerance diet job role position salary commute flat apartment house lease mortgage rent car phone "
     "number email address diagnosis condition injury knee back migraine medication prescription appointment "
-    "surgery operation shift shifts schedule team contract exam course degree wedding marathon plan plans".split()
+    "surgery operation shift shifts schedule team contract exam course degree wedding marathon plan plans budget "
+    "salary income savings deposit pension limit".split()
 )
 
 # a clause that is only one of these words, or these plus fillers, says nothing about anyone
@@ -86,3 +87,5 @@ RESPONSE_NOUNS = frozenset("answer answers reply replies response responses mess
 RESPONSE_VERBS = frozenset({"speak", "talk", "write", "explain", "reply", "answer", "respond", "address", "call"})
 # adverbs of habit: a bare verb with one of these describes the speaker's routine, not an order
 HABITUAL = frozenset({"now", "nowadays", "usually", "normally", "always", "daily", "weekly", "every", "most", "often"})
+# verbs that take back something said earlier: "forget what I said about…", "scratch the gym thing"
+RETRACT_VERBS = frozenset({"forget", "disregard", "ignore", "scratch", "strike", "delete", "drop", "erase", "remove", "cancel"})
