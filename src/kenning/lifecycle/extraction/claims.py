@@ -30,7 +30,7 @@ from kenning.lifecycle import safety, slots
 from kenning.lifecycle import reconcile
 from kenning.lifecycle.extraction import corrections
 from kenning.lifecycle.extraction import lexicon as lx
-from kenning.lifecycle.extraction.clauses import Clause, first_person, read, split
+from kenning.lifecycle.extraction.clauses import Clause, first_person, read, restore, split
 from kenning.lifecycle.extraction.normalise import normalise, sentences, trim
 from kenning.lifecycle.extraction.parse import Parser, Sentence
 from kenning.lifecycle.person import third_person
@@ -219,7 +219,7 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
     if clause.subject == "none" and not (clause.request or clause.question):
         lead = _ellipsis(sent)
         if lead:
-            text = f"{lead} {text}"  # "moved through to glasgow last month": chat drops the "I"
+            text = f"{lead} {_without_fillers(text)}"  # "moved through to glasgow last month": chat drops the "I"
             clause = replace(clause, subject="user", subject_text=lead)
     if clause.subject == "user" and re.match(r"(?i)the\s", text) and not first_person(text):
         text = "My " + text[4:]  # "the shellfish allergy is severe now": the user's own allergy
@@ -237,7 +237,10 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
         return _hedge(text, clause, index) if _has_content(sent) else []
     if clause.subject in ("none", "thing") and not _has_content(sent) and not clause.request:
         return []  # "maybe later", "first ever half": a fragment with nothing to hold on to
-    if clause.request and _about_answers(sent):
+    if clause.request and _recurring(sent):
+        text = rules._REQUEST_LEAD.sub("", text).rstrip("?")
+        text = f"always {text[:1].lower()}{text[1:]}"  # "can you remind me every february to renew…": a standing rule
+    elif clause.request and _about_answers(sent):
         text = f"always {text[:1].lower()}{text[1:]}"  # "keep answers short", "speak plainly": a rule for every answer
     got = rules.classify_user_clause(text)
     if got is None:
@@ -263,6 +266,11 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
     return out
 
 
+def _recurring(sent: Sentence) -> bool:
+    """A time that repeats: "every February", "each Sunday night", "every morning"."""
+    return any(t.lower in ("every", "each") and t.head != t.i and sent.tokens[t.head].pos in ("NOUN", "PROPN") for t in sent.tokens)
+
+
 def _about_answers(sent: Sentence) -> bool:
     """An imperative about the assistant's own answers: their length, tone, units or language."""
     root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
@@ -277,6 +285,14 @@ def _names_person(clause: Clause) -> bool:
     return bool(clause.subject_text) and clause.subject_text[:1].isupper()
 
 
+def _without_fillers(text: str) -> str:
+    """ "yeah set it up" -> "set it up": interjections before a restored subject."""
+    words = text.split()
+    while words and words[0].lower().strip(",.!") in lx.CLAUSE_ADVERBS and len(words) > 1:
+        words.pop(0)
+    return " ".join(words)
+
+
 def _ellipsis(sent: Sentence) -> str:
     """The subject chat dropped from a clause opening with a verb: "moved to…" -> "I", "heading out…" ->
     "I'm", "might quit…" -> "I"; "" when the clause does not open with a finite or progressive verb."""
@@ -284,9 +300,11 @@ def _ellipsis(sent: Sentence) -> str:
     if first is None or first.i != next((t.i for t in sent.tokens if t.pos not in ("PUNCT", "INTJ") and t.lower not in lx.CLAUSE_ADVERBS), -1):
         return ""
     if first.tag == "VBG":
-        return "I'm"
+        return restore("I", first)
     if first.tag in ("VB", "VBP") and any(t.lower in lx.HABITUAL for t in sent.tokens) and "please" not in {t.lower for t in sent.tokens}:
         return "I"  # "cycle to work every day now": a habit, not an order
+    if first.tag == "VBN" and first.lower in ("been", "done", "gone", "had", "got", "seen"):
+        return restore("I", first)  # "been up since 4"
     if first.tag in ("VBD", "VBN") or (first.tag == "MD" and first.lower not in ("can", "could", "would", "will")):
         return "I"
     return ""

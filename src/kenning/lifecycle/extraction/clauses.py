@@ -132,9 +132,9 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
     last_subject = subject
     for (a, b), kind in zip(spans, kinds):
         first = _first_content(sent, a, b)
-        lead = _be(last_subject) if last_subject and first is not None and first.tag == "VBG" else last_subject
+        lead = restore(last_subject, first) if last_subject else last_subject
         if kind == "verb" and last_subject:
-            out.append([f"{lead} ", a, b])
+            out.append([f"{lead} ", first.i if first is not None else a, b])  # "yeah set it up…" -> "I set it up…"
         elif kind == "own" or kind == "bare" or not out:
             out.append(["", a, b])
             if kind == "own":
@@ -153,10 +153,15 @@ def _subordinate(sent: Sentence, a: int, b: int) -> bool:
     return first.dep == "mark" or first.lower in lx.SUBORDINATORS or two in lx.SUBORDINATORS
 
 
-def _be(subject: str) -> str:
-    """The subject with its "be", for a shared subject before a progressive verb ("I" -> "I'm")."""
+def restore(subject: str, first: Token | None) -> str:
+    """The subject (with the auxiliary chat dropped) to put before a clause opening with ``first``:
+    "I" + "working nights" -> "I'm", "I" + "been up since 4" -> "I've", else the subject alone."""
     low = subject.lower()
-    return "I'm" if low == "i" else f"{subject} are" if low in ("we", "they", "you") else f"{subject} is"
+    if first is not None and first.tag == "VBG":
+        return "I'm" if low == "i" else f"{subject} are" if low in ("we", "they", "you") else f"{subject} is"
+    if first is not None and first.tag == "VBN" and first.lower in ("been", "done", "gone", "had", "got", "seen"):
+        return "I've" if low == "i" else f"{subject} have" if low in ("we", "they", "you") else f"{subject} has"
+    return subject
 
 
 def _subject_words(sent: Sentence, a: int, b: int) -> str | None:
