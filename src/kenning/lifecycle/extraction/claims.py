@@ -70,8 +70,12 @@ def is_noise(clause: Clause, sent: Sentence) -> bool:
     if clause.subject == "thing" and clause.root in lx.EVALUATIVE_VERBS | {"be"} and not clause.request:
         adj = any(t.pos == "ADJ" and t.dep in ("acomp", "attr", "ROOT") for t in sent.tokens)
         return adj  # "it's been so good for me": a comment, not a claim
-    if clause.subject == "you" and clause.question and not clause.request:
-        return True  # "do you ever get tired of questions?": small talk with the assistant
+    if clause.subject == "you" and not clause.request and clause.root not in lx.CONTACT_VERBS and not rules.STANDING.search(clause.text):
+        return True  # "do you ever get tired of questions?", "you're the funniest person I know": about the other speaker
+    if clause.subject == "thing" and clause.subject_text.lower() in lx.THING_PRONOUNS and not _owned_figure(sent):
+        return True  # "it tastes like soap to me", "that means a lot to me": a comment on something
+    if clause.question and not clause.request and not _has_content(sent):
+        return True  # "where do I even start", "am I right"
     return is_feeling(sent)
 
 

@@ -13,7 +13,7 @@ from kenning.lifecycle.slots import RELATIONS
 CLAUSE_ADVERBS = frozenset(
     "also just still now then really actually honestly basically literally finally recently currently usually "
     "always never sometimes often even only already again so and but plus oh well um uh like anyway anyways tbh "
-    "btw lol haha ok okay yeah yes no hey hi hiya sorry though mostly kinda sorta".split()
+    "btw lol haha ok okay yeah yes no hey hi hiya sorry though mostly kinda sorta gosh wow omg god jeez ugh aw aww".split()
 )
 # words that start a piece after a separator but never begin a clause of their own
 NOT_PREDICATES = frozenset(
@@ -89,3 +89,6 @@ RESPONSE_VERBS = frozenset({"speak", "talk", "write", "explain", "reply", "answe
 HABITUAL = frozenset({"now", "nowadays", "usually", "normally", "always", "daily", "weekly", "every", "most", "often"})
 # verbs that take back something said earlier: "forget what I said about…", "scratch the gym thing"
 RETRACT_VERBS = frozenset({"forget", "disregard", "ignore", "scratch", "strike", "delete", "drop", "erase", "remove", "cancel"})
+# "you can reach me on …", "you can call me Jo": the other speaker addressed about how to reach the user
+CONTACT_VERBS = frozenset({"reach", "contact", "call", "email", "text", "ring", "message", "find", "use"})
+THING_PRONOUNS = frozenset({"it", "this", "that", "there", "which", "what", "everything", "nothing", "something", "anything", "these", "those"})

@@ -32,6 +32,10 @@ _PHRASAL = [
 ]
 
 
+# a short aside in brackets is commentary ("(lies)", "(deserved tbh)"), not a claim's words
+_ASIDE = re.compile(r"\s*\((?:[^()\d]{0,24})\)|\s*\((?:lies|jk|lol|haha|sigh|ugh)[^()]*$", re.I)
+
+
 def normalise(text: str) -> str:
     """``text`` with chat spellings made standard; meaning and secrets' masks untouched."""
 
@@ -42,6 +46,7 @@ def normalise(text: str) -> str:
         return _WORDS[w.lower()]
 
     text = _WORD.sub(word, text)
+    text = _ASIDE.sub("", text)
     for pattern, forms in _PHRASAL:
         text = pattern.sub(lambda m: forms[(m.group(2) or "").lower()], text)
     return re.sub(r"(?i)^lets\b", "let's", text)
