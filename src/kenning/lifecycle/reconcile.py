@@ -27,6 +27,9 @@ from datetime import datetime, timedelta
 import numpy as np
 
 from kenning.lifecycle import lexicon, safety, slots
+from kenning.lifecycle.extraction import attributes
+from kenning.lifecycle.extraction.attributes import Fact
+from kenning.lifecycle.extraction.parse import default_parser
 from kenning.lifecycle.retrieve import terms
 from kenning.lifecycle.slots import Slot
 from kenning.stores.base import audit_entry
@@ -397,6 +400,35 @@ def _pointer_words(text: str) -> set[str]:
     return _stems(text) | {w for w in text.lower().split() if re.search(r"\d", w)}
 
 
+def fact_of(memory: Memory) -> Fact | None:
+    """The attribute a fact or preference sets (``lifecycle.extraction.attributes``), read off its parsed text."""
+    if memory.kind not in (Kind.FACT, Kind.PREFERENCE):
+        return None
+    return attributes.of_text(default_parser(), memory.text)
+
+
+def attribute_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | None:
+    """Same subject, same single-valued attribute of the table, another value: UPDATE of the old memory.
+
+    "User moved to Exeter" replaces "User lives in Leeds"; "User is a Spurs fan" replaces "User supports
+    Arsenal". The same value, a negation or a relative's attribute beside the user's decide nothing here.
+    """
+    new = fact_of(candidate)
+    if new is None or new.negated or not new.attribute.single or not new.value:
+        return None
+    for n in ranked:
+        old = n.memory
+        if old.id == candidate.id or old.status is not Status.ACTIVE or old.scope != candidate.scope:
+            continue
+        was = fact_of(old)
+        if was is None or was.key != new.key or was.negated:
+            continue
+        if _same_value(new.value.lower(), was.value.lower()):
+            return None  # a restatement: duplicates and merges are decided by the rules below
+        return Decision(Op.UPDATE, old.id, None, SLOT_CHANGE)
+    return None
+
+
 def pointed_retraction(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | None:
     """An earlier claim the user takes back by naming a word of it ("scratch the shellfish thing").
 
@@ -462,6 +494,9 @@ def decide(candidate: Memory, neighbours: Sequence[Neighbour]) -> Decision:
             if trust(candidate) > trust(n.memory) and candidate.created_at >= n.memory.created_at:
                 return Decision(Op.UPDATE, n.memory.id, None, UPGRADE)
             return Decision(Op.NOOP, n.memory.id, None, DUPLICATE)
+    moved = attribute_change(candidate, ranked)
+    if moved is not None:
+        return moved
     mine = slots_of(candidate)
     for n in ranked if mine else ():
         theirs = slots_of(n.memory)

@@ -32,7 +32,8 @@ from kenning.lifecycle.extraction import corrections
 from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction.clauses import Clause, first_person, read, restore, split
 from kenning.lifecycle.extraction.normalise import normalise, sentences, trim
-from kenning.lifecycle.extraction.parse import Parser, Sentence
+from kenning.lifecycle.extraction import attributes
+from kenning.lifecycle.extraction.parse import Parser, Sentence, default_parser
 from kenning.lifecycle.person import third_person
 from kenning.lifecycle.retrieve import terms
 from kenning.types import Kind, Source
@@ -46,10 +47,12 @@ _PRONOUN_SUBJECT = re.compile(r"(?i)^(?:\W*)(he|she|they)\b")
 
 @dataclass
 class TurnState:
-    """What earlier clauses of the batch named: third parties (for he/she/they) and the user's things (for "it")."""
+    """What earlier clauses of the batch named: third parties (for he/she/they) and the user's things (for "it");
+    and the parser, to read a claim's own text."""
 
     others: list[str] = field(default_factory=list)
     things: list[str] = field(default_factory=list)
+    parser: Parser | None = None
 
 
 def is_noise(clause: Clause, sent: Sentence) -> bool:
@@ -65,18 +68,24 @@ def is_noise(clause: Clause, sent: Sentence) -> bool:
         return True
     if clause.subject == "thing" and _owned_figure(sent):
         return False  # "total budget is £12,000": a figure the user gives about their own plans
-    if clause.subject in ("thing", "you") and not clause.request and not first_person(clause.text):
+    if clause.subject in ("thing", "you") and not clause.request and not first_person(clause.text) and _opens_with(sent, clause.subject_text or "it"):
         return True  # "that sounds amazing", "you both looked so great", "it was so powerful"
     if clause.subject == "thing" and clause.root in lx.EVALUATIVE_VERBS | {"be"} and not clause.request:
         adj = any(t.pos == "ADJ" and t.dep in ("acomp", "attr", "ROOT") for t in sent.tokens)
         return adj  # "it's been so good for me": a comment, not a claim
     if clause.subject == "you" and not clause.request and clause.root not in lx.CONTACT_VERBS and not rules.STANDING.search(clause.text):
         return True  # "do you ever get tired of questions?", "you're the funniest person I know": about the other speaker
-    if clause.subject == "thing" and clause.subject_text.lower() in lx.THING_PRONOUNS and not _owned_figure(sent):
+    if clause.subject == "thing" and clause.subject_text.lower() in lx.THING_PRONOUNS and not _owned_figure(sent) and _opens_with(sent, clause.subject_text):
         return True  # "it tastes like soap to me", "that means a lot to me": a comment on something
     if clause.question and not clause.request and not _has_content(sent):
         return True  # "where do I even start", "am I right"
     return is_feeling(sent)
+
+
+def _opens_with(sent: Sentence, words: str) -> bool:
+    """Whether the clause opens (after fillers) with ``words``: "it's 07700 900456" after "got a new number, " does not."""
+    first = next((t for t in sent.tokens if t.lower not in lx.CLAUSE_ADVERBS and t.pos not in ("PUNCT", "INTJ")), None)
+    return first is not None and first.lower == words.split()[0].lower()
 
 
 def is_feeling(sent: Sentence) -> bool:
@@ -140,15 +149,26 @@ _POINTS = re.compile(r"(?i)\b(?:forget|disregard|ignore|scratch|strike)\b.*\babo
 _REPLACES = re.compile(r"(?i)^(?:it'?s|it\s+is|its|it\s+should\s+be|actually|rather)\b")
 
 
+_IT_IS_VALUE = re.compile(r"(?i)^(?:it'?s|its|it\s+is|which\s+is|that'?s)\s+(?:now\s+)?(?=[^,;]*(?:\d|@|\b[A-Z]))[^,;]{1,40}$")
+
+
 def _keep_replacements(pieces: list[str]) -> list[str]:
-    """ "disregard what I told you about the budget, it's actually £9,500": the replacement stays with its pointer."""
+    """ "disregard what I told you about the budget, it's actually £9,500": the replacement stays with its pointer;
+    "got a new number, it's 07700 900456": a value stays with the noun it belongs to."""
     out: list[str] = []
     for p in pieces:
-        if out and _POINTS.search(out[-1]) and _REPLACES.match(p):
+        if out and ((_POINTS.search(out[-1]) and _REPLACES.match(p)) or _IT_IS_VALUE.match(p)):
             out[-1] = f"{out[-1]}, {p}"
         else:
             out.append(p)
     return out
+
+
+def parser_sentence(text: str, state: TurnState) -> Sentence:
+    """The first parsed sentence of a claim's text."""
+    parser = state.parser or default_parser()
+    parsed = parser.parse([text])[0]
+    return parsed[0] if parsed else Sentence(())
 
 
 def _things(sent: Sentence) -> list[str]:
@@ -175,6 +195,7 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
     """The claims of one (masked) user turn."""
     claims: list[rules.Claim] = []
     withheld: list[str] = []
+    state.parser = parser
     sarcastic = bool(rules._SARCASM.search(text))
     cut = sentences(normalise(text))
     parsed_sentences = [s for doc in parser.parse(cut) for s in doc] if cut else []
@@ -223,7 +244,9 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
     if clause.subject == "none" and not (clause.request or clause.question):
         lead = _ellipsis(sent)
         if lead:
-            text = f"{lead} {_without_fillers(text)}"  # "moved through to glasgow last month": chat drops the "I"
+            rest = _without_fillers(text)
+            rest = rest[:1].lower() + rest[1:] if rest[:2].istitle() and not rest.split()[0].isupper() else rest
+            text = f"{lead} {rest}"  # "moved through to glasgow last month": chat drops the "I"
             clause = replace(clause, subject="user", subject_text=lead)
     if clause.subject == "user" and re.match(r"(?i)the\s", text) and not first_person(text):
         text = "My " + text[4:]  # "the shellfish allergy is severe now": the user's own allergy
@@ -263,6 +286,10 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
         kind, importance = Kind.EPISODE, EPISODE_IMPORTANCE  # a past event; "sold the golf", "quit the job" change a fact
     if clause.future and kind is Kind.FACT and slots.parse(body) is None:
         kind, importance, confidence = Kind.EPISODE, EPISODE_IMPORTANCE, 0.7
+    if kind in (Kind.EPISODE, Kind.PREFERENCE) and not (clause.question or clause.request or clause.hedged or clause.negated):
+        fact = attributes.read(parser_sentence(body, state))
+        if fact is not None and fact.subject == "user" and fact.value and (kind is Kind.EPISODE or fact.attribute.kind is Kind.FACT):
+            kind, importance = fact.attribute.kind, fact.attribute.importance  # "moved to Exeter last month": a new home
     out = []
     for one in rules._each_allergen(body):
         slot = slots.parse(one) if kind in (Kind.FACT, Kind.PREFERENCE) else None

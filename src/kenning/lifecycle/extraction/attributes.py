@@ -1,0 +1,171 @@
+"""Attributes: one declarative table of what a claim can set about someone, read off the parse.
+
+Each ``Attribute`` names the predicate lemmas that set it ("live", "move",
+"relocate" for a home), the prepositions whose object is the value ("in",
+"to", "into"), the nouns that name it ("number", "mobile"), or the class of
+word a copula takes ("is a nurse"), whether it holds one value at a time,
+and its kind and importance. ``read`` finds, in one parsed third-person
+claim ("User moved to Exeter", "User's team is Spurs", "User is a Spurs
+fan"), the subject, the attribute and the value. Adding an attribute is one
+row here; reconciliation then treats the same subject + same single-valued
+attribute + another value as an update, whatever the wording.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from kenning.lifecycle import slots
+from kenning.lifecycle.extraction import lexicon as lx
+from kenning.lifecycle.extraction.parse import Parser, Sentence, Token
+from kenning.types import Kind
+
+_DIETS = frozenset(w.replace("[- ]", "-") for w in re.split(r"\|", slots.DIETS) if "(" not in w and "\\" not in w)
+
+
+@dataclass(frozen=True, slots=True)
+class Attribute:
+    """A row of the table. ``verbs`` set it with the object of one of ``preps`` as the value (or the direct
+    object when ``preps`` is empty); ``nouns`` name it ("my number is …", "a new number: …", "a Spurs fan");
+    ``copula`` is the class of word that sets it after "is a"."""
+
+    name: str
+    kind: Kind
+    importance: float
+    single: bool = True
+    verbs: frozenset[str] = frozenset()
+    preps: frozenset[str] = frozenset()
+    nouns: frozenset[str] = frozenset()
+    copula: frozenset[str] | str = frozenset()
+    fan: bool = False  # "a Spurs fan", "a Liverpool supporter": the noun's modifier is the value
+
+
+def _set(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
+
+TABLE: tuple[Attribute, ...] = (
+    Attribute("residence", Kind.FACT, 0.7, verbs=_set("live reside base move relocate settle"), preps=_set("in to into at")),
+    Attribute("employer", Kind.FACT, 0.6, verbs=_set("work join employ"), preps=_set("at for with")),
+    Attribute("occupation", Kind.FACT, 0.6, verbs=_set("work retrain train qualify requalify"), preps=_set("as"), copula="occupation"),
+    Attribute("phone", Kind.FACT, 0.6, nouns=_set("number mobile phone cell")),
+    Attribute("email", Kind.FACT, 0.6, nouns=_set("email e-mail")),
+    Attribute("team", Kind.PREFERENCE, 0.5, verbs=_set("support follow"), nouns=_set("team club"), fan=True),
+    Attribute("diet", Kind.FACT, 0.7, copula=_DIETS),
+    Attribute("gym", Kind.FACT, 0.4, verbs=_set("train"), preps=_set("at")),
+)
+_BY_NAME = {a.name: a for a in TABLE}
+_FAN_NOUNS = frozenset({"fan", "supporter", "follower"})
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """What one claim sets: ``subject`` ("user", or a relation such as "sister"), the attribute, its value."""
+
+    subject: str
+    attribute: Attribute
+    value: str
+    negated: bool = False
+    extra: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return self.subject, self.attribute.name
+
+
+def _subject(sent: Sentence, root: Token) -> tuple[str, Token | None]:
+    subj = next((c for c in sent.children(root.i) if c.dep in ("nsubj", "nsubjpass")), None)
+    if subj is None:
+        return "", None
+    poss = next((c for c in sent.children(subj.i) if c.dep == "poss"), None)
+    if subj.lemma == "user" or subj.lower in ("user", "i", "we"):
+        return "user", subj
+    if poss is not None and poss.lemma in ("user", "my", "their", "our"):
+        if subj.lemma in lx.PERSON_NOUNS:
+            return subj.lemma, subj
+        return "user", subj  # "User's phone number …": the user's own attribute, named by the noun
+    return "", subj
+
+
+def _phrase(sent: Sentence, head: Token) -> str:
+    """The value phrase: the head with its compounds and modifiers, without determiners, possessives,
+    "new"/"old" or trailing prepositional phrases; a proper noun inside it wins ("new flat in Exeter" -> Exeter)."""
+    idx = sent.subtree(head.i)
+    names = [sent.tokens[i] for i in idx if sent.tokens[i].pos == "PROPN" and sent.tokens[i].i != head.i]
+    if head.pos != "PROPN" and names and head.lemma in lx.OWN_NOUNS | {"flat", "house", "place", "home"}:
+        return " ".join(t.text for t in names)
+    stop = next((i for i in idx if sent.tokens[i].dep == "prep" and sent.tokens[i].head == head.i), None)
+    keep = [sent.tokens[i] for i in idx if (stop is None or i < stop) and sent.tokens[i].pos not in ("DET", "PUNCT")
+            and sent.tokens[i].dep not in ("poss", "case") and sent.tokens[i].lower not in ("new", "old", "current")]
+    return " ".join(t.text for t in keep)
+
+
+def read(sent: Sentence) -> Fact | None:
+    """The attribute one parsed claim sets, or None."""
+    root = next((t for t in sent.tokens if t.dep == "ROOT"), None) if sent.tokens else None
+    if root is None:
+        return None
+    subject, subj = _subject(sent, root)
+    if not subject:
+        return None
+    negated = any(t.dep == "neg" or t.lower in ("never", "longer") for t in sent.tokens)
+    kids = sent.children(root.i)
+    for attr in TABLE:
+        # a noun that names the attribute: "User's phone number is …", "User got a new mobile number: …"
+        if attr.nouns:
+            named = [subj] if subj is not None else []
+            named += [c for c in kids if c.dep == "dobj"]
+            for n in named:
+                if n.lemma in attr.nouns:
+                    value = _noun_value(sent, root, n)
+                    if value:
+                        return Fact(subject, attr, value, negated)
+        if attr.fan and root.lemma == "be":
+            fan = next((c for c in kids if c.dep == "attr" and c.lemma in _FAN_NOUNS), None)
+            mods = [c for c in sent.children(fan.i) if c.dep in ("compound", "amod", "nmod") and c.pos in ("PROPN", "NOUN", "VERB")] if fan else []
+            if mods:
+                return Fact(subject, attr, " ".join(m.text for m in mods), negated)
+        if attr.verbs and root.lemma in attr.verbs:
+            if attr.preps:
+                for prep in (c for c in kids if c.dep == "prep" and c.lower in attr.preps):
+                    obj = next((c for c in sent.children(prep.i) if c.dep == "pobj"), None)
+                    if obj is not None and not _is_time(obj):
+                        return Fact(subject, attr, _phrase(sent, obj), negated)
+            else:
+                obj = next((c for c in kids if c.dep == "dobj"), None)
+                if obj is not None:
+                    return Fact(subject, attr, _phrase(sent, obj), negated)
+        if attr.copula and root.lemma == "be":
+            comp = next((c for c in kids if c.dep in ("attr", "acomp")), None)
+            if comp is not None and _in_class(comp, attr.copula):
+                return Fact(subject, attr, _phrase(sent, comp), negated)
+    return None
+
+
+def _noun_value(sent: Sentence, root: Token, noun: Token) -> str:
+    nums = [t.text for t in sent.tokens if t.pos == "NUM" or "@" in t.text]
+    if nums:
+        return " ".join(nums)
+    comp = next((c for c in sent.children(root.i) if c.dep in ("attr", "acomp") and c.i != noun.i), None)
+    return _phrase(sent, comp) if comp is not None else ""
+
+
+def _is_time(tok: Token) -> bool:
+    return tok.ent in ("DATE", "TIME") or tok.lemma in ("moment", "week", "month", "year", "weekend", "morning", "evening")
+
+
+def _in_class(tok: Token, cls: frozenset[str] | str) -> bool:
+    if cls == "occupation":
+        return bool(re.fullmatch(slots.JOB, tok.lower)) or bool(re.fullmatch(slots.JOB, tok.lemma))
+    return tok.lower in cls or tok.lemma in cls
+
+
+def of_text(parser: Parser, text: str) -> Fact | None:
+    """The attribute a claim's text sets (its first sentence), or None."""
+    parsed = parser.parse([text])[0]
+    return read(parsed[0]) if parsed else None
+
+
+def attribute(name: str) -> Attribute:
+    return _BY_NAME[name]
