@@ -482,7 +482,8 @@ def decide(candidate: Memory, neighbours: Sequence[Neighbour]) -> Decision:
     """
     ranked = sorted(neighbours, key=lambda n: -n.cosine)
     if candidate.metadata.get("pointer"):
-        return pointed_retraction(candidate, ranked) or Decision(Op.NOOP, None, None, POINTER_MISSED)
+        fixed = correction(candidate, ranked) or pointed_retraction(candidate, ranked)
+        return fixed or Decision(Op.NOOP, None, None, POINTER_MISSED)
     fixed = correction(candidate, ranked)
     if fixed is not None:
         return fixed

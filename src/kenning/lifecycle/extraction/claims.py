@@ -56,7 +56,10 @@ class TurnState:
 
 
 def is_noise(clause: Clause, sent: Sentence) -> bool:
-    """Chit-chat: nothing but small-talk words, a comment on a thing, or words about the other speaker."""
+    """Chit-chat: nothing but small-talk words, a comment on a thing, or words about the other speaker.
+    A correction in so many words ("it's 3:48 not 3:42") is never chit-chat."""
+    if reconcile._CORRECTION.search(clause.text):
+        return False
     content = [
         t for t in sent.tokens
         if t.pos not in ("PUNCT", "DET", "PRON", "AUX", "CCONJ", "SCONJ", "PART", "ADP", "SPACE")
@@ -111,9 +114,17 @@ def _pointer_topic(sent: Sentence) -> str | None:
     X" or "scratch the X thing" -> the words of X; None when the clause is not such a pointer."""
     first = next((t for t in sent.tokens if t.lower not in lx.CLAUSE_ADVERBS and t.lower != "please" and t.pos != "PUNCT"), None)
     root = first if first is not None and first.lemma in lx.RETRACT_VERBS else next((t for t in sent.tokens if t.dep == "ROOT"), None)
-    if root is None or root.lemma not in lx.RETRACT_VERBS or root.tag not in ("VB", "VBP", "NN"):
+    wrong = any(t.lemma in lx.WRONG_WORDS and t.dep in ("acomp", "attr") and sent.tokens[t.head].lemma == "be" for t in sent.tokens)
+    if root is None or (not wrong and (root.lemma not in lx.RETRACT_VERBS or root.tag not in ("VB", "VBP", "NN"))):
         return None
     said = any(t.lemma in ("say", "tell", "mention", "write") for t in sent.tokens)
+    if wrong:
+        # "I was wrong about doing the Swansea half": the user takes it back
+        about = next((t for t in sent.tokens if t.lower == "about"), None)
+        if about is not None:
+            words = [sent.tokens[i].text for i in sent.subtree(about.i) if i != about.i]
+            words = words[: next((k for k, w in enumerate(words) if w in (",", ";")), len(words))]
+            return " ".join(words) or None
     about = next((t for t in sent.tokens if t.lower in ("about", "re", "regarding") and t.i > root.i), None)
     if about is not None and (said or any(t.lower in ("bit", "part", "thing", "stuff") for t in sent.tokens)):
         words = [sent.tokens[i].text for i in sent.subtree(about.i) if i != about.i]
@@ -202,11 +213,11 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
     pieces: list[str] = []
     known: dict[str, list[Sentence]] = {}
     for s in parsed_sentences:
-        cut_up = [trim(c) for c in split(parser, s)]
+        cut_up = _keep_replacements([trim(c) for c in split(parser, s)])
         if cut_up == [s.text]:
             known[s.text] = [s]  # a one-clause sentence: its parse is the clause's, no second parse
         pieces.extend(cut_up)
-    pieces = corrections.apply(_keep_replacements(pieces))
+    pieces = corrections.apply(pieces)
     todo = [p for p in dict.fromkeys(pieces) if p not in known]
     known.update(zip(todo, parser.parse(todo)))
     parses = [known[p] for p in pieces]

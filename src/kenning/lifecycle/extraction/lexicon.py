@@ -92,3 +92,4 @@ RETRACT_VERBS = frozenset({"forget", "disregard", "ignore", "scratch", "strike",
 # "you can reach me on …", "you can call me Jo": the other speaker addressed about how to reach the user
 CONTACT_VERBS = frozenset({"reach", "contact", "call", "email", "text", "ring", "message", "find", "use"})
 THING_PRONOUNS = frozenset({"it", "this", "that", "there", "which", "what", "everything", "nothing", "something", "anything", "these", "those"})
+WRONG_WORDS = frozenset({"wrong", "mistaken", "incorrect"})
