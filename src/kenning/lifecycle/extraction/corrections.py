@@ -23,8 +23,8 @@ SHAPES = {
 }
 _MARKER = r"(?:wait\s*,?\s*no|no\s*,?\s*wait|sorry|i\s+mean|i\s+meant|or\s+rather|make\s+(?:that|it)|correction|actually\s+no|no\s*,?\s*sorry|oops)"
 # "…, wait no, tuesdays[, …]" inside a clause, or "wait no sorry, the 15th" opening the next clause
-_TAIL = re.compile(rf"(?i)[\s,;.!-]*\b{_MARKER}\b(?:[\s,;:!-]+{_MARKER}\b)*[\s,;:!-]+(?:it'?s\s+|its\s+|the\s+|on\s+(?:the\s+)?)?(?P<val>[^,;.!?]{{1,24}}?)(?:[\s.!]*$|\s*[,;]\s*(?P<rest>.+)$)")
-_LEAD = re.compile(rf"(?i)^\W*{_MARKER}\b(?:[\s,;:!-]+{_MARKER}\b)*[\s,;:!-]+(?:it'?s\s+|its\s+|the\s+|on\s+(?:the\s+)?)?(?P<val>[^,;.!?]{{1,24}}?)[\s.!]*$")
+_TAIL = re.compile(rf"(?i)[\s,;.!-]*\b{_MARKER}\b(?:[\s,;:!-]+{_MARKER}\b)*[\s,;:!-]+(?:it'?s\s+|its\s+|the\s+|on\s+(?:the\s+)?)?(?P<val>(?:[^,;.!?]|(?<=\d)[,.](?=\d)){{1,24}}?)(?:[\s.!]*$|\s*(?<!\d)[,;]\s*(?P<rest>.+)$)")
+_LEAD = re.compile(rf"(?i)^\W*{_MARKER}\b(?:[\s,;:!-]+{_MARKER}\b)*[\s,;:!-]+(?:it'?s\s+|its\s+|the\s+|on\s+(?:the\s+)?)?(?P<val>(?:[^,;.!?]|(?<=\d)[,.](?=\d)){{1,24}}?)[\s.!]*$")
 
 
 def shape(value: str) -> str | None:

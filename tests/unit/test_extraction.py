@@ -1,0 +1,204 @@
+"""The parser-based offline extraction engine: seam, normalisation, clauses, claims, corrections, attributes.
+
+Most tests use the real bundled spaCy model (loaded once per process); the seam test builds a parse by hand,
+so the engine's logic runs without any model.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from kenning.lifecycle.extract import Turn
+from kenning.lifecycle.extraction import corrections, extract
+from kenning.lifecycle.extraction.attributes import of_text
+from kenning.lifecycle.extraction.clauses import read
+from kenning.lifecycle.extraction.normalise import normalise, sentences
+from kenning.lifecycle.extraction.parse import Sentence, Token, default_parser
+from kenning.types import Kind
+
+
+def claims(text: str, role: str = "user") -> list:
+    return list(extract([Turn(role, text)]).claims)
+
+
+def texts(text: str) -> list[str]:
+    return [c.text for c in claims(text)]
+
+
+# -- the seam --------------------------------------------------------------------------
+
+
+def test_a_hand_built_parse_is_read_without_a_model():
+    toks = (
+        Token(0, "I", "i", "PRON", "PRP", "nsubj", 2),
+        Token(1, "might", "might", "AUX", "MD", "aux", 2),
+        Token(2, "quit", "quit", "VERB", "VB", "ROOT", 2),
+        Token(3, "my", "my", "PRON", "PRP$", "poss", 4),
+        Token(4, "job", "job", "NOUN", "NN", "dobj", 2, space=""),
+    )
+    clause = read(Sentence(toks))
+    assert clause.subject == "user" and clause.hedged and not clause.question and clause.root == "quit"
+
+
+def test_parser_caches_and_returns_one_list_per_text():
+    p = default_parser()
+    a, b = p.parse(["I live in Leeds. I work at Tesco.", "hi"])
+    assert len(a) == 2 and len(b) == 1
+    assert p.parse(["I live in Leeds. I work at Tesco."])[0] is a
+
+
+# -- normalisation -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "raw, expected",
+    [
+        ("im in leeds and i dont drive", "I'm in leeds and I don't drive"),
+        ("u should see ur face", "you should see your face"),
+        ("i jacked in the job", "I quit the job"),
+        ("the teacher says im a natural (lies)", "the teacher says I'm a natural"),
+        ("ICU nurse, NHS", "ICU nurse, NHS"),
+    ],
+)
+def test_normalise(raw, expected):
+    assert normalise(raw) == expected
+
+
+def test_sentences_cut_lowercase_chat_but_not_after_titles():
+    assert sentences("signed up!! first ever half. i run 3x a week") == ["signed up!!", "first ever half.", "i run 3x a week"]
+    assert sentences("My doctor is Dr. Ramirez at the clinic.") == ["My doctor is Dr. Ramirez at the clinic."]
+
+
+# -- splitting and who a claim is about ----------------------------------------------------
+
+
+def test_compound_turn_is_one_claim_per_clause():
+    got = texts("i'm 34, work nights as an ICU nurse, have a greyhound called Biscotti and im trying to cut out caffeine")
+    assert len(got) == 4
+    assert any("34" in t and "nurse" not in t for t in got)
+    assert any("nurse" in t and "Biscotti" not in t for t in got)
+    assert any("Biscotti" in t and "caffeine" not in t for t in got)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I'm allergic to nuts and shellfish", "I'm left-handed", "whenever you book a hotel for me, ask for a high floor"],
+)
+def test_noun_lists_hyphens_and_subordinate_clauses_are_not_cut(text):
+    got = texts(text)
+    assert not any(t.strip(" .").endswith(("and", ",")) for t in got)
+    if "hotel" in text:
+        assert len(got) == 1 and "high floor" in got[0]
+
+
+def test_third_party_facts_are_about_them():
+    got = claims("my sister lives in Rome and she loves it there")
+    assert [c.text for c in got][0] == "User's sister lives in Rome."
+    assert got[0].metadata["subject"] == "other"
+
+
+def test_he_she_reads_as_the_person_named_before_and_is_dropped_when_nobody_was():
+    assert "User's dad loves fishing." in texts("can you suggest gift ideas for my dad? he loves fishing")
+    assert texts("she loves it honestly") == []
+
+
+# -- what is not a claim ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "You both looked so great on your wedding day!",
+        "Totally agree, Mel.",
+        "haha same",
+        "Thank you again for the lovely card.",
+        "omg im so so jealous",
+        "that sounds amazing",
+        "do you ever get tired of people asking you questions?",
+        "Maybe later. not decided anything yet.",
+        "happy new year!! my dear!",
+    ],
+)
+def test_chit_chat_praise_feelings_and_fragments_store_nothing(text):
+    assert claims(text) == []
+
+
+@pytest.mark.parametrize(
+    "text, word",
+    [
+        ("If i were rich i'd buy a boat", "boat"),
+        ("might quit my job, will see how it goes", "job"),
+        ("thinking about getting a dog tbh", "dog"),
+        ("I would love to see Japan one day", "Japan"),
+    ],
+)
+def test_hedges_are_low_confidence_episodes_marked_hedge(text, word):
+    got = [c for c in claims(text) if word in c.text]
+    assert got and all(c.kind is Kind.EPISODE and c.confidence < 0.5 and c.metadata.get("hedge") for c in got)
+
+
+def test_requests_are_episodes_and_rules_about_answers_are_procedures():
+    (req,) = claims("can you find me a quiet hotel near the Prado?")
+    assert req.kind is Kind.EPISODE and "Prado" in req.text
+    rules = claims("keep answers short, i read them on my phone between patients")
+    assert rules[0].kind is Kind.PROCEDURE and "short" in rules[0].text
+    (remind,) = claims("can you remind me every february to renew my parking permit?")
+    assert remind.kind is Kind.PROCEDURE
+
+
+def test_chat_that_drops_the_subject_is_read_as_the_user():
+    (moved,) = claims("finally did it, moved to Bristol last month")
+    assert moved.kind is Kind.FACT and "Bristol" in moved.text and moved.text.startswith("User")
+
+
+def test_a_pointer_carries_its_topic_and_a_correction_inside_it():
+    (p,) = claims("ok please forget what i said about me and Dan splitting up")
+    assert p.metadata["pointer"] and "Dan" in p.metadata["pointer_topic"]
+    (w,) = claims("i was wrong about my PB, it's 3:48 not 3:42")
+    assert w.metadata["pointer"] and "3:48 not 3:42" in w.text
+
+
+# -- corrections inside a turn ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "pieces, expected",
+    [
+        (["I go every thursday evening, wait no, tuesdays"], ["I go every tuesdays evening"]),
+        (["I fly to Tokyo on the 14th", "wait no sorry, the 15th"], ["I fly to Tokyo on the 15th"]),
+        (["we have two cats, sorry three"], ["we have three cats"]),
+        (["the budget is £12,000, I mean £9,500"], ["the budget is £9,500"]),
+        (["I'm in Leeds, sorry"], ["I'm in Leeds, sorry"]),  # no value: nothing to correct
+        (["I start at 9am, wait no, on Mondays"], ["I start at 9am, wait no, on Mondays"]),  # another shape: untouched
+    ],
+)
+def test_in_turn_corrections_replace_the_value_of_the_same_shape(pieces, expected):
+    assert corrections.apply(pieces) == expected
+
+
+# -- the attribute table ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, subject, attribute, value",
+    [
+        ("User moved to Exeter.", "user", "residence", "Exeter"),
+        ("User is moving into their new flat in Exeter.", "user", "residence", "Exeter"),
+        ("User is based in Leeds.", "user", "residence", "Leeds"),
+        ("User's sister lives in Rome.", "sister", "residence", "Rome"),
+        ("User works at Deloitte.", "user", "employer", "Deloitte"),
+        ("User is retraining as a midwife.", "user", "occupation", "midwife"),
+        ("User is a nurse.", "user", "occupation", "nurse"),
+        ("User's phone number is 07700 900123.", "user", "phone", "07700 900123"),
+        ("User supports Spurs.", "user", "team", "Spurs"),
+        ("User is a Spurs fan.", "user", "team", "Spurs"),
+        ("User's team is Spurs.", "user", "team", "Spurs"),
+    ],
+)
+def test_one_table_reads_the_attribute_whatever_the_wording(text, subject, attribute, value):
+    fact = of_text(default_parser(), text)
+    assert fact is not None and (fact.subject, fact.attribute.name, fact.value) == (subject, attribute, value)
+
+
+def test_a_claim_without_a_table_attribute_reads_as_none():
+    assert of_text(default_parser(), "User had pasta for lunch.") is None
