@@ -39,6 +39,7 @@ class Attribute:
     nouns: frozenset[str] = frozenset()
     copula: frozenset[str] | str = frozenset()
     fan: bool = False  # "a Spurs fan", "a Liverpool supporter": the noun's modifier is the value
+    shape: str = ""  # a value must hold this ("@" for an e-mail address), else the row does not apply
 
 
 def _set(words: str) -> frozenset[str]:
@@ -50,7 +51,7 @@ TABLE: tuple[Attribute, ...] = (
     Attribute("employer", Kind.FACT, 0.6, verbs=_set("work join employ"), preps=_set("at for with")),
     Attribute("occupation", Kind.FACT, 0.6, verbs=_set("work retrain train qualify requalify"), preps=_set("as"), copula="occupation"),
     Attribute("phone", Kind.FACT, 0.6, nouns=_set("number mobile phone cell")),
-    Attribute("email", Kind.FACT, 0.6, nouns=_set("email e-mail")),
+    Attribute("email", Kind.FACT, 0.6, verbs=_set("reach contact email use message"), preps=_set("on at via"), nouns=_set("email e-mail"), shape="@"),
     Attribute("team", Kind.PREFERENCE, 0.5, verbs=_set("support follow"), nouns=_set("team club"), fan=True),
     Attribute("diet", Kind.FACT, 0.7, copula=_DIETS),
     Attribute("gym", Kind.FACT, 0.4, verbs=_set("train"), preps=_set("at")),
@@ -81,6 +82,8 @@ def _subject(sent: Sentence, root: Token) -> tuple[str, Token | None]:
     poss = next((c for c in sent.children(subj.i) if c.dep == "poss"), None)
     if subj.lemma == "user" or subj.lower in ("user", "i", "we"):
         return "user", subj
+    if subj.lower == "you" and root.lemma in ("reach", "contact", "email", "call", "text", "message"):
+        return "user", subj  # "You can reach the user on …": how to reach the user
     if poss is not None and poss.lemma in ("user", "my", "their", "our"):
         if subj.lemma in lx.PERSON_NOUNS:
             return subj.lemma, subj
@@ -103,6 +106,13 @@ def _phrase(sent: Sentence, head: Token) -> str:
 
 def read(sent: Sentence) -> Fact | None:
     """The attribute one parsed claim sets, or None."""
+    fact = _read(sent)
+    if fact is not None and fact.attribute.shape and fact.attribute.shape not in fact.value:
+        return None
+    return fact
+
+
+def _read(sent: Sentence) -> Fact | None:
     root = next((t for t in sent.tokens if t.dep == "ROOT"), None) if sent.tokens else None
     if root is None:
         return None
@@ -127,6 +137,10 @@ def read(sent: Sentence) -> Fact | None:
             if mods:
                 return Fact(subject, attr, " ".join(m.text for m in mods), negated)
         if attr.verbs and root.lemma in attr.verbs:
+            if attr.shape:  # "use kwame@… from now on", "reach me on kwame@…": the address wherever it sits
+                found = next((t.text for t in sent.tokens if attr.shape in t.text), None)
+                if found:
+                    return Fact(subject or "user", attr, found, negated)
             if attr.preps:
                 for prep in (c for c in kids if c.dep == "prep" and c.lower in attr.preps):
                     obj = next((c for c in sent.children(prep.i) if c.dep == "pobj"), None)

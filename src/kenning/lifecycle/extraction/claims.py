@@ -42,6 +42,7 @@ HEDGE_CONFIDENCE = 0.4
 OTHER_CONFIDENCE = 0.8
 OTHER_IMPORTANCE = 0.45
 EPISODE_IMPORTANCE = 0.3
+_CONTACT = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?<![\w+])\+?\d[\d ()-]{7,}\d(?![\w-])")
 _PRONOUN_SUBJECT = re.compile(r"(?i)^(?:\W*)(he|she|they)\b")
 
 
@@ -247,8 +248,8 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
     if clause.subject == "other":
         m = _PRONOUN_SUBJECT.match(text)
         if m:
-            if not state.others:
-                return []  # "she loves it" with nobody named: not knowable
+            if not state.others or any(t.tag == "MD" for t in sent.tokens):
+                return []  # "she loves it" with nobody named: not knowable; "he can control the lights": no fact
             text = text[: m.start(1)] + state.others[-1] + text[m.end(1) :]
         elif not first_person(text) and not _names_person(clause):
             return []
@@ -297,6 +298,12 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
         kind, importance = Kind.EPISODE, EPISODE_IMPORTANCE  # a past event; "sold the golf", "quit the job" change a fact
     if clause.future and kind is Kind.FACT and slots.parse(body) is None:
         kind, importance, confidence = Kind.EPISODE, EPISODE_IMPORTANCE, 0.7
+    contact = _CONTACT.search(body)
+    if contact and clause.root in lx.CONTACT_VERBS and not clause.question and not clause.negated:
+        # "use kwame@fastmail.example from now on", "you can reach me on 07700 900123": how to reach the user
+        what = "email address" if "@" in contact.group(0) else "phone number"
+        body = rules._finish(f"User's {what} is {contact.group(0)} ({_lower_first(third_person(text)).rstrip('.')})")
+        kind, importance = Kind.FACT, 0.6
     if kind in (Kind.EPISODE, Kind.PREFERENCE) and not (clause.question or clause.request or clause.hedged or clause.negated):
         fact = attributes.read(parser_sentence(body, state))
         if fact is not None and fact.subject == "user" and fact.value and (kind is Kind.EPISODE or fact.attribute.kind is Kind.FACT):
@@ -321,6 +328,10 @@ def _about_answers(sent: Sentence) -> bool:
     if root.lemma in lx.RESPONSE_VERBS:
         return True
     return any(t.lemma in lx.RESPONSE_NOUNS and t.dep in ("dobj", "nsubj", "pobj") for t in sent.tokens)
+
+
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:] if text[:2].istitle() else text
 
 
 def _names_person(clause: Clause) -> bool:

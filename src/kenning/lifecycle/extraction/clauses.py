@@ -110,7 +110,8 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
         if _has_subject_verb(sent, a, b):
             kinds.append("own")
             continue
-        if n > 0 and first is not None and first.tag == "VB" and first.dep in ("ROOT", "conj", "parataxis"):
+        pleads = any(t.lower in ("please", "pls", "plz") for t in sent.tokens[a:b])
+        if n > 0 and first is not None and (first.tag == "VB" or (pleads and first.tag == "VBP")) and first.lower not in lx.NOT_PREDICATES:
             kinds.append("bare")  # "…, schedule my workouts at 6am please": a request of its own
             continue
         if first is not None and n > 0 and b - a >= 2 and first.lower not in lx.NOT_PREDICATES:
@@ -274,6 +275,8 @@ def _request(toks: Sequence[Token], root: Token, subj: Token | None, question: b
 def _hedged(sent: Sentence, root: Token, aux: set[str], words: set[str], lemmas: set[str]) -> bool:
     if aux & lx.HEDGE_MODALS:
         return True
+    if "rather" in words or "prefer" in lemmas:
+        return False  # "I'd rather have meetings after lunch": a preference, not a maybe
     if aux & {"would"} and not (root.lemma in lx.WANT_VERBS and not any(c.dep == "xcomp" for c in sent.children(root.i))):
         return True  # "I'd buy a boat", "I would love to see Japan"; but "I'd like a window seat" is a preference
     if words & lx.HEDGE_WORDS or any(p in sent.text.lower() for p in lx.HEDGE_PHRASES):
