@@ -83,7 +83,20 @@ def is_noise(clause: Clause, sent: Sentence) -> bool:
         return True  # "it tastes like soap to me", "that means a lot to me": a comment on something
     if clause.question and not clause.request and not _has_content(sent):
         return True  # "where do I even start", "am I right"
+    if any(t.dep == "csubj" for t in sent.tokens):
+        return True  # "taking time for yourself is so important": an opinion about doing something, not a claim
+    if any(t.lower in ("you", "your", "yourself", "u", "ur") for t in sent.tokens) and _evaluates(sent):
+        return True  # "so proud of you for taking part!", "love that for you"
     return is_feeling(sent)
+
+
+def _evaluates(sent: Sentence) -> bool:
+    """A feeling about the other speaker is the predicate ("so proud of you", "so happy for you")."""
+    for t in sent.tokens:
+        if (t.lemma in lx.FEELINGS or t.lower in lx.FEELINGS) and t.dep in ("ROOT", "acomp", "attr"):
+            if any(sent.tokens[i].lower in ("you", "your", "yourself", "u", "ur") for i in sent.subtree(t.i)):
+                return True
+    return False
 
 
 def _opens_with(sent: Sentence, words: str) -> bool:
@@ -255,6 +268,8 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
             return []
     if clause.subject == "none" and not (clause.request or clause.question):
         lead = _ellipsis(sent)
+        if lead and not _has_content(sent):
+            return []  # "Relaxing.", "loving it": a word or two of mood, nothing to keep
         if lead:
             rest = _without_fillers(text)
             rest = rest[:1].lower() + rest[1:] if rest[:2].istitle() and not rest.split()[0].isupper() else rest

@@ -98,7 +98,7 @@ def _first_content(sent: Sentence, a: int, b: int) -> Token | None:
 def split(parser: Parser, sent: Sentence) -> list[str]:
     """The clauses of ``sent``, as text; a clause that shares its subject gets it restored in front."""
     spans = pieces(sent)
-    if len(spans) <= 1 or sent.text.rstrip().endswith("?"):
+    if len(spans) <= 1:
         return [sent.text]
     kinds: list[str] = []  # "own" (subject and verb), "verb" (shares the subject), "bare" (an imperative), "rest"
     probe: list[int] = []
