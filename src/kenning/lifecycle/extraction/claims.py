@@ -255,7 +255,7 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
 
 
 def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bool, state: TurnState) -> list[rules.Claim]:
-    if is_noise(clause, sent):
+    if _pointer_topic(sent) is None and is_noise(clause, sent):
         return []
     text = piece
     if clause.subject == "other":
