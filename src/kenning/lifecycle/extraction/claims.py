@@ -268,6 +268,9 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
             return []
     if clause.subject == "none" and not (clause.request or clause.question):
         lead = _ellipsis(sent)
+        opener = next((t for t in sent.tokens if t.lower not in lx.CLAUSE_ADVERBS and t.pos not in ("PUNCT", "INTJ")), None)
+        if lead and opener is not None and (opener.lower in lx.FEELINGS or opener.lemma in lx.FEELINGS):
+            return []  # "thankful for all the support", "relaxing": a mood, not a claim
         if lead and not _has_content(sent):
             return []  # "Relaxing.", "loving it": a word or two of mood, nothing to keep
         if lead:

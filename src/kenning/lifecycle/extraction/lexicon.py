@@ -80,7 +80,9 @@ FEELINGS = frozenset(
     "okay great good awful terrible rough miserable glad delighted ecstatic devastated heartbroken sorry grateful "
     "thankful confused lost stuck fed-up curious amazed shocked surprised impressed disappointed frustrated furious "
     "knocked done cold hot freezing boiling wrecked destroyed dead killing mortifying gone emotional teary weepy "
-    "lucky blessed honoured honored flattered touched moved calm chill relaxed comfy cosy cozy homesick".split()
+    "lucky blessed honoured honored flattered touched moved calm chill relaxed comfy cosy cozy homesick hopeful "
+    "optimistic pessimistic positive motivated inspired determined ready eager appreciative content satisfied "
+    "alright better worse relaxing loving".split()
 )
 # what an instruction about the assistant's own answers is about: "keep answers short", "speak plainly"
 RESPONSE_NOUNS = frozenset("answer answers reply replies response responses message messages explanation explanations summary summaries output tone language units".split())
