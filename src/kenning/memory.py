@@ -20,7 +20,7 @@ from kenning.config import Settings
 from kenning.context import Context
 from kenning.embedders.base import Embedder
 from kenning.errors import NotFound, ValidationError
-from kenning.lifecycle import retrieve
+from kenning.lifecycle import guard, retrieve, safety
 from kenning.lifecycle.retrieve import Candidate, Policy
 from kenning.stores.base import Store, audit_entry
 from kenning.types import (
@@ -38,7 +38,11 @@ from kenning.types import (
     Sensitivity,
     Source,
     Status,
+    MAX_ID_CHARS,
     Transition,
+    _unit,
+    check_json,
+    check_str,
     enum_value,
     new_id,
     now_utc,
@@ -186,6 +190,13 @@ class ScopedMemory:
     ) -> Memory:
         """Store one claim as given (no extraction, no reconciliation) and return it.
 
+        The write guard applies (``lifecycle.guard``): a secret or an instruction
+        to the model is refused (``guard.Refused``, a ValidationError), a
+        procedure is refused unless ``source`` is ``user_said``, confidence is
+        capped by ``source`` and sensitivity is at least what the text calls for.
+        ``source`` says who wrote ``text``: leave ``user_said`` only for the
+        user's own words; text an agent or application wrote is ``inferred``.
+
         ``context`` (optional) situates the claim, e.g. the conversation turns
         before it: the stored text stays exactly ``text``, but the vector is
         computed from text and context together (``Context.embed_documents``),
@@ -200,27 +211,39 @@ class ScopedMemory:
         source = enum_value(Source, source, "source")
         text = self._clean_text(text)
         context = self._clean_context(context)
+        session_id = _clean_id(session_id, "session_id")
+        refs = _clean_refs(source_refs)
+        if metadata is not None and not isinstance(metadata, dict):
+            raise ValidationError(f"metadata must be a dict, got {type(metadata).__name__}")
+        check_json(metadata, "metadata")
         if metadata and "context" in metadata:
             raise ValidationError('metadata key "context" is reserved: pass the context as context=')
-        if sensitivity is None:
-            from kenning.lifecycle import safety
-
-            sensitivity = safety.sensitivity_of(text)
+        g = guard.guard(
+            text,
+            kind=kind,
+            source=source,
+            confidence=DEFAULT_CONFIDENCE[source] if confidence is None else _unit(confidence, "confidence"),
+            importance=DEFAULT_IMPORTANCE[kind] if importance is None else _unit(importance, "importance"),
+            sensitivity=None if sensitivity is None else enum_value(Sensitivity, sensitivity, "sensitivity"),
+            allow_secrets=self.ctx.settings.allow_secrets,
+        )
+        if context and not self.ctx.settings.allow_secrets and safety.has_secret(context):
+            raise guard.Refused("secret", "context: ")
         mem = Memory(
             id=new_id("mem"),
             tenant_id=self.scope.tenant_id,
             user_id=self.scope.user_id,
-            kind=kind,
-            text=text,
+            kind=g.kind,
+            text=g.text,
             embedding=self.ctx.embed_documents(self.scope, [text], [context])[0],
-            source=source,
-            source_refs=tuple(source_refs),
+            source=g.source,
+            source_refs=refs,
             created_at=at,
             last_used_at=at,
-            importance=DEFAULT_IMPORTANCE[kind] if importance is None else importance,
-            confidence=DEFAULT_CONFIDENCE[source] if confidence is None else confidence,
+            importance=g.importance,
+            confidence=g.confidence,
             expires_at=utc(expires_at, "expires_at"),
-            sensitivity=sensitivity,
+            sensitivity=g.sensitivity,
             session_id=session_id,
             metadata={**(metadata or {}), **({"context": context} if context else {})},
         )
@@ -234,6 +257,7 @@ class ScopedMemory:
         session_id: str | None = None,
         now: datetime | None = None,
         wait: bool = False,
+        source: Source | str | None = None,
     ) -> Any:
         """Capture conversation turns (mem0-style): extract one-claim memories and reconcile them.
 
@@ -241,10 +265,19 @@ class ScopedMemory:
         dicts (roles ``user``, ``assistant``, ``tool``; a tool turn may carry ``name``).
         Candidates are written as provisional at once; reconciliation runs in the
         background, or before returning when ``wait=True``.
+
+        ``source`` says who wrote the turns when it is not the user: an agent
+        relaying text in its own words passes ``inferred``, and every claim is
+        then at most that trusted (confidence ≤ 0.45, never a procedure).
+        Every claim passes the write guard; refused ones are reported in
+        ``withheld`` by reason, never by text.
         """
         from kenning.lifecycle import write
 
-        return write.add_messages(self.ctx, self.scope, messages, session_id=session_id, now=_now(now), wait=wait)
+        src = enum_value(Source, source, "source") if source is not None else None
+        session_id = _clean_id(session_id, "session_id")
+        _check_messages(messages)
+        return write.add_messages(self.ctx, self.scope, messages, session_id=session_id, now=_now(now), wait=wait, source=src)
 
     def update(
         self,
@@ -258,21 +291,41 @@ class ScopedMemory:
         sensitivity: Sensitivity | str | None = None,
         now: datetime | None = None,
     ) -> Memory:
-        """Write a new version that supersedes ``memory_id`` (which is retired) and return it."""
+        """Write a new version that supersedes ``memory_id`` (which is retired) and return it.
+
+        The new version passes the write guard like any write: a secret or an
+        instruction to the model is refused, sensitivity is re-tagged from the
+        new text (never below what it calls for) and confidence stays within
+        what the memory's source may claim.
+        """
         at = _now(now)
         old = self.get(memory_id)
         if old.status is not Status.ACTIVE:
             raise ValidationError(f"memory {memory_id} is {old.status.value}; only active memories can be updated")
         new_text = self._clean_text(text) if text is not None else old.text
+        new_kind = enum_value(Kind, kind, "kind") if kind is not None else old.kind
+        if sensitivity is not None:
+            asked = enum_value(Sensitivity, sensitivity, "sensitivity")
+        else:
+            asked = old.sensitivity if text is None else None  # a new text is tagged afresh
+        g = guard.guard(
+            new_text,
+            kind=new_kind,
+            source=old.source,
+            confidence=old.confidence if confidence is None else _unit(confidence, "confidence"),
+            importance=old.importance if importance is None else _unit(importance, "importance"),
+            sensitivity=asked,
+            allow_secrets=self.ctx.settings.allow_secrets,
+        )
         new = old.evolve(
             id=new_id("mem"),
-            text=new_text,
+            text=g.text,
             embedding=self.ctx.embed_documents(self.scope, [new_text], [_context_of(old)])[0] if text is not None else old.embedding,
-            kind=enum_value(Kind, kind, "kind") if kind is not None else old.kind,
-            importance=old.importance if importance is None else importance,
-            confidence=old.confidence if confidence is None else confidence,
+            kind=g.kind,
+            importance=g.importance,
+            confidence=g.confidence,
             expires_at=utc(expires_at, "expires_at") if expires_at is not None else old.expires_at,
-            sensitivity=sensitivity if sensitivity is not None else old.sensitivity,
+            sensitivity=g.sensitivity,
             supersedes=(old.id,),
             created_at=at,
             last_used_at=at,
@@ -337,6 +390,7 @@ class ScopedMemory:
         """
         at = _now(now)
         query = self._clean_text(query)
+        session_id = _clean_id(session_id, "session_id")
         if not isinstance(k, int) or not 1 <= k <= MAX_K:
             raise ValidationError(f"k must be an integer from 1 to {MAX_K}")
         store, policy = self.ctx.store, self.ctx.policy
@@ -417,10 +471,14 @@ class ScopedMemory:
         return serialize.export_scope(self.ctx.store, self.scope)
 
     def import_(self, data: dict[str, Any]) -> int:
-        """Load an ``export()`` document into this scope (records keep their ids); returns how many."""
+        """Load an ``export()`` document into this scope (records keep their ids); returns how many.
+
+        Every record passes the write guard; one refused record (a secret, an
+        injected instruction) refuses the whole import, naming its position.
+        """
         from kenning import serialize
 
-        return serialize.import_scope(self.ctx.store, self.scope, data)
+        return serialize.import_scope(self.ctx.store, self.scope, data, allow_secrets=self.ctx.settings.allow_secrets)
 
     def maintain(self, *, now: datetime | None = None) -> Any:
         """Run this user's background work to completion: reconciliation, consolidation, forgetting."""
@@ -435,7 +493,7 @@ class ScopedMemory:
             return None
         if not isinstance(context, str):
             raise ValidationError(f"context must be a string or None, got {type(context).__name__}")
-        context = context.strip()
+        context = check_str(context, "context").strip()
         limit = self.ctx.settings.max_text_chars
         if len(context) > limit:
             raise ValidationError(f"context is {len(context)} characters; the limit is {limit}")
@@ -444,7 +502,7 @@ class ScopedMemory:
     def _clean_text(self, text: Any) -> str:
         if not isinstance(text, str):
             raise ValidationError(f"text must be a string, got {type(text).__name__}")
-        text = text.strip()
+        text = check_str(text, "text").strip()
         if not text:
             raise ValidationError("text must not be empty")
         limit = self.ctx.settings.max_text_chars
@@ -455,6 +513,42 @@ class ScopedMemory:
 
 def _now(now: datetime | None) -> datetime:
     return utc(now, "now") if now is not None else now_utc()  # type: ignore[return-value]
+
+
+def _clean_id(value: Any, name: str) -> str | None:
+    """An optional id-like string (session id): None, or 1 to MAX_ID_CHARS characters of storable text."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ValidationError(f"{name} must be a string, got {type(value).__name__}")
+    if len(value) > MAX_ID_CHARS:
+        raise ValidationError(f"{name} is longer than {MAX_ID_CHARS} characters")
+    return check_str(value, name)
+
+
+def _clean_refs(refs: Any) -> tuple[str, ...]:
+    if isinstance(refs, (str, bytes)) or not isinstance(refs, Iterable):
+        raise ValidationError("source_refs must be a list of strings")
+    out = tuple(refs)
+    if len(out) > 100:
+        raise ValidationError("source_refs holds more than 100 references")
+    for r in out:
+        if not isinstance(r, str) or not r or len(r) > MAX_ID_CHARS:
+            raise ValidationError(f"each source ref must be a string of 1 to {MAX_ID_CHARS} characters")
+        check_str(r, "source_refs")
+    return out
+
+
+def _check_messages(messages: Any) -> None:
+    """Reject unstorable characters in turns before extraction (the same rule as every other text)."""
+    if isinstance(messages, str):
+        check_str(messages, "messages")
+    elif isinstance(messages, (list, tuple)):
+        for i, msg in enumerate(messages):
+            if isinstance(msg, dict):
+                for key in ("role", "content", "name"):
+                    if isinstance(msg.get(key), str):
+                        check_str(msg[key], f"message {i} {key}")
 
 
 def _context_of(memory: Memory) -> str | None:

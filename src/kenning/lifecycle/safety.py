@@ -37,7 +37,9 @@ _SECRET_WORDS = (
     r"iban|(?:bank\s+)?account\s+(?:number|no\.?)|sort\s+code|routing\s+number|swift(?:\s+code)?|"
     r"credentials?|creds|pw|login|username\s+and\s+password|connection\s+string|webhook(?:\s+url)?|"
     r"memorable\s+(?:word|phrase|answer|date|place|name)|security\s+(?:answer|question\s+answer)|secret\s+answer|"
-    r"answer\s+to\s+(?:my|the)\s+security\s+question|mother'?s\s+maiden\s+name|"
+    r"answer\s+to\s+(?:my|the)\s+security\s+question|(?:mother|mum|mom|mam|mummy|mommy)['’]?s\s+maiden\s+name|maiden\s+name|"
+    r"combo|combination|passcodes?|totp(?:\s+(?:seed|secret))?|authenticator\s+(?:seed|secret|key)|setup\s+key|"
+    r"(?:seed|recovery|backup|wallet|mnemonic)\s+(?:words?|phrase)|"
     r"(?:door|alarm|gate|safe|lock|locker|entry|building|garage|keypad|access|security)\s+(?:code|pin|combination)"
 )
 _KEYWORD = re.compile(rf"(?i)\b(?:{_SECRET_WORDS})\b")
@@ -188,6 +190,122 @@ def _clause_stop(text: str, start: int) -> int:
     return nxt.start()
 
 
+# Digits of a code, possibly grouped: "4471", "1-9-7-3", "5 5 8 2", "0-42-17", "77 31 05".
+_DIGITS = re.compile(r"(?<![\d.])\d(?:[ -]?\d){2,}(?![\d.])")
+_GROUPED_DIGITS = re.compile(r"(?<![\d.:])\d{1,3}(?:(?:[ ]|[ ]?-[ ]?)\d{1,3}){2,}(?![\d.:])")
+# Things opened with a code: a separated digit group in the same clause is their code.
+_LOCKISH = re.compile(
+    r"(?i)\b(?:alarm|garage|locker|padlock|bike\s+lock|keypad|key\s*safe|lockbox|lock\s*box|safe|vault|gate|door|entry|buzzer|"
+    r"intercom|storage\s+unit|shed|combo|combination|disarm|unlock)\b"
+)
+_LOCK_CODE_WORD = re.compile(r"(?i)\b(?:code|pin|combo|combination|passcode|digits|number\s+to\s+(?:open|disarm|unlock))\b|\b(?:punch|key|tap|type)\s+in\b|\bdisarm|\bunlock")
+# A one-time code someone sent: "the code they texted me is 482913", "verification: 77 31 05".
+_SENT_CODE = re.compile(
+    r"(?i)\b(?:texted|text(?:ed)?\s+me|sms(?:'d)?|sent\s+me|emailed\s+me|just\s+got|received|verification|verify|one[- ]time|"
+    r"2fa|two[- ]factor|log\s*-?in\s+code|sign[- ]?in\s+code|auth(?:entication)?\s+code|security\s+code|otp|confirm\s+it's\s+me)\b"
+)
+_NOT_SECRET_CODE = re.compile(r"(?i)\b(?:area|zip|post|postal|country|dialling|dialing|promo|discount|voucher|coupon|referral|"
+                              r"booking|reservation|confirmation|flight|tracking|order|error|status|product|dress|tax|colour|color|"
+                              r"source|morse|bar|qr)\s+code")
+# National Insurance number, with or without spaces: "QQ 12 34 56 C".
+_NI = re.compile(r"\b(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]\s?\d{2}\s?\d{2}\s?\d{2}\s?[A-D]\b")
+# A base32 TOTP/authenticator seed: "JBSWY3DPEHPK3PXP" or "JBSW Y3DP EHPK 3PXP".
+_BASE32 = re.compile(r"\b(?:[A-Z2-7]{16,}|[A-Z2-7]{4}(?:[ ][A-Z2-7]{4}){3,})=*(?![A-Za-z0-9])")
+# "admin / Tr0ub4dor&3", "user: bob pass: x": a login and a password-like token.
+_LOGIN_PAIR = re.compile(r"(?<![\w/])[\w.@+-]{2,40}\s*/\s*(?=[^\s/]*[A-Za-z])(?=[^\s/]*[\d!#$%^&*~@])[^\s/,;]{6,}")
+# "i use hunter2hunter for pretty much every site", "Kestrel#41 is my password".
+_REUSED = re.compile(
+    r"(?i)\b(?:use|uses|used|using|reuse|reused|reusing|recycle)\s+(?P<v>[^\s,;]{5,})\s+(?:for|on|as|across|everywhere)"
+    r"(?:[^.;\n]{0,40}?\b(?:sites?|websites?|accounts?|logins?|everything|everywhere|apps?|services?|passwords?)\b|(?<=everywhere))"
+)
+_IS_MY_PASSWORD = re.compile(
+    r"(?i)(?P<v>[^\s,;:\"'`]{4,})[\"'`]?\s+(?:is|was|=)\s+(?:still\s+)?(?:my|the|our|his|her|their)\s+(?:[\w-]+\s+){0,3}?"
+    r"(?:password|passcode|passphrase|pin|pw|login|code)\b"
+)
+_SEED_WORDS = re.compile(
+    r"(?i)\b(?:seed|recovery|backup|wallet|mnemonic|secret\s+recovery)\s+(?:words?|phrase)\b[^A-Za-z\n]{0,12}(?:(?:is|are|was|were|reads?)\b)?"
+    r"[\s:\"'`-]*(?P<words>(?:[a-z]+[\s,]+){3,}[a-z]+)"
+)
+# A security question's answer: the whole clause after "security question/answer", "memorable …", or a
+# classic question ("first car", "first pet", "maiden name") said with the bank, a login or a reset.
+_SECURITY_CONTEXT = re.compile(r"(?i)\b(?:security|secret|memorable|verification|recovery)\s+(?:questions?|answers?|q)\b")
+_CLASSIC_QUESTION = re.compile(
+    r"(?i)\b(?:first\s+(?:car|pet|school|teacher|job|boss|concert|love|street)|childhood\s+(?:best\s+friend|street|nickname|hero|pet)|"
+    r"street\s+i\s+grew\s+up\s+on|town\s+(?:where\s+)?i\s+was\s+born|city\s+(?:where\s+)?my\s+parents\s+met|maiden\s+name|"
+    r"favou?rite\s+(?:teacher|childhood)\b)"
+)
+_ACCOUNT_CONTEXT = re.compile(r"(?i)\b(?:bank|banking|account|login|log\s*in|sign\s*in|reset|password|verify|verification|security|asks?|question|answer|recovery)\b")
+
+
+def _clause_span(text: str, start: int) -> tuple[int, int]:
+    """The sentence around ``start``: from the previous sentence end to the next."""
+    ends = [m.end() for m in _CLAUSE_END.finditer(text, 0, start)]
+    begin = ends[-1] if ends else 0
+    tail = _CLAUSE_END.search(text, start)
+    return begin, tail.start() if tail else len(text)
+
+
+def _everyday_spans(text: str) -> list[tuple[int, int]]:
+    """Secrets said in everyday words rather than as ``keyword: value``."""
+    spans: list[tuple[int, int]] = []
+    spans.extend((m.start(), m.end()) for m in _NI.finditer(text))
+    for m in _BASE32.finditer(text):
+        tok = m.group().replace(" ", "").rstrip("=")
+        if sum(c.isdigit() for c in tok) >= 2 and len(set(tok)) >= 8 and not tok.isdigit():
+            spans.append((m.start(), m.end()))
+    for m in _LOGIN_PAIR.finditer(text):
+        left = m.group().split("/")[0].strip()
+        if not left.isdigit():
+            spans.append((m.start(), m.end()))
+    for m in _REUSED.finditer(text):
+        if _PASSWORDISH.fullmatch(m.group("v")) or (len(m.group("v")) >= 8 and re.search(r"\d", m.group("v"))):
+            spans.append((m.start("v"), m.end("v")))
+    for m in _IS_MY_PASSWORD.finditer(text):
+        v = m.group("v")
+        if v.lower() not in _NOT_A_VALUE and v.lower() not in _FUNCTION_WORDS and not v.lower().endswith(("ing", "ed")):
+            if _PASSWORDISH.fullmatch(v) or re.search(r"\d", v) or m.group().lower().split()[-1] != "code":
+                spans.append((m.start("v"), m.end()))
+    for m in _SEED_WORDS.finditer(text):
+        words = m.group("words").replace(",", " ").split()
+        if len(words) >= 4 and sum(w in _FUNCTION_WORDS for w in words) <= 1:
+            spans.append((m.start(), _clause_span(text, m.start("words"))[1]))
+    for m in _SECURITY_CONTEXT.finditer(text):
+        begin, end = _clause_span(text, m.start())
+        rest = text[m.end() : end]
+        if re.search(r"(?i)\b(?:is|was|are|:|=|answer|set|put|used|gave)\b|[:=]", rest) and len(rest.split()) >= 2:
+            spans.append((m.start(), end))
+    for m in _CLASSIC_QUESTION.finditer(text):
+        begin, end = _clause_span(text, m.start())
+        sentence = text[begin:end]
+        if _ACCOUNT_CONTEXT.search(sentence) or m.group().lower().startswith("maiden"):
+            spans.append((m.start(), end))
+    for m in _LOCKISH.finditer(text):
+        begin, end = _clause_span(text, m.start())
+        sentence = text[begin:end]
+        if _NOT_SECRET_CODE.search(sentence):
+            continue
+        for d in _GROUPED_DIGITS.finditer(text, begin, end):
+            spans.append((min(m.start(), d.start()), max(m.end(), d.end())))
+        if _LOCK_CODE_WORD.search(sentence):
+            for d in _DIGITS.finditer(text, begin, end):
+                if len(re.sub(r"\D", "", d.group())) >= 3:
+                    spans.append((min(m.start(), d.start()), max(m.end(), d.end())))
+    for m in re.finditer(r"(?i)\b(?:code|pin|otp|passcode)\b", text):
+        begin, end = _clause_span(text, m.start())
+        sentence = text[begin:end]
+        if _NOT_SECRET_CODE.search(sentence) or not _SENT_CODE.search(sentence):
+            continue
+        for d in _DIGITS.finditer(text, begin, end):
+            if 4 <= len(re.sub(r"\D", "", d.group())) <= 10:
+                spans.append((min(m.start(), d.start()), max(m.end(), d.end())))
+    for m in _SENT_CODE.finditer(text):  # "they texted me 77 31 05"
+        begin, end = _clause_span(text, m.start())
+        for d in _GROUPED_DIGITS.finditer(text, m.end(), end):
+            if 4 <= len(re.sub(r"\D", "", d.group())) <= 8:
+                spans.append((m.start(), d.end()))
+    return spans
+
+
 def find_secrets(text: str) -> list[tuple[int, int]]:
     """Spans (start, end) of credential-like strings in ``text``, sorted, possibly overlapping."""
     spans: list[tuple[int, int]] = []
@@ -208,15 +326,16 @@ def find_secrets(text: str) -> list[tuple[int, int]]:
         if not rest.strip(" ,"):  # "My password, I'm embarrassed to say, is …": the value is further on
             end = tail.start() if tail else len(text)
             rest = text[m.end() : end]
-        if re.search(r"\d{3,}", rest) or _PASSWORDISH.search(rest):
+        if _DIGITS.search(rest) or _PASSWORDISH.search(rest):
             spans.append((m.start(), end))
         elif tail is not None and text[tail.start()] in "?:" and tail.start() - m.end() < 40:
             # "The VPN password? It's Falcon-99-Zulu.": the answer follows in the next sentence
             nxt = _CLAUSE_END.search(text, tail.end())
             stop = nxt.start() if nxt else len(text)
-            if re.search(r"\d{3,}", text[tail.end() : stop]) or _PASSWORDISH.search(text[tail.end() : stop]):
+            if _DIGITS.search(text[tail.end() : stop]) or _PASSWORDISH.search(text[tail.end() : stop]):
                 spans.append((m.start(), stop))
     spans.extend(_passphrase_spans(text))
+    spans.extend(_everyday_spans(text))
     for pat in _SHAPES:
         spans.extend((m.start(), m.end()) for m in pat.finditer(text))
     for m in _CARD.finditer(text):
@@ -294,6 +413,70 @@ def injection_start(text: str) -> int | None:
     """Offset where the first injected instruction in ``text`` begins, or None."""
     m = _INJECTION.search(text)
     return m.start() if m else None
+
+
+# Text that instructs the model itself rather than stating a preference about its answers: overriding
+# its instructions, revealing its prompt or secrets, running commands, sending data somewhere, dropping
+# its safeguards, or hiding things from the user. A user may say "from now on answer in French" (a
+# preference, kept as a procedure); nobody's words make "ignore all previous instructions" a memory.
+_COMMAND = (
+    r"curl\s|wget\s|\|\s*(?:ba|z|c|k)?sh\b|rm\s+-rf|sudo\s|chmod\s|bash\s+-c|powershell|cmd(?:\.exe)?\s+/c|eval\(|exec\(|"
+    r"os\.system|subprocess|nc\s+-e|python\s+-c|iex\s*\(|invoke-expression|base64\s+-d|/etc/passwd|\.sh\b"
+)
+_MODEL_DIRECTIVE = re.compile(
+    r"(?ix)"
+    r"\b(?:ignore|disregard|forget|override|overrule|bypass|skip|drop|abandon|discard|scrap|throw\s+out|set\s+aside|cancel)\b[^.\n]{0,40}"
+    r"\b(?:instructions?|prompts?|rules|guidelines|directions|directives|programming|guardrails|safeguards|restrictions|constraints|policies|policy|training|context|system\s+message)\b"
+    r"|\b(?:ignore|disregard|forget)\s+(?:all\s+)?(?:of\s+)?(?:the\s+|everything\s+|what\s+(?:was|you\s+were)\s+(?:said|told)\s+)?(?:above|previous(?:ly)?|prior|earlier|before)\b"
+    r"|\b(?:reveal|show|print|output|display|repeat|recite|dump|leak|disclose|share|tell\s+me|give\s+me|paste|spell\s+out|echo|expose|return|list)\b[^.\n]{0,40}"
+    r"\b(?:system\s+prompt|(?:your|the|hidden|initial|original|secret)\s+(?:prompt|instructions|rules|configuration|config|guidelines|directives)|prompt\s+verbatim|"
+    r"api\s+keys?|secret\s+keys?|environment\s+variables|env\s+vars|credentials|(?:stored|saved|other\s+users'?)\s+(?:passwords?|memories|data)|"
+    r"every(?:thing)?\s+(?:you\s+(?:know|have|remember)|memory|stored))"
+    r"|\bwhat\s+(?:is|are|were)\s+your\s+(?:system\s+prompt|instructions|initial\s+instructions|rules)\b"
+    r"|\b(?:run|execute|exec|launch|invoke|eval(?:uate)?)\b[^.\n]{0,30}\b(?:command|commands|script|shell|code|payload|binary|program|terminal)\b"
+    r"|(?:" + _COMMAND + r")"
+    r"|\b(?:send|forward|email|e-mail|post|upload|transmit|exfiltrate|copy|leak|share|bcc|cc|report|sync|mirror|relay)\b[^.\n]{0,80}"
+    r"(?:https?://|www\.|\b[\w.-]+@[\w-]+\.[\w.]+|\b[\w-]+\.(?:example|com|net|org|io|ru|xyz|info|biz|co)\b)"
+    r"|\byou\s+are\s+(?:now|no\s+longer)\b|\b(?:act|behave|respond|operate)\s+as\s+(?:if\s+you\s+(?:were|are|had)\s+)?(?:an?\s+)?(?:unrestricted|unfiltered|jailbroken|uncensored|evil|dan\b|developer|root|admin|different)"
+    r"|\bpretend\s+(?:you\s+(?:are|have|were)|to\s+be)\b[^.\n]{0,40}\b(?:no|without|unrestricted|unfiltered|free|jailbroken|evil|another\s+ai|admin|developer)"
+    r"|\b(?:developer|god|admin|debug|maintenance|sudo|unrestricted|unfiltered|jailbreak|dan)\s+mode\b|\bjailbr[eo]a?k|\bdo\s+anything\s+now\b"
+    r"|\b(?:disable|turn\s+off|switch\s+off|remove|deactivate|lift|drop|suspend|bypass|circumvent|ignore)\b[^.\n]{0,25}\b(?:safety|filters?|guardrails?|content\s+polic\w+|moderation|restrictions?|safeguards?|censorship|alignment|ethics)\b"
+    r"|\bno\s+(?:longer\s+)?(?:bound|restricted)\s+by\b|\bwithout\s+(?:any\s+)?(?:restrictions|filters|limits|rules|guardrails|safety)"
+    r"|\b(?:do\s+not|don't|never)\s+(?:tell|inform|mention(?:\s+(?:this|it))?\s+to|alert|notify|warn|let)\s+(?:the\s+)?(?:user|owner|human|me\s+know)\b"
+    r"|\bwithout\s+(?:telling|informing|asking|notifying|alerting|warning)\s+(?:the\s+)?(?:user|owner|human|anyone|me)\b"
+    r"|\b(?:silently|secretly|quietly|covertly|discreetly|invisibly)\s+(?:\w+\s+){0,2}?(?:forward|send|email|cc|bcc|share|upload|post|leak|exfiltrate|transfer|copy|include|add|insert|approve|delete|run|execute|install|log|record|change|grant)\b"
+    r"|\b(?:new|updated|real|hidden|secret|system|developer|admin|override)\s+(?:instructions?|directives?|prompt|rules|orders)\s*[:\-]"
+    r"|<\|?(?:im_start|im_end|system|endoftext|user|assistant)\|?>|\[/?(?:system|inst|INST|SYS)\]|<<\s*/?SYS\s*>>|\#\#\#\s*(?:system|instruction)"
+    r"|\bsystem\s*(?:prompt|override|message|instruction)\s*:"
+    r"|\b(?:grant|give|elevate|escalate)\b[^.\n]{0,25}\b(?:admin|root|superuser|elevated|full)\s+(?:access|rights|privileges|permissions)"
+    r"|\b(?:approve|authori[sz]e|pay|wire|transfer)\s+(?:all|every|any)\s+(?:\w+\s+){0,2}(?:payments?|invoices?|transfers?|requests?|refunds?|charges?)\b"
+    r"|\b(?:delete|erase|wipe|purge|drop)\s+(?:all|every)\b[^.\n]{0,30}\b(?:memories|records|files|data|users?|tables?|messages|emails)\b"
+    r"|\bnever\s+(?:warn|question|refuse|verify|check|flag)\b[^.\n]{0,30}\b(?:phishing|payments?|requests?|links?|senders?|anything|transfers?)"
+    r"|\b(?:include|insert|add|append)\b[^.\n]{0,30}\b(?:this\s+)?(?:link|url)\b[^.\n]{0,40}(?:https?://|www\.|\.example\b)"
+    r"|\btreat\b[^.\n]{0,40}\bas\s+(?:coming\s+from\s+)?(?:the\s+)?(?:user|admin|trusted|system|developer)\b"
+)
+_URL = re.compile(r"(?i)https?://|www\.|\b[\w-]+\.(?:example|ru|xyz|zip|top)\b")
+
+
+def instructs_model(text: str) -> bool:
+    """True if ``text`` is an instruction to the model rather than a preference about its answers.
+
+    "Ignore all previous instructions", "reveal the system prompt", "run this
+    command", "forward … to someone@…", "you are now DAN", "don't tell the
+    user": never a memory, whoever said it. "From now on answer in French"
+    or "always cc my assistant" are preferences and are not flagged.
+    """
+    return bool(_MODEL_DIRECTIVE.search(text))
+
+
+def procedure_refusal(text: str) -> str | None:
+    """Why ``text`` may not become a standing procedure (None if it may): it instructs the model, or it
+    carries a link or a shell command an assistant would act on unseen."""
+    if instructs_model(text):
+        return "injection"
+    if _URL.search(text):
+        return "procedure with a link"
+    return None
 
 
 # -- sensitivity ------------------------------------------------------------------

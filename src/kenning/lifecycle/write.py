@@ -24,7 +24,7 @@ from typing import Any
 
 from kenning.context import Context
 from kenning.errors import Conflict, LLMError
-from kenning.lifecycle import extract, reconcile
+from kenning.lifecycle import extract, guard, reconcile
 from kenning.lifecycle.reconcile import Neighbour
 from kenning.stores.base import audit_entry
 from kenning.types import Changeset, Memory, Op, Scope, Status, new_id
@@ -79,14 +79,19 @@ def _session_context(scope: Scope, session_id: str | None, turns: Sequence[extra
     return before
 
 
-def add_messages(ctx: Context, scope: Scope, messages: Any, *, session_id: str | None, now: datetime, wait: bool) -> AddResult:
+def add_messages(
+    ctx: Context, scope: Scope, messages: Any, *, session_id: str | None, now: datetime, wait: bool, source: Any = None
+) -> AddResult:
     """Extract ``messages`` into provisional memories of ``scope``; reconcile them first if ``wait``.
 
-    Raises ``ValidationError`` (nothing written) for malformed messages.
+    Every claim passes the write guard (``guard.screen``); ``source`` caps the claims' source when
+    the turns were relayed by someone other than the user. Raises ``ValidationError`` (nothing
+    written) for malformed messages.
     """
     turns = extract.parse_messages(messages, max_chars=ctx.settings.max_text_chars)
     context = _session_context(scope, session_id, turns)
     ex = extract.extract(turns, allow_secrets=ctx.settings.allow_secrets, context=context)
+    ex = guard.screen(ex, source=source, allow_secrets=ctx.settings.allow_secrets)
     if not ex.claims:
         return AddResult((), (), ex.withheld)
     vectors = ctx.embed_documents(scope, [c.text for c in ex.claims])
