@@ -112,10 +112,23 @@ class Kenning:
 
     def authenticate(self, raw_key: str) -> str | None:
         """The tenant an unrevoked ``raw_key`` belongs to; None for anything else."""
+        key = self.authenticate_key(raw_key)
+        return key.tenant_id if key is not None else None
+
+    def authenticate_key(self, raw_key: str) -> ApiKey | None:
+        """The unrevoked key record ``raw_key`` is; None for anything else (malformed, unknown, revoked)."""
         if not isinstance(raw_key, str) or not raw_key.startswith("kn_") or len(raw_key) > 200:
             return None
-        key = self.ctx.store.find_api_key(hashlib.sha256(raw_key.encode()).hexdigest())
-        return key.tenant_id if key is not None and key.revoked_at is None else None
+        try:
+            digest = hashlib.sha256(raw_key.encode()).hexdigest()
+        except UnicodeEncodeError:
+            return None
+        key = self.ctx.store.find_api_key(digest)
+        return key if key is not None and key.revoked_at is None else None
+
+    def key_active(self, tenant_id: str, key_id: str) -> bool:
+        """True if ``key_id`` is one of the tenant's keys and not revoked (page links die with their key)."""
+        return any(k.id == key_id and k.revoked_at is None for k in self.ctx.store.list_api_keys(tenant_id))
 
     def list_api_keys(self, tenant_id: str) -> list[Any]:
         """The tenant's key records (hashes only), oldest first."""
@@ -424,7 +437,9 @@ class ScopedMemory:
         """The memory with this id in this scope (any status); ``NotFound`` otherwise, also for other tenants' ids."""
         if not isinstance(memory_id, str) or not memory_id:
             raise ValidationError("memory id must be a non-empty string")
-        mem = self.ctx.store.get(self.scope, memory_id)
+        if len(memory_id) > MAX_ID_CHARS:
+            raise NotFound(f"no memory with an id that long in this scope")
+        mem = self.ctx.store.get(self.scope, check_str(memory_id, "memory id"))
         if mem is None:
             raise NotFound(f"no memory {memory_id!r} in this scope")
         return mem

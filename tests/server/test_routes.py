@@ -58,7 +58,7 @@ def test_delete_runs_the_cascade(client, acme, system):
 
 
 def test_forget_phrase_and_forget_user(client, acme, system):
-    remember(client, acme, "alice", "Alice's locker code is 4411")
+    remember(client, acme, "alice", "Alice's locker is number 12 by the pool")
     keep = remember(client, acme, "alice", "Alice plays the cello")
     r = client.post("/v1/users/alice/forget", json={"text": "locker"}, headers=acme.auth)
     assert r.status_code == 200 and len(r.json()["deleted"]) == 1
