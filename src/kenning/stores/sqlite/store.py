@@ -79,6 +79,9 @@ class SQLiteStore(AdminMixin, StoreBase):
         con.execute("PRAGMA synchronous = NORMAL")
         con.execute("PRAGMA busy_timeout = 30000")
         con.execute("PRAGMA foreign_keys = ON")
+        # Overwrite freed pages with zeros, whatever the build's default (SQLITE_SECURE_DELETE): deleted
+        # text must not linger in free pages of the file or in page images the WAL copies back.
+        con.execute("PRAGMA secure_delete = ON")
         with self._conns_lock:
             self._conns.append(con)
         return con
