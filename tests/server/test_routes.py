@@ -88,8 +88,6 @@ def test_messages_capture_turns_through_the_write_path(client, acme, system):
         json={"messages": [{"role": "user", "content": "I am allergic to peanuts and I live in York."}], "wait": True},
         headers=acme.auth,
     )
-    if r.status_code == 501:
-        pytest.skip(f"the write path is not built into this tree yet: {r.json()['error']['message']}")
     assert r.status_code == 200, r.text
     texts = " ".join(m.text for m in system.scope("acme", "alice").list(statuses=(Status.ACTIVE, Status.PROVISIONAL)))
     assert "peanut" in texts.lower()
