@@ -50,6 +50,7 @@ from kenning.types import (
 )
 
 MAX_K = 200
+MAX_LIST = 10_000_000
 
 
 def open(  # noqa: A001 - the natural name, as in sqlite3/shelve
@@ -105,6 +106,8 @@ class Kenning:
         """Make a key for ``tenant_id``; returns ``(record, raw_key)``. Only the hash is stored: show the raw key once."""
         if not isinstance(name, str) or len(name) > 200:
             raise ValidationError("key name must be a string of at most 200 characters")
+        check_str(name, "key name")
+        Scope(tenant_id, "-")  # the tenant id obeys the same rules as in every scope
         raw = "kn_" + secrets.token_urlsafe(32)
         key = ApiKey(new_id("key"), tenant_id, name, hashlib.sha256(raw.encode()).hexdigest(), _now(now))
         self.ctx.store.put_api_key(key)
@@ -132,10 +135,15 @@ class Kenning:
 
     def list_api_keys(self, tenant_id: str) -> list[Any]:
         """The tenant's key records (hashes only), oldest first."""
+        Scope(tenant_id, "-")
         return self.ctx.store.list_api_keys(tenant_id)
 
     def revoke_api_key(self, tenant_id: str, key_id: str, *, now: datetime | None = None) -> None:
         """Revoke one of the tenant's keys; ``NotFound`` if the tenant has no such active key."""
+        Scope(tenant_id, "-")
+        if not isinstance(key_id, str) or len(key_id) > MAX_ID_CHARS:
+            raise NotFound("no such active key for this tenant")
+        check_str(key_id, "key id")
         if not self.ctx.store.revoke_api_key(tenant_id, key_id, _now(now)):
             raise NotFound(f"no active key {key_id!r} for this tenant")
 
@@ -455,6 +463,10 @@ class ScopedMemory:
         """Memories of the scope, newest first (active only unless ``statuses`` says otherwise)."""
         ks = [enum_value(Kind, k, "kind") for k in kinds] if kinds else None
         ss = [enum_value(Status, s, "status") for s in statuses]
+        if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or not 0 <= limit <= MAX_LIST):
+            raise ValidationError(f"limit must be an integer from 0 to {MAX_LIST}")
+        if not isinstance(offset, int) or isinstance(offset, bool) or not 0 <= offset <= MAX_LIST:
+            raise ValidationError(f"offset must be an integer from 0 to {MAX_LIST}")
         return self.ctx.store.list(self.scope, statuses=ss, kinds=ks, limit=limit, offset=offset)
 
     def count(self, *, statuses: Sequence[Status | str] = (Status.ACTIVE,)) -> int:
