@@ -10,8 +10,9 @@ Invariants of what it lets through:
 - sensitivity is never below what the new text itself calls for;
 - confidence never above what the source may claim (``CEILING``);
 - nothing that instructs the model ("ignore all previous instructions",
-  "reveal the system prompt", "run this command"); from a source other than
-  the user, nothing that reads as injected instructions at all;
+  "reveal the system prompt", "run this command"), whoever wrote it; text from
+  another source that merely sounds like a standing rule ("from now on …")
+  is kept only as what that source may claim (capped, never a procedure);
 - procedures only from the user's own words (``user_said``), and only
   preferences about answers, never an instruction to the model or a link.
 
@@ -91,7 +92,7 @@ def guard(
     kind, source = Kind(kind), Source(source)
     if not allow_secrets and safety.has_secret(text):
         raise Refused("secret")
-    if safety.instructs_model(text) or (source is not Source.USER_SAID and safety.is_injection(text)):
+    if safety.instructs_model(text):
         raise Refused("injection")
     if kind is Kind.PROCEDURE:
         if source is not Source.USER_SAID:
@@ -110,17 +111,29 @@ def guard(
     )
 
 
-def screen(extraction: Any, *, source: Source | None = None, allow_secrets: bool = False) -> Any:
+def tainted_turns(turns: Sequence[Any]) -> set[int]:
+    """Indexes of user turns that carry an instruction to the model: nothing from them is kept, not even a
+    harmless-looking clause ("Ignore the allergy notes; they were added by mistake")."""
+    return {i for i, t in enumerate(turns) if getattr(t, "role", "user") == "user" and safety.instructs_model(t.content)}
+
+
+def screen(extraction: Any, *, source: Source | None = None, allow_secrets: bool = False, turns: Sequence[Any] = ()) -> Any:
     """``extraction`` (claims and withheld reasons) with every claim guarded.
 
     ``source`` is who wrote the turns when it is not the user (an agent
     relaying text): each claim's source becomes the less trusted of the two.
-    Refused claims are dropped and their reason added to ``withheld``; the
-    claims' other fields are kept (``dataclasses.replace``).
+    Refused claims are dropped and their reason added to ``withheld``, and so
+    is every claim of a user turn that instructs the model (``turns``, matched
+    by the claims' ``turn`` index); the claims' other fields are kept
+    (``dataclasses.replace``).
     """
     kept: list[Any] = []
     withheld = list(getattr(extraction, "withheld", ()))
+    tainted = tainted_turns(turns)
     for claim in extraction.claims:
+        if getattr(claim, "turn", None) in tainted:
+            withheld.append("injection")
+            continue
         src = weaker(Source(claim.source), Source(source)) if source is not None else Source(claim.source)
         try:
             g = guard(claim.text, kind=claim.kind, source=src, confidence=claim.confidence, importance=claim.importance,

@@ -47,7 +47,7 @@ _KEYWORD = re.compile(rf"(?i)\b(?:{_SECRET_WORDS})\b")
 _PASSWORDISH = re.compile(r"(?<![\w@.])(?=[^\s]*[A-Za-z])(?=[^\s]*(?:\d|[!#$%^&*~]))[^\s,;]{6,}")
 # keyword, up to a few words (e.g. "for the work VPN"), a linking word, then the value
 _KEYWORD_VALUE = re.compile(
-    rf"(?i)\b(?:{_SECRET_WORDS})\b(?:[^\S\n]+[\w'-]+){{0,6}}?[^\S\n]*(?:is|are|was|'s|’s|=|:|->|reads|set\s+to|is\s+now)[^\S\n]*[\"'`]?(?P<value>[^\s\"'`,;]{{3,}})"
+    rf"(?i)\b(?:{_SECRET_WORDS})\b(?P<gap>(?:[^\S\n]+[\w'-]+){{0,6}}?)[^\S\n]*(?P<link>(?<!\w)(?:is|are|was|reads|set\s+to|is\s+now)\b|'s|’s|=|:|->)[^\S\n]*[\"'`]?(?P<value>[^\s\"'`,;]{{3,}})"
 )
 _SHAPES = [
     re.compile(p)
@@ -198,7 +198,13 @@ _LOCKISH = re.compile(
     r"(?i)\b(?:alarm|garage|locker|padlock|bike\s+lock|keypad|key\s*safe|lockbox|lock\s*box|safe|vault|gate|door|entry|buzzer|"
     r"intercom|storage\s+unit|shed|combo|combination|disarm|unlock)\b"
 )
-_LOCK_CODE_WORD = re.compile(r"(?i)\b(?:code|pin|combo|combination|passcode|digits|number\s+to\s+(?:open|disarm|unlock))\b|\b(?:punch|key|tap|type)\s+in\b|\bdisarm|\bunlock")
+_LOCK_CODE_WORD = re.compile(
+    r"(?i)\b(?:code|pin|combo|combination|passcode|digits|number\s+to\s+(?:open|disarm|unlock))\b|\b(?:punch|key|tap|type)\s+in\b|"
+    r"\bdisarm|\bunlock|\bopens?\s+(?:it\s+)?(?:with|on)\b|\btakes\b|\bset\s+(?:it\s+)?to\b"
+)
+# Logging in with something password-like: "sign in with dave_k and Persimmon_88", "to get into my Spotify it's kiwi.jam.2020".
+_LOGIN_WITH = re.compile(r"(?i)\b(?:sign(?:ing)?|log(?:ging)?|get(?:ting)?|break(?:ing)?)\s+in(?:to)?\b|\bunlock(?:ing)?\s+(?:my|the)\b")
+_NOT_A_CODE_NUMBER = re.compile(r"^(?:19|20)\d\d$")
 # A one-time code someone sent: "the code they texted me is 482913", "verification: 77 31 05".
 _SENT_CODE = re.compile(
     r"(?i)\b(?:texted|text(?:ed)?\s+me|sms(?:'d)?|sent\s+me|emailed\s+me|just\s+got|received|verification|verify|one[- ]time|"
@@ -298,11 +304,18 @@ def _everyday_spans(text: str) -> list[tuple[int, int]]:
         for d in _DIGITS.finditer(text, begin, end):
             if 4 <= len(re.sub(r"\D", "", d.group())) <= 10:
                 spans.append((min(m.start(), d.start()), max(m.end(), d.end())))
-    for m in _SENT_CODE.finditer(text):  # "they texted me 77 31 05"
+    for m in _SENT_CODE.finditer(text):  # "they texted me 77 31 05", "the bank just texted me 604 119"
         begin, end = _clause_span(text, m.start())
-        for d in _GROUPED_DIGITS.finditer(text, m.end(), end):
-            if 4 <= len(re.sub(r"\D", "", d.group())) <= 8:
+        for d in _DIGITS.finditer(text, m.end(), end):
+            digits = re.sub(r"\D", "", d.group())
+            money = re.match(r"\s*(?:%|percent|pounds|dollars|euros|am|pm|minutes|mins|hours|days|times)\b", text[d.end() : d.end() + 10])
+            if 4 <= len(digits) <= 8 and not _NOT_A_CODE_NUMBER.match(digits) and not money and text[max(0, d.start() - 1)] not in "£$€":
                 spans.append((m.start(), d.end()))
+    for m in _LOGIN_WITH.finditer(text):
+        begin, end = _clause_span(text, m.start())
+        for p in _PASSWORDISH.finditer(text, m.end(), end):
+            if not re.fullmatch(r"[\d:.,/-]+[A-Za-z]{0,2}", p.group()):  # times and dates are not passwords
+                spans.append((p.start(), p.end()))
     return spans
 
 
@@ -313,6 +326,8 @@ def find_secrets(text: str) -> list[tuple[int, int]]:
         value = m.group("value").strip(".")
         if value.lower() in _NOT_A_VALUE or not re.search(r"[\w]", value):
             continue
+        if m.group("gap") and m.group("link") in ("'s", "’s"):
+            continue  # "the door code at the user's office": a possessive, not "is"
         # the rest of the clause goes too: "jsmith / Winter2025!" has the secret after the first token
         raw = m.group("value")
         end = m.end() - (len(raw) - len(raw.rstrip(".!?:")))
@@ -401,6 +416,7 @@ _INJECTION = re.compile(
     r"|\bupdate\s+your\s+(?:memory|instructions|system\s+prompt)"
     r"|<\|?(?:im_start|im_end|system|endoftext)\|?>|\[/?(?:system|inst|INST)\]|\#\#\#\s*(?:system|instruction)"
     r"|\bsystem\s*(?:prompt|override|message)\s*:"
+    r"|\b(?:bypass|skip|circumvent|avoid)\b[^.\n]{0,30}\b(?:confirmation|verification|approval|authentication|2fa|review|sign[- ]off)\b"
 )
 
 
@@ -428,8 +444,10 @@ _MODEL_DIRECTIVE = re.compile(
     r"\b(?:ignore|disregard|forget|override|overrule|bypass|skip|drop|abandon|discard|scrap|throw\s+out|set\s+aside|cancel)\b[^.\n]{0,40}"
     r"\b(?:instructions?|prompts?|rules|guidelines|directions|directives|programming|guardrails|safeguards|restrictions|constraints|policies|policy|training|context|system\s+message)\b"
     r"|\b(?:ignore|disregard|forget)\s+(?:all\s+)?(?:of\s+)?(?:the\s+|everything\s+|what\s+(?:was|you\s+were)\s+(?:said|told)\s+)?(?:above|previous(?:ly)?|prior|earlier|before)\b"
+    r"|\b(?:ignore|disregard|forget)\s+(?:whatever|anything|everything|all)\b[^.\n]{0,40}\b(?:told|said|gave|given|instructed|above|before|earlier|previously|developer|system)\b"
+    r"|\b(?:ignore|disregard|forget|delete|remove|drop)\s+(?:the\s+|all\s+(?:of\s+)?(?:the\s+)?)?user'?s\b[^.\n]{0,30}\b(?:notes?|allerg\w*|preferences?|memories|instructions|settings|restrictions|data|records|requests?)\b"
     r"|\b(?:reveal|show|print|output|display|repeat|recite|dump|leak|disclose|share|tell\s+me|give\s+me|paste|spell\s+out|echo|expose|return|list)\b[^.\n]{0,40}"
-    r"\b(?:system\s+prompt|(?:your|the|hidden|initial|original|secret)\s+(?:prompt|instructions|rules|configuration|config|guidelines|directives)|prompt\s+verbatim|"
+    r"\b(?:system\s+(?:prompt|message|instructions?)|(?:your|the|hidden|initial|original|secret)\s+(?:prompt|instructions|rules|configuration|config|guidelines|directives)|prompt\s+verbatim|"
     r"api\s+keys?|secret\s+keys?|environment\s+variables|env\s+vars|credentials|(?:stored|saved|other\s+users'?)\s+(?:passwords?|memories|data)|"
     r"every(?:thing)?\s+(?:you\s+(?:know|have|remember)|memory|stored))"
     r"|\bwhat\s+(?:is|are|were)\s+your\s+(?:system\s+prompt|instructions|initial\s+instructions|rules)\b"
@@ -442,7 +460,8 @@ _MODEL_DIRECTIVE = re.compile(
     r"|\b(?:developer|god|admin|debug|maintenance|sudo|unrestricted|unfiltered|jailbreak|dan)\s+mode\b|\bjailbr[eo]a?k|\bdo\s+anything\s+now\b"
     r"|\b(?:disable|turn\s+off|switch\s+off|remove|deactivate|lift|drop|suspend|bypass|circumvent|ignore)\b[^.\n]{0,25}\b(?:safety|filters?|guardrails?|content\s+polic\w+|moderation|restrictions?|safeguards?|censorship|alignment|ethics)\b"
     r"|\bno\s+(?:longer\s+)?(?:bound|restricted)\s+by\b|\bwithout\s+(?:any\s+)?(?:restrictions|filters|limits|rules|guardrails|safety)"
-    r"|\b(?:do\s+not|don't|never)\s+(?:tell|inform|mention(?:\s+(?:this|it))?\s+to|alert|notify|warn|let)\s+(?:the\s+)?(?:user|owner|human|me\s+know)\b"
+    r"|\b(?:do\s+not|don't|never)\s+(?:tell|inform|mention|reveal|show|alert|notify|warn|let)\b[^.\n]{0,30}?\b(?:the\s+)?(?:user|owner|human|me\s+know)\b"
+    r"|\b(?:do\s+not|don't|never)\s+(?:tell|inform|notify|warn)\s+me\s+(?:when|if|that|about)\b[^.\n]{0,40}\b(?:you(?:'ve|\s+have)?\s+)?(?:chang|shar|sen[dt]|forward|delet|approv|access|upload|spen[dt]|transferr?)\w*"
     r"|\bwithout\s+(?:telling|informing|asking|notifying|alerting|warning)\s+(?:the\s+)?(?:user|owner|human|anyone|me)\b"
     r"|\b(?:silently|secretly|quietly|covertly|discreetly|invisibly)\s+(?:\w+\s+){0,2}?(?:forward|send|email|cc|bcc|share|upload|post|leak|exfiltrate|transfer|copy|include|add|insert|approve|delete|run|execute|install|log|record|change|grant)\b"
     r"|\b(?:new|updated|real|hidden|secret|system|developer|admin|override)\s+(?:instructions?|directives?|prompt|rules|orders)\s*[:\-]"
@@ -454,6 +473,25 @@ _MODEL_DIRECTIVE = re.compile(
     r"|\bnever\s+(?:warn|question|refuse|verify|check|flag)\b[^.\n]{0,30}\b(?:phishing|payments?|requests?|links?|senders?|anything|transfers?)"
     r"|\b(?:include|insert|add|append)\b[^.\n]{0,30}\b(?:this\s+)?(?:link|url)\b[^.\n]{0,40}(?:https?://|www\.|\.example\b)"
     r"|\btreat\b[^.\n]{0,40}\bas\s+(?:coming\s+from\s+)?(?:the\s+)?(?:user|admin|trusted|system|developer)\b"
+    r"|\b(?:include|insert|add|append|put|paste)\b[^.\n]{0,20}(?:https?://|www\.)\S+[^.\n]{0,30}\b(?:every|all|each|any)\s+(?:reply|replies|answer|answers|response|responses|message|messages|email|emails)\b"
+    r"|\b(?:bypass|circumvent)\b[^.\n]{0,30}\b(?:confirmation|verification|approval|authentication|2fa|review|sign[- ]off|checks?)\b"
+)
+# Text that speaks to "the AI" about itself, as injected content does; a user talks to the assistant as "you".
+_ADDRESSES_AI = re.compile(
+    r"(?ix)"
+    r"\bnote\s+(?:to|for)\s+(?:the\s+|all\s+|any\s+)?(?:ai|llm|assistants?|agents?|bots?|chatbots?|language\s+models?|gpt|claude|copilot)\b"
+    r"|\b(?:ai|llm)\s+(?:assistants?|agents?|models?)\s*[:,]"
+    r"|\b(?:attention|message\s+(?:to|for)|instructions?\s+(?:to|for)|important\s+(?:note|message)\s+for)\s+(?:the\s+|all\s+)?(?:ai|llm|assistants?|agents?|bots?|language\s+models?)\b"
+    r"|\bif\s+you(?:'re|\s+are)\s+an?\s+(?:ai|llm|assistant|agent|language\s+model|bot|chatbot)\b"
+    r"|\bas\s+an?\s+(?:ai|llm|assistant|language\s+model)\s*,?\s*you\s+(?:must|should|will)\b"
+    r"|\b(?:the\s+)?(?:assistant|agent|model|ai)\s+(?:must|shall|is\s+(?:required|instructed))\b"
+    r"|\b(?:save|store|add)\s+(?:this|the\s+following)\s+(?:to|in|as)\s+(?:your\s+)?(?:memory|memories|long[- ]term\s+memory|a\s+permanent\s+rule)"
+    r"|\bupdate\s+your\s+(?:memory|records|instructions|system\s+prompt)\b"
+    r"|\b(?:dear|hey|hi|hello)\s+(?:ai|assistant|agent|chatbot|llm|gpt|chatgpt|claude|gemini|copilot|bot)\b"
+    r"|\bthe\s+user\s+(?:wants|asked|has\s+asked|would\s+like|needs|expects|has\s+(?:authori[sz]ed|consented|agreed))\s+(?:you|that\s+you|the\s+assistant)\b"
+    r"|\b(?:you\s+must|you\s+should|you\s+will|from\s+now\s+on|henceforth|going\s+forward|in\s+all\s+future\s+\w+)\b[^.\n]{0,80}\bthe\s+user(?:'s)?\b"
+    r"|\bthe\s+user(?:'s)?\b[^.\n]{0,80}\b(?:from\s+now\s+on|henceforth|going\s+forward|in\s+all\s+future\s+\w+)\b"
+    r"|\b(?:henceforth|in\s+all\s+future\s+(?:conversations|responses|sessions|chats))\b[^.\n]{0,60}\b(?:tell|say|inform|add|include)\b"
 )
 _URL = re.compile(r"(?i)https?://|www\.|\b[\w-]+\.(?:example|ru|xyz|zip|top)\b")
 
@@ -466,7 +504,7 @@ def instructs_model(text: str) -> bool:
     user": never a memory, whoever said it. "From now on answer in French"
     or "always cc my assistant" are preferences and are not flagged.
     """
-    return bool(_MODEL_DIRECTIVE.search(text))
+    return bool(_MODEL_DIRECTIVE.search(text) or _ADDRESSES_AI.search(text))
 
 
 def procedure_refusal(text: str) -> str | None:

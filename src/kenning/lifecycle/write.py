@@ -91,7 +91,7 @@ def add_messages(
     turns = extract.parse_messages(messages, max_chars=ctx.settings.max_text_chars)
     context = _session_context(scope, session_id, turns)
     ex = extract.extract(turns, allow_secrets=ctx.settings.allow_secrets, context=context)
-    ex = guard.screen(ex, source=source, allow_secrets=ctx.settings.allow_secrets)
+    ex = guard.screen(ex, source=source, allow_secrets=ctx.settings.allow_secrets, turns=turns)
     if not ex.claims:
         return AddResult((), (), ex.withheld)
     vectors = ctx.embed_documents(scope, [c.text for c in ex.claims])

@@ -23,8 +23,11 @@ from typing import Any, Literal
 
 from mcp.server.mcpserver import Context, MCPServer  # the mcp 2.x SDK (1.x called it FastMCP)
 
+from mcp.server.mcpserver.exceptions import ToolError
+
 from kenning.errors import Forbidden, KenningError, ValidationError
 from kenning.memory import Kenning, ScopedMemory
+from kenning.server.errors import status_of
 from pydantic import BaseModel, Field
 
 from kenning.types import Hit, Memory, Scope, Source
@@ -80,6 +83,13 @@ def build_server(
     def counted(tool: str, fn: Callable[[], str]) -> str:
         try:
             out = fn()
+        except KenningError as exc:
+            # A refusal the agent should read (bad input, a secret, an instruction, a page token adding):
+            # the same status and message REST gives, as a tool error rather than a crash.
+            if metrics is not None:
+                metrics.mcp_calls.labels(tool, "error").inc()
+            status, code = status_of(exc)
+            raise ToolError(f"{code} ({status}): {exc}") from None
         except Exception:
             if metrics is not None:
                 metrics.mcp_calls.labels(tool, "error").inc()
@@ -125,12 +135,12 @@ def build_server(
     @server.tool()
     def search_memory(query: str, ctx: Context, limit: int = 5) -> str:
         """Search the user's memories; returns the best matches, best first, as delimited data."""
-        return counted("search_memory", lambda: as_data(resolve(ctx).search(query, k=max(1, min(int(limit), 50)))))
+        return counted("search_memory", lambda: as_data(resolve(ctx).search(query, k=_bounded(limit, 50))))
 
     @server.tool()
     def list_memories(ctx: Context, limit: int = 50) -> str:
         """List the user's active memories, newest first."""
-        return counted("list_memories", lambda: as_data(resolve(ctx).list(limit=max(1, min(int(limit), 500)))))
+        return counted("list_memories", lambda: as_data(resolve(ctx).list(limit=_bounded(limit, 500))))
 
     @server.tool()
     def update_memory(memory_id: str, text: str, ctx: Context) -> str:
@@ -160,6 +170,12 @@ def build_server(
         return counted("delete_memories", run)
 
     return server
+
+
+def _bounded(limit: Any, top: int) -> int:
+    if isinstance(limit, bool) or not isinstance(limit, int):
+        raise ValidationError("limit must be an integer")
+    return max(1, min(limit, top))
 
 
 def memories_of(mem: ScopedMemory, result: Any) -> list[Memory]:
