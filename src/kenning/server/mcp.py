@@ -28,7 +28,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from kenning.errors import Forbidden, KenningError, ValidationError
 from kenning.memory import Kenning, ScopedMemory
 from kenning.server.errors import status_of
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 
 from kenning.types import Hit, Memory, Scope, Source
 
@@ -47,8 +47,8 @@ class Turn(BaseModel):
     """One conversation turn passed verbatim: ``user`` turns are the user's own words."""
 
     role: Literal["user", "assistant", "tool"]
-    content: str = Field(min_length=1, max_length=20_000)
-    name: str | None = Field(None, max_length=200)
+    content: str  # lengths and characters are checked by the facade, so every surface refuses alike
+    name: str | None = None
 
 
 def _attr(value: Any) -> str:
