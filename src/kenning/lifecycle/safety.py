@@ -42,6 +42,11 @@ _SECRET_WORDS = (
     r"(?:seed|recovery|backup|wallet|mnemonic)\s+(?:words?|phrase)|"
     r"(?:door|alarm|gate|safe|lock|locker|entry|building|garage|keypad|access|security)\s+(?:code|pin|combination)"
 )
+# Keywords that name a number: their value holds digits ("NI number is AB 12 34 56 C", not "… category is C").
+_NUMBER_KEYWORD = re.compile(
+    r"(?i)(?:ssn|social\s+security|national\s+insurance|ni\s+number|tax\s+id|(?:credit|debit|bank)?\s*card\s+(?:number|no)|"
+    r"(?:bank\s+)?account\s+(?:number|no)|sort\s+code|routing\s+number|cvv2?|cvc)"
+)
 _KEYWORD = re.compile(rf"(?i)\b(?:{_SECRET_WORDS})\b")
 # a token that looks like a password: letters with digits, or letters with symbols
 _PASSWORDISH = re.compile(r"(?<![\w@.])(?=[^\s]*[A-Za-z])(?=[^\s]*(?:\d|[!#$%^&*~]))[^\s,;]{6,}")
@@ -328,6 +333,8 @@ def find_secrets(text: str) -> list[tuple[int, int]]:
             continue
         if m.group("gap") and m.group("link") in ("'s", "’s"):
             continue  # "the door code at the user's office": a possessive, not "is"
+        if _NUMBER_KEYWORD.match(m.group()) and not re.search(r"\d", text[m.start("value") : _clause_stop(text, m.end())]):
+            continue  # "national insurance category is letter C": an identity number without digits is not one
         # the rest of the clause goes too: "jsmith / Winter2025!" has the secret after the first token
         raw = m.group("value")
         end = m.end() - (len(raw) - len(raw.rstrip(".!?:")))
