@@ -169,8 +169,10 @@ def test_every_benign_message_is_kept(system, client, acme):
             lost.append(("mcp messages", text))
         if _mcp(system, f"n{i}", {"text": text, "infer": False}) is None:
             lost.append(("mcp remember", text))
+        if _mcp(system, f"t{i}", {"text": text}) is None or not system.scope("acme", f"t{i}").list(statuses=["active", "provisional"]):
+            lost.append(("mcp text", text))
         r = client.post(f"/v1/users/r{i}/memories", json={"text": text}, headers=acme.auth)
         if r.status_code != 201:
             lost.append(("rest memories", text))
-    print(f"\nbenign lost: {len(lost)} of {len(BENIGN) * 4} sends")
+    print(f"\nbenign lost: {len(lost)} of {len(BENIGN) * 5} sends")
     assert lost == []

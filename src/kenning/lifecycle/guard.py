@@ -121,7 +121,8 @@ def screen(extraction: Any, *, source: Source | None = None, allow_secrets: bool
     """``extraction`` (claims and withheld reasons) with every claim guarded.
 
     ``source`` is who wrote the turns when it is not the user (an agent
-    relaying text): each claim's source becomes the less trusted of the two.
+    relaying text): each claim's source becomes the less trusted of the two,
+    and a standing instruction from it becomes a preference.
     Refused claims are dropped and their reason added to ``withheld``, and so
     is every claim of a user turn that instructs the model (``turns``, matched
     by the claims' ``turn`` index); the claims' other fields are kept
@@ -135,13 +136,16 @@ def screen(extraction: Any, *, source: Source | None = None, allow_secrets: bool
             withheld.append("injection")
             continue
         src = weaker(Source(claim.source), Source(source)) if source is not None else Source(claim.source)
+        kind = Kind(claim.kind)
+        if kind is Kind.PROCEDURE and src is not Source.USER_SAID:
+            kind = Kind.PREFERENCE  # a rule relayed by an agent is kept as a wish, never as something to follow
         try:
-            g = guard(claim.text, kind=claim.kind, source=src, confidence=claim.confidence, importance=claim.importance,
+            g = guard(claim.text, kind=kind, source=src, confidence=claim.confidence, importance=claim.importance,
                       sensitivity=claim.sensitivity, allow_secrets=allow_secrets)
         except Refused as exc:
             withheld.append(exc.reason)
             continue
-        kept.append(dataclasses.replace(claim, source=g.source, confidence=g.confidence, sensitivity=g.sensitivity))
+        kept.append(dataclasses.replace(claim, kind=g.kind, source=g.source, confidence=g.confidence, sensitivity=g.sensitivity))
     return dataclasses.replace(extraction, claims=tuple(kept), withheld=tuple(withheld))
 
 
