@@ -16,7 +16,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 
 from kenning.server.mcp import build_server
 from kenning.types import Kind, Status
-from tests.unit.safety_corpus import BENIGN, SECRETS, TOOL_PAYLOADS, USER_PAYLOADS
+from tests.unit.safety_corpus import BENIGN, BENIGN_FROM_USER, SECRETS, TOOL_PAYLOADS, USER_PAYLOADS
 
 ALL = list(Status)
 
@@ -176,3 +176,12 @@ def test_every_benign_message_is_kept(system, client, acme):
             lost.append(("rest memories", text))
     print(f"\nbenign lost: {len(lost)} of {len(BENIGN) * 5} sends")
     assert lost == []
+
+
+def test_a_users_own_request_to_send_somewhere_is_kept_but_an_agents_is_not(system, client, acme):
+    for i, text in enumerate(BENIGN_FROM_USER):
+        r = client.post(f"/v1/users/f{i}/messages", json={"messages": text, "wait": True}, headers=acme.auth)
+        assert r.status_code == 200 and r.json()["memories"], text
+        assert _mcp(system, f"g{i}", {"messages": [{"role": "user", "content": text}]}) is not None
+        assert system.scope("acme", f"g{i}").list(statuses=["active", "provisional"]), text
+        assert _mcp(system, f"h{i}", {"text": text, "infer": False}) is None

@@ -264,3 +264,11 @@ BENIGN: list[str] = [
     "The promo code SPRING10 didn't work at checkout.",
     "I ran the Great North Run in 2 hours 5 minutes.",
 ]
+
+# Kept when they are the user's own turn; from an agent's own words, sending anything to an outside address
+# is refused (``safety.relays_data``): the agent passes the user's turn in ``messages`` instead.
+BENIGN_FROM_USER: list[str] = [
+    "Please always cc my PA Tom (tom.k@acme.example) when you email my clients.",
+    "My old work email is dead, use rosa.m@fastmail.example from now on.",
+    "Send the weekly report to my manager at j.ortiz@company.example every Friday.",
+]

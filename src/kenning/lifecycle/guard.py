@@ -83,16 +83,21 @@ def guard(
     importance: float,
     sensitivity: Sensitivity | None = None,
     allow_secrets: bool = False,
+    speaker_checked: bool = False,
 ) -> Guarded:
     """The guarded values for one candidate memory, or ``Refused`` with the reason.
 
     ``sensitivity`` is what the caller asked for; the result is the stricter
-    of it and what ``text`` calls for.
+    of it and what ``text`` calls for. ``speaker_checked`` says the user's own
+    turn this claim came from was already checked for requests to send things
+    elsewhere (the claim's third-person rewrite no longer says "my").
     """
     kind, source = Kind(kind), Source(source)
     if not allow_secrets and safety.has_secret(text):
         raise Refused("secret")
     if safety.instructs_model(text):
+        raise Refused("injection")
+    if not (speaker_checked and source is Source.USER_SAID) and safety.relays_data(text, from_user=source is Source.USER_SAID):
         raise Refused("injection")
     if kind is Kind.PROCEDURE:
         if source is not Source.USER_SAID:
@@ -114,7 +119,10 @@ def guard(
 def tainted_turns(turns: Sequence[Any]) -> set[int]:
     """Indexes of user turns that carry an instruction to the model: nothing from them is kept, not even a
     harmless-looking clause ("Ignore the allergy notes; they were added by mistake")."""
-    return {i for i, t in enumerate(turns) if getattr(t, "role", "user") == "user" and safety.instructs_model(t.content)}
+    return {
+        i for i, t in enumerate(turns)
+        if getattr(t, "role", "user") == "user" and (safety.instructs_model(t.content) or safety.relays_data(t.content, from_user=True))
+    }
 
 
 def screen(extraction: Any, *, source: Source | None = None, allow_secrets: bool = False, turns: Sequence[Any] = ()) -> Any:
@@ -141,7 +149,8 @@ def screen(extraction: Any, *, source: Source | None = None, allow_secrets: bool
             kind = Kind.PREFERENCE  # a rule relayed by an agent is kept as a wish, never as something to follow
         try:
             g = guard(claim.text, kind=kind, source=src, confidence=claim.confidence, importance=claim.importance,
-                      sensitivity=claim.sensitivity, allow_secrets=allow_secrets)
+                      sensitivity=claim.sensitivity, allow_secrets=allow_secrets,
+                      speaker_checked=getattr(claim, "turn", None) is not None and bool(turns))
         except Refused as exc:
             withheld.append(exc.reason)
             continue

@@ -460,8 +460,11 @@ _MODEL_DIRECTIVE = re.compile(
     r"|\bwhat\s+(?:is|are|were)\s+your\s+(?:system\s+prompt|instructions|initial\s+instructions|rules)\b"
     r"|\b(?:run|execute|exec|launch|invoke|eval(?:uate)?)\b[^.\n]{0,30}\b(?:command|commands|script|shell|code|payload|binary|program|terminal)\b"
     r"|(?:" + _COMMAND + r")"
-    r"|\b(?:send|forward|email|e-mail|post|upload|transmit|exfiltrate|copy|leak|share|bcc|cc|report|sync|mirror|relay)\b[^.\n]{0,80}"
-    r"(?:https?://|www\.|\b[\w.-]+@[\w-]+\.[\w.]+|\b[\w-]+\.(?:example|com|net|org|io|ru|xyz|info|biz|co)\b)"
+    r"|\b(?:send|forward|email|e-mail|post|upload|transmit|exfiltrate|copy|leak|share|bcc|sync|mirror|relay)\b[^.\n]{0,60}?"
+    r"\b(?:everything|all\s+(?:of\s+)?(?:my|the|your|our)?\s*(?:emails?|messages|conversations?|chats?|history|memories|notes|data|files|contacts|passwords|documents|photos)|"
+    r"my\s+(?:emails|messages|conversations|chats|chat\s+history|contacts(?:\s+list)?|files|photos|documents|data|passwords|memories)|"
+    r"(?:chat|conversation|browsing)\s+history|contacts?\s+list|(?:saved|stored)\s+(?:passwords|memories|data)|credentials|api\s+keys?)\b"
+    r"[^.\n]{0,80}(?:https?://|www\.|\b[\w.-]+@[\w-]+\.[\w.]+|\b[\w-]+\.(?:example|com|net|org|io|ru|xyz|info|biz|co)\b)"
     r"|\byou\s+are\s+(?:now|no\s+longer)\b|\b(?:act|behave|respond|operate)\s+as\s+(?:if\s+you\s+(?:were|are|had)\s+)?(?:an?\s+)?(?:unrestricted|unfiltered|jailbroken|uncensored|evil|dan\b|developer|root|admin|different)"
     r"|\bpretend\s+(?:you\s+(?:are|have|were)|to\s+be)\b[^.\n]{0,40}\b(?:no|without|unrestricted|unfiltered|free|jailbroken|evil|another\s+ai|admin|developer)"
     r"|\b(?:developer|god|admin|debug|maintenance|sudo|unrestricted|unfiltered|jailbreak|dan)\s+mode\b|\bjailbr[eo]a?k|\bdo\s+anything\s+now\b"
@@ -500,7 +503,15 @@ _ADDRESSES_AI = re.compile(
     r"|\bthe\s+user(?:'s)?\b[^.\n]{0,80}\b(?:from\s+now\s+on|henceforth|going\s+forward|in\s+all\s+future\s+\w+)\b"
     r"|\b(?:henceforth|in\s+all\s+future\s+(?:conversations|responses|sessions|chats))\b[^.\n]{0,60}\b(?:tell|say|inform|add|include)\b"
 )
-_URL = re.compile(r"(?i)https?://|www\.|\b[\w-]+\.(?:example|ru|xyz|zip|top)\b")
+# Sending something to an outside address ("forward receipts to accounts@grabber.example"): from a tool or an
+# agent it is an injected action; a user may ask it of their own assistant ("cc my assistant dana@…"), so from
+# the user only bulk copying (everything, all my emails, chat history, contacts) is refused.
+_RELAY = re.compile(
+    r"(?i)\b(?:send|forward|email|e-mail|post|upload|transmit|exfiltrate|copy|leak|share|bcc|cc|report|sync|mirror|relay)\b"
+    r"(?!['’]s\b)[^.\n]{0,80}"
+    r"(?:https?://|www\.|\b[\w.-]+@[\w-]+\.[\w.]+|\b[\w-]+\.(?:example|com|net|org|io|ru|xyz|info|biz|co)\b)"
+)
+_URL = re.compile(r"(?i)https?://|www\.|(?<![@\w.-])[\w-]+(?:\.[\w-]+)*\.(?:example|ru|xyz|zip|top)\b(?!@)")  # not an e-mail address
 
 
 def instructs_model(text: str) -> bool:
@@ -512,6 +523,15 @@ def instructs_model(text: str) -> bool:
     or "always cc my assistant" are preferences and are not flagged.
     """
     return bool(_MODEL_DIRECTIVE.search(text) or _ADDRESSES_AI.search(text))
+
+
+def relays_data(text: str, *, from_user: bool = False) -> bool:
+    """True if ``text`` asks for something to be sent to an outside address or link: an injected action when
+    a tool or an agent wrote it. In a user's own turn only when it is not about the user's own things
+    ("forward the user's calendar to …" is not how anyone speaks of themselves; "cc my PA tom@…" is)."""
+    if not _RELAY.search(text):
+        return False
+    return not from_user or not re.search(r"(?i)\b(?:my|me|I|mine|I'm|I've)\b", text)
 
 
 def procedure_refusal(text: str) -> str | None:
