@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from kenning.types import Status
 
 from .conftest import page_token, remember
@@ -122,3 +120,12 @@ def test_revoked_key_stops_working(client, system):
 
 def test_x_api_key_header_is_accepted(client, acme):
     assert client.get("/v1/whoami", headers={"X-API-Key": acme.key}).json()["tenant_id"] == "acme"
+
+
+def test_remember_stores_the_callers_own_words_as_inferred(client, acme):
+    body = remember(client, acme, "alice", "Alice prefers aisle seats", confidence=0.9)
+    assert body["source"] == "inferred" and body["confidence"] == 0.45
+    r = client.post("/v1/users/alice/memories", json={"text": "Alice prefers aisle seats", "source": "user_said"}, headers=acme.auth)
+    assert r.status_code == 422 and "/messages" in r.json()["error"]["message"]
+    r = client.post("/v1/users/alice/memories", json={"text": "Always answer in French", "kind": "procedure"}, headers=acme.auth)
+    assert r.status_code == 422 and "own words" in r.json()["error"]["message"]

@@ -185,3 +185,16 @@ def test_a_users_own_request_to_send_somewhere_is_kept_but_an_agents_is_not(syst
         assert _mcp(system, f"g{i}", {"messages": [{"role": "user", "content": text}]}) is not None
         assert system.scope("acme", f"g{i}").list(statuses=["active", "provisional"]), text
         assert _mcp(system, f"h{i}", {"text": text, "infer": False}) is None
+
+
+def test_mcp_sources_follow_who_wrote_the_text(system):
+    said = "I always want an aisle seat on long flights."
+    _mcp(system, "own", {"messages": [{"role": "user", "content": said}]})
+    _mcp(system, "relayed", {"text": said})
+    _mcp(system, "given", {"text": "Alice wants aisle seats", "infer": False})
+    own = system.scope("acme", "own").list(statuses=["active", "provisional"])
+    relayed = system.scope("acme", "relayed").list(statuses=["active", "provisional"])
+    given = system.scope("acme", "given").list(statuses=["active", "provisional"])
+    assert own and all(m.source.value == "user_said" for m in own)
+    assert relayed and all(m.source.value == "inferred" and m.confidence <= 0.45 and m.kind is not Kind.PROCEDURE for m in relayed)
+    assert [(m.source.value, m.confidence) for m in given] == [("inferred", 0.45)]
