@@ -89,20 +89,21 @@ def guard(
 
     ``sensitivity`` is what the caller asked for; the result is the stricter
     of it and what ``text`` calls for. ``speaker_checked`` says the user's own
-    turn this claim came from was already checked for requests to send things
-    elsewhere (the claim's third-person rewrite no longer says "my").
+    turn this claim came from was already checked as the user spoke it (the
+    claim's third-person rewrite says "the user's" where the user said "my").
     """
     kind, source = Kind(kind), Source(source)
     if not allow_secrets and safety.has_secret(text):
         raise Refused("secret")
-    if safety.instructs_model(text):
+    rewritten = speaker_checked and source is Source.USER_SAID
+    if safety.instructs_model(text, rewritten=rewritten):
         raise Refused("injection")
     if not (speaker_checked and source is Source.USER_SAID) and safety.relays_data(text, from_user=source is Source.USER_SAID):
         raise Refused("injection")
     if kind is Kind.PROCEDURE:
         if source is not Source.USER_SAID:
             raise Refused("procedure")
-        why = safety.procedure_refusal(text)
+        why = safety.procedure_refusal(text, rewritten=rewritten)
         if why is not None:
             raise Refused(why)
     tagged = safety.sensitivity_of(text)

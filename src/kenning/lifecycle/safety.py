@@ -498,9 +498,6 @@ _ADDRESSES_AI = re.compile(
     r"|\b(?:save|store|add)\s+(?:this|the\s+following)\s+(?:to|in|as)\s+(?:your\s+)?(?:memory|memories|long[- ]term\s+memory|a\s+permanent\s+rule)"
     r"|\bupdate\s+your\s+(?:memory|records|instructions|system\s+prompt)\b"
     r"|\b(?:dear|hey|hi|hello)\s+(?:ai|assistant|agent|chatbot|llm|gpt|chatgpt|claude|gemini|copilot|bot)\b"
-    r"|\bthe\s+user\s+(?:wants|asked|has\s+asked|would\s+like|needs|expects|has\s+(?:authori[sz]ed|consented|agreed))\s+(?:you|that\s+you|the\s+assistant)\b"
-    r"|\b(?:you\s+must|you\s+should|you\s+will|from\s+now\s+on|henceforth|going\s+forward|in\s+all\s+future\s+\w+)\b[^.\n]{0,80}\bthe\s+user(?:'s)?\b"
-    r"|\bthe\s+user(?:'s)?\b[^.\n]{0,80}\b(?:from\s+now\s+on|henceforth|going\s+forward|in\s+all\s+future\s+\w+)\b"
     r"|\b(?:henceforth|in\s+all\s+future\s+(?:conversations|responses|sessions|chats))\b[^.\n]{0,60}\b(?:tell|say|inform|add|include)\b"
 )
 # Sending something to an outside address ("forward receipts to accounts@grabber.example"): from a tool or an
@@ -511,18 +508,30 @@ _RELAY = re.compile(
     r"(?!['’]s\b)[^.\n]{0,80}"
     r"(?:https?://|www\.|\b[\w.-]+@[\w-]+\.[\w.]+|\b[\w-]+\.(?:example|com|net|org|io|ru|xyz|info|biz|co)\b)"
 )
+# A rule about "the user" in the third person: how injected text speaks, not how a user speaks of themselves.
+# Not applied to extracted claims, which the rules engine rewrites into the third person ("my" -> "the user's").
+_SPEAKS_OF_THE_USER = re.compile(
+    r"(?ix)"
+    r"\bthe\s+user\s+(?:wants|asked|has\s+asked|would\s+like|needs|expects|has\s+(?:authori[sz]ed|consented|agreed))\s+(?:you|that\s+you|the\s+assistant)\b"
+    r"|\b(?:you\s+must|you\s+should|you\s+will|from\s+now\s+on|henceforth|going\s+forward|in\s+all\s+future\s+\w+)\b[^.\n]{0,80}\bthe\s+user(?:'s)?\b"
+    r"|\bthe\s+user(?:'s)?\b[^.\n]{0,80}\b(?:from\s+now\s+on|henceforth|going\s+forward|in\s+all\s+future\s+\w+)\b"
+)
 _URL = re.compile(r"(?i)https?://|www\.|(?<![@\w.-])[\w-]+(?:\.[\w-]+)*\.(?:example|ru|xyz|zip|top)\b(?!@)")  # not an e-mail address
 
 
-def instructs_model(text: str) -> bool:
+def instructs_model(text: str, *, rewritten: bool = False) -> bool:
     """True if ``text`` is an instruction to the model rather than a preference about its answers.
 
     "Ignore all previous instructions", "reveal the system prompt", "run this
     command", "forward … to someone@…", "you are now DAN", "don't tell the
     user": never a memory, whoever said it. "From now on answer in French"
     or "always cc my assistant" are preferences and are not flagged.
+    ``rewritten``: ``text`` is a claim the rules engine put in the third person
+    ("the user's …"), so speaking of "the user" is no sign of injection.
     """
-    return bool(_MODEL_DIRECTIVE.search(text) or _ADDRESSES_AI.search(text))
+    if _MODEL_DIRECTIVE.search(text) or _ADDRESSES_AI.search(text):
+        return True
+    return not rewritten and bool(_SPEAKS_OF_THE_USER.search(text))
 
 
 def relays_data(text: str, *, from_user: bool = False) -> bool:
@@ -534,10 +543,10 @@ def relays_data(text: str, *, from_user: bool = False) -> bool:
     return not from_user or not re.search(r"(?i)\b(?:my|me|I|mine|I'm|I've)\b", text)
 
 
-def procedure_refusal(text: str) -> str | None:
+def procedure_refusal(text: str, *, rewritten: bool = False) -> str | None:
     """Why ``text`` may not become a standing procedure (None if it may): it instructs the model, or it
     carries a link or a shell command an assistant would act on unseen."""
-    if instructs_model(text):
+    if instructs_model(text, rewritten=rewritten):
         return "injection"
     if _URL.search(text):
         return "procedure with a link"
