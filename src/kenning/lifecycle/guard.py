@@ -95,10 +95,11 @@ def guard(
     kind, source = Kind(kind), Source(source)
     if not allow_secrets and safety.has_secret(text):
         raise Refused("secret")
-    rewritten = speaker_checked and source is Source.USER_SAID
+    rewritten = speaker_checked  # an extracted claim: the rules engine wrote "the user" where the speaker said "me"
     if safety.instructs_model(text, rewritten=rewritten):
         raise Refused("injection")
-    if not (speaker_checked and source is Source.USER_SAID) and safety.relays_data(text, from_user=source is Source.USER_SAID):
+    checked = safety.first_person(text) if rewritten else text
+    if not (speaker_checked and source is Source.USER_SAID) and safety.relays_data(checked, from_user=source is Source.USER_SAID):
         raise Refused("injection")
     if kind is Kind.PROCEDURE:
         if source is not Source.USER_SAID:

@@ -43,6 +43,9 @@ _SECRET_WORDS = (
     r"(?:door|alarm|gate|safe|lock|locker|entry|building|garage|keypad|access|security)\s+(?:code|pin|combination)"
 )
 # Keywords that name a number: their value holds digits ("NI number is AB 12 34 56 C", not "… category is C").
+# Words that open the gap between a secret keyword and its value ("password for the wifi is …"); any
+# other first word ("PIN pad", "password manager") means the keyword only qualifies another noun.
+_GAP_OPENERS = frozenset("for to on of at in with from the my our your his her their that i we".split())
 _NUMBER_KEYWORD = re.compile(
     r"(?i)(?:ssn|social\s+security|national\s+insurance|ni\s+number|tax\s+id|(?:credit|debit|bank)?\s*card\s+(?:number|no)|"
     r"(?:bank\s+)?account\s+(?:number|no)|sort\s+code|routing\s+number|cvv2?|cvc)"
@@ -94,7 +97,8 @@ _TOKEN = re.compile(r"[A-Za-z0-9+/_=.-]{24,}")
 # Values after a keyword that are not secrets ("my password is safe", "the pin is required").
 _NOT_A_VALUE = frozenset(
     "required needed missing wrong incorrect correct expired changed reset stored saved safe secure the a an my "
-    "your their our this that not on in at for to with too same different long short weak strong".split()
+    "your their our this that not on in at for to with too same different long short weak strong broken working "
+    "fine blocked locked lost forgotten stuck invalid valid new old easy hard simple ok okay down gone".split()
 )
 
 
@@ -215,11 +219,15 @@ _SENT_CODE = re.compile(
     r"(?i)\b(?:texted|text(?:ed)?\s+me|sms(?:'d)?|sent\s+me|emailed\s+me|just\s+got|received|verification|verify|one[- ]time|"
     r"2fa|two[- ]factor|log\s*-?in\s+code|sign[- ]?in\s+code|auth(?:entication)?\s+code|security\s+code|otp|confirm\s+it's\s+me)\b"
 )
+# Wi-fi keys: "wifi: network Fernbank, key Pebbles!2211".
+_WIFI = re.compile(r"(?i)\b(?:wi-?fi|wpa2?|hotspot|router|ssid|network)\b")
+_WIFI_KEY = re.compile(r"(?i)\b(?:key|passkey|pass|pw|pwd|code)\b")
 _NOT_SECRET_CODE = re.compile(r"(?i)\b(?:area|zip|post|postal|country|dialling|dialing|promo|discount|voucher|coupon|referral|"
                               r"booking|reservation|confirmation|flight|tracking|order|error|status|product|dress|tax|colour|color|"
                               r"source|morse|bar|qr)\s+code")
 # National Insurance number, with or without spaces: "QQ 12 34 56 C".
-_NI = re.compile(r"\b(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]\s?\d{2}\s?\d{2}\s?\d{2}\s?[A-D]\b")
+_NI = re.compile(r"\b(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]\s?\d{2}\s?\d{2}\s?\d{2}\s?[A-D]\b"
+                 r"|(?i:\b(?:nino|ni\s+(?:no|number)|national\s+insurance(?:\s+(?:no|number))?)\b)[^\n.]{0,20}?\b[A-Za-z]{2}\s?\d{2}\s?\d{2}\s?\d{2}\s?[A-Da-d]\b")
 # A base32 TOTP/authenticator seed: "JBSWY3DPEHPK3PXP" or "JBSW Y3DP EHPK 3PXP".
 _BASE32 = re.compile(r"\b(?:[A-Z2-7]{16,}|[A-Z2-7]{4}(?:[ ][A-Z2-7]{4}){3,})=*(?![A-Za-z0-9])")
 # "admin / Tr0ub4dor&3", "user: bob pass: x": a login and a password-like token.
@@ -227,7 +235,8 @@ _LOGIN_PAIR = re.compile(r"(?<![\w/])[\w.@+-]{2,40}\s*/\s*(?=[^\s/]*[A-Za-z])(?=
 # "i use hunter2hunter for pretty much every site", "Kestrel#41 is my password".
 _REUSED = re.compile(
     r"(?i)\b(?:use|uses|used|using|reuse|reused|reusing|recycle)\s+(?P<v>[^\s,;]{5,})\s+(?:for|on|as|across|everywhere)"
-    r"(?:[^.;\n]{0,40}?\b(?:sites?|websites?|accounts?|logins?|everything|everywhere|apps?|services?|passwords?)\b|(?<=everywhere))"
+    r"(?:[^.;\n]{0,40}?\b(?:sites?|websites?|accounts?|logins?|everything|everywhere|apps?|services?|passwords?|e-?mail|gmail|"
+    r"outlook|bank|banking|phone|laptop|computer|pc|mac|wifi|wi-fi|router|icloud|apple\s+id|netflix|amazon|paypal|work)\b|(?<=everywhere))"
 )
 _IS_MY_PASSWORD = re.compile(
     r"(?i)(?P<v>[^\s,;:\"'`]{4,})[\"'`]?\s+(?:is|was|=)\s+(?:still\s+)?(?:my|the|our|his|her|their)\s+(?:[\w-]+\s+){0,3}?"
@@ -304,7 +313,9 @@ def _everyday_spans(text: str) -> list[tuple[int, int]]:
     for m in re.finditer(r"(?i)\b(?:code|pin|otp|passcode)\b", text):
         begin, end = _clause_span(text, m.start())
         sentence = text[begin:end]
-        if _NOT_SECRET_CODE.search(sentence) or not _SENT_CODE.search(sentence):
+        # a code word with a 4+ digit run in its clause is a code to get in somewhere, unless it is one of the
+        # public kinds (area, postal, booking, error, promo, …)
+        if _NOT_SECRET_CODE.search(sentence) or re.search(r"(?i)\bcode\s+(?:review|reviews|base|editor|coverage|of\s+conduct|name|lines?)\b|\blines?\s+of\s+code\b", sentence):
             continue
         for d in _DIGITS.finditer(text, begin, end):
             if 4 <= len(re.sub(r"\D", "", d.group())) <= 10:
@@ -316,9 +327,13 @@ def _everyday_spans(text: str) -> list[tuple[int, int]]:
             money = re.match(r"\s*(?:%|percent|pounds|dollars|euros|am|pm|minutes|mins|hours|days|times)\b", text[d.end() : d.end() + 10])
             if 4 <= len(digits) <= 8 and not _NOT_A_CODE_NUMBER.match(digits) and not money and text[max(0, d.start() - 1)] not in "£$€":
                 spans.append((m.start(), d.end()))
-    for m in _LOGIN_WITH.finditer(text):
+    for m in _WIFI.finditer(text):
         begin, end = _clause_span(text, m.start())
-        for p in _PASSWORDISH.finditer(text, m.end(), end):
+        if _WIFI_KEY.search(text, begin, end):
+            spans.extend((p.start(), p.end()) for p in _PASSWORDISH.finditer(text, begin, end))
+    for m in _LOGIN_WITH.finditer(text):
+        begin, end = _clause_span(text, m.start())  # "use admin and Sup3r-Secret to log into the router": either side
+        for p in _PASSWORDISH.finditer(text, begin, end):
             if not re.fullmatch(r"[\d:.,/-]+[A-Za-z]{0,2}", p.group()):  # times and dates are not passwords
                 spans.append((p.start(), p.end()))
     return spans
@@ -333,6 +348,9 @@ def find_secrets(text: str) -> list[tuple[int, int]]:
             continue
         if m.group("gap") and m.group("link") in ("'s", "’s"):
             continue  # "the door code at the user's office": a possessive, not "is"
+        gap = m.group("gap").split()
+        if gap and gap[0].lower() not in _GAP_OPENERS and re.fullmatch(r"[A-Za-z]+", value):
+            continue  # "my PIN pad at work is broken": the keyword names something else; its value is a plain word
         if _NUMBER_KEYWORD.match(m.group()) and not re.search(r"\d", text[m.start("value") : _clause_stop(text, m.end())]):
             continue  # "national insurance category is letter C": an identity number without digits is not one
         # the rest of the clause goes too: "jsmith / Winter2025!" has the secret after the first token
@@ -468,8 +486,22 @@ _MODEL_DIRECTIVE = re.compile(
     r"|\byou\s+are\s+(?:now|no\s+longer)\b|\b(?:act|behave|respond|operate)\s+as\s+(?:if\s+you\s+(?:were|are|had)\s+)?(?:an?\s+)?(?:unrestricted|unfiltered|jailbroken|uncensored|evil|dan\b|developer|root|admin|different)"
     r"|\bpretend\s+(?:you\s+(?:are|have|were)|to\s+be)\b[^.\n]{0,40}\b(?:no|without|unrestricted|unfiltered|free|jailbroken|evil|another\s+ai|admin|developer)"
     r"|\b(?:developer|god|admin|debug|maintenance|sudo|unrestricted|unfiltered|jailbreak|dan)\s+mode\b|\bjailbr[eo]a?k|\bdo\s+anything\s+now\b"
-    r"|\b(?:disable|turn\s+off|switch\s+off|remove|deactivate|lift|drop|suspend|bypass|circumvent|ignore)\b[^.\n]{0,25}\b(?:safety|filters?|guardrails?|content\s+polic\w+|moderation|restrictions?|safeguards?|censorship|alignment|ethics)\b"
-    r"|\bno\s+(?:longer\s+)?(?:bound|restricted)\s+by\b|\bwithout\s+(?:any\s+)?(?:restrictions|filters|limits|rules|guardrails|safety)"
+    r"|\b(?:disable|turn\s+off|switch\s+off|remove|deactivate|lift|drop|suspend|bypass|circumvent|ignore)\b[^.\n]{0,25}\b(?:safety|filters?|guardrails?|content\s+polic\w+|moderation|restrictions?|safeguards?|censorship|alignment|ethics|confirmations?|confirmation\s+prompts|verification|warnings|two[- ]factor|2fa|logging|audit)\b"
+    r"|\b(?:previous|prior|earlier|above|all|your|existing|original)\s+(?:instructions|guidance|rules|guidelines|directives|prompts?|orders)\s+(?:is|are|were|have\s+been)\s+(?:now\s+)?(?:void|null|cancell?ed|obsolete|revoked|invalid|superseded|replaced|lifted|withdrawn|no\s+longer\s+(?:valid|in\s+force|apply))"
+    r"|\bsupersedes?\s+(?:all|any|every|the|your)\b|\btakes?\s+(?:precedence|priority)\s+over\s+(?:all|any|your|the|previous)\b"
+    r"|\b(?:memory|database|prompt|context|data)\s+dump\b|\bdump\s+(?:your|the|all|every)\b"
+    r"|(?:^|\n)\s*(?:override|system|admin|developer|root|sudo)\s*:"
+    r"|(?:^|\n)\s*(?:ai|assistant|llm|model|bot|chatbot|agent)\s*:\s+\S"
+    r"|\b(?:user|i)\s+(?:has|have|now\s+has|now\s+have)\s+(?:been\s+granted\s+)?(?:admin|root|superuser|elevated|full)\s+(?:rights|access|privileges|permissions)\b"
+    r"|\byou\s+(?:now\s+)?(?:speak|talk|respond|answer|reply|act|write)\s+(?:only\s+)?as\b(?!\s+(?:my|an?\s+(?:assistant|helper)))"
+    r"|\bwith\s+no\s+(?:limits|restrictions|rules|filters|guardrails|boundaries|censorship)\b"
+    r"|\b(?:reveal|tell\s+me|repeat|show|print|say|disclose|output)\b[^.\n]{0,30}\bwhat\s+(?:the|your)\s+(?:developers?|system|creators?|operators?|admins?|owners?|makers?)\b[^.\n]{0,20}\b(?:told|said|wrote|instructed|gave|set)\b"
+    r"|\bstop\s+(?:following|obeying|using|listening\s+to)\s+(?:your|the|all|any)\b[^.\n]{0,20}\b(?:instructions|rules|guidelines|prompts?|training|programming|developers?)\b"
+    r"|\bfollow\s+(?:these|my|the\s+following|the\s+new)\s+(?:new\s+)?(?:instructions|rules|orders|directives)?\s*instead\b"
+    r"|\bno\s+(?:longer\s+)?(?:bound|restricted)\s+by\b|\bwithout\s+(?:any\s+)?(?:(?:content|safety|ethical|moral)\s+)?(?:restrictions|filters|limits|rules|guardrails|safety|censorship|filtering)"
+    r"|\b(?:instructions|guidance|rules|guidelines|directives|restrictions|policies|safeguards)\s+(?:no\s+longer\s+apply|(?:do|does)\s+not\s+apply\s+any\s*more)"
+    r"|\b(?:developer|admin|system|emergency|maintenance|root|god)\s+override\b"
+    r"|\b(?:your|the)\s+(?:hidden|secret|internal|initial|original|system|confidential)\s+(?:instructions|prompt|rules|guidelines|configuration|directives)\b"
     r"|\b(?:do\s+not|don't|never)\s+(?:tell|inform|mention|reveal|show|alert|notify|warn|let)\b[^.\n]{0,30}?\b(?:the\s+)?(?:user|owner|human|me\s+know)\b"
     r"|\b(?:do\s+not|don't|never)\s+(?:tell|inform|notify|warn)\s+me\s+(?:when|if|that|about)\b[^.\n]{0,40}\b(?:you(?:'ve|\s+have)?\s+)?(?:chang|shar|sen[dt]|forward|delet|approv|access|upload|spen[dt]|transferr?)\w*"
     r"|\bwithout\s+(?:telling|informing|asking|notifying|alerting|warning)\s+(?:the\s+)?(?:user|owner|human|anyone|me)\b"
@@ -477,7 +509,7 @@ _MODEL_DIRECTIVE = re.compile(
     r"|\b(?:new|updated|real|hidden|secret|system|developer|admin|override)\s+(?:instructions?|directives?|prompt|rules|orders)\s*[:\-]"
     r"|<\|?(?:im_start|im_end|system|endoftext|user|assistant)\|?>|\[/?(?:system|inst|INST|SYS)\]|<<\s*/?SYS\s*>>|\#\#\#\s*(?:system|instruction)"
     r"|\bsystem\s*(?:prompt|override|message|instruction)\s*:"
-    r"|\b(?:grant|give|elevate|escalate)\b[^.\n]{0,25}\b(?:admin|root|superuser|elevated|full)\s+(?:access|rights|privileges|permissions)"
+    r"|\b(?:grant|give|elevate|escalate)\b[^.\n]{0,50}\b(?:full\s+)?(?:admin|administrator|root|superuser|elevated|full)\s+(?:access|rights|privileges|permissions|control)"
     r"|\b(?:approve|authori[sz]e|pay|wire|transfer)\s+(?:all|every|any)\s+(?:\w+\s+){0,2}(?:payments?|invoices?|transfers?|requests?|refunds?|charges?)\b"
     r"|\b(?:delete|erase|wipe|purge|drop)\s+(?:all|every)\b[^.\n]{0,30}\b(?:memories|records|files|data|users?|tables?|messages|emails)\b"
     r"|\bnever\s+(?:warn|question|refuse|verify|check|flag)\b[^.\n]{0,30}\b(?:phishing|payments?|requests?|links?|senders?|anything|transfers?)"
@@ -489,7 +521,7 @@ _MODEL_DIRECTIVE = re.compile(
 # Text that speaks to "the AI" about itself, as injected content does; a user talks to the assistant as "you".
 _ADDRESSES_AI = re.compile(
     r"(?ix)"
-    r"\bnote\s+(?:to|for)\s+(?:the\s+|all\s+|any\s+)?(?:ai|llm|assistants?|agents?|bots?|chatbots?|language\s+models?|gpt|claude|copilot)\b"
+    r"\b(?:note|notice|message|memo|warning|alert|attention|reminder)\s+(?:to|for)\s+(?:the\s+|all\s+|any\s+)?(?:ai|ais|llms?|assistants?|agents?|bots?|chatbots?|language\s+models?|gpt|claude|copilot)\b"
     r"|\b(?:ai|llm)\s+(?:assistants?|agents?|models?)\s*[:,]"
     r"|\b(?:attention|message\s+(?:to|for)|instructions?\s+(?:to|for)|important\s+(?:note|message)\s+for)\s+(?:the\s+|all\s+)?(?:ai|llm|assistants?|agents?|bots?|language\s+models?)\b"
     r"|\bif\s+you(?:'re|\s+are)\s+an?\s+(?:ai|llm|assistant|agent|language\s+model|bot|chatbot)\b"
@@ -503,11 +535,12 @@ _ADDRESSES_AI = re.compile(
 # Sending something to an outside address ("forward receipts to accounts@grabber.example"): from a tool or an
 # agent it is an injected action; a user may ask it of their own assistant ("cc my assistant dana@…"), so from
 # the user only bulk copying (everything, all my emails, chat history, contacts) is refused.
+_DETERMINERS = frozenset("my your his her our their the a an this that work new old personal business school".split())
 _RELAY = re.compile(
     r"(?i)\b(?:send|forward|email|e-mail|post|upload|transmit|exfiltrate|copy|leak|share|bcc|cc|report|sync|mirror|relay)\b"
-    r"(?!['’]s\b)[^.\n]{0,80}"
-    r"(?:https?://|www\.|\b[\w.-]+@[\w-]+\.[\w.]+|\b[\w-]+\.(?:example|com|net|org|io|ru|xyz|info|biz|co)\b)"
-)
+    r"(?!['’]s\b|\s+(?:is|was|are|were|address(?:es)?|account|inbox|id)\b|\s*[:=])"
+    r"(?=[^.\n]{0,80}(?:https?://|www\.|\b[\w.-]+@[\w-]+\.[\w.]+|\b[\w-]+\.(?:example|com|net|org|io|ru|xyz|info|biz|co)\b))"
+)  # a lookahead, so every verb is tried: "summarise this email, also email it to …"
 # A rule about "the user" in the third person: how injected text speaks, not how a user speaks of themselves.
 # Not applied to extracted claims, which the rules engine rewrites into the third person ("my" -> "the user's").
 _SPEAKS_OF_THE_USER = re.compile(
@@ -529,16 +562,34 @@ def instructs_model(text: str, *, rewritten: bool = False) -> bool:
     ``rewritten``: ``text`` is a claim the rules engine put in the third person
     ("the user's …"), so speaking of "the user" is no sign of injection.
     """
+    if rewritten:
+        text = first_person(text)
     if _MODEL_DIRECTIVE.search(text) or _ADDRESSES_AI.search(text):
         return True
     return not rewritten and bool(_SPEAKS_OF_THE_USER.search(text))
+
+
+def first_person(claim: str) -> str:
+    """An extracted claim back in the user's own voice ("User asked to not tell the user …" -> "I asked to not
+    tell me …"), so checks written for how people speak are not fooled by the rules engine's third person."""
+    out = re.sub(r"(?i)\bthe\s+user['’]s\b", "my", claim)
+    out = re.sub(r"(?i)\bthe\s+user\b", "me", out)
+    out = re.sub(r"^User['’]s\b", "My", out)
+    return re.sub(r"^User\b", "I", out)
 
 
 def relays_data(text: str, *, from_user: bool = False) -> bool:
     """True if ``text`` asks for something to be sent to an outside address or link: an injected action when
     a tool or an agent wrote it. In a user's own turn only when it is not about the user's own things
     ("forward the user's calendar to …" is not how anyone speaks of themselves; "cc my PA tom@…" is)."""
-    if not _RELAY.search(text):
+    found = False
+    for m in _RELAY.finditer(text):
+        before = text[: m.start()].split()
+        if before and before[-1].lower().strip("(\"'") in _DETERMINERS:
+            continue  # "my email is dana@…", "the post at x.com": a noun, not a request to send
+        found = True
+        break
+    if not found:
         return False
     return not from_user or not re.search(r"(?i)\b(?:my|me|I|mine|I'm|I've)\b", text)
 
