@@ -83,28 +83,30 @@ def guard(
     importance: float,
     sensitivity: Sensitivity | None = None,
     allow_secrets: bool = False,
-    speaker_checked: bool = False,
+    third_person: bool = False,
+    turn_checked: bool = False,
 ) -> Guarded:
     """The guarded values for one candidate memory, or ``Refused`` with the reason.
 
     ``sensitivity`` is what the caller asked for; the result is the stricter
-    of it and what ``text`` calls for. ``speaker_checked`` says the user's own
-    turn this claim came from was already checked as the user spoke it (the
-    claim's third-person rewrite says "the user's" where the user said "my").
+    of it and what ``text`` calls for. ``third_person``: ``text`` is a claim in
+    the rules engine's voice ("the user's PA" where the user said "my PA"), as
+    extracted or stored, so it is checked back in the first person.
+    ``turn_checked``: the user's own turn it came from was already checked for
+    requests to send things elsewhere.
     """
     kind, source = Kind(kind), Source(source)
     if not allow_secrets and safety.has_secret(text):
         raise Refused("secret")
-    rewritten = speaker_checked  # an extracted claim: the rules engine wrote "the user" where the speaker said "me"
-    if safety.instructs_model(text, rewritten=rewritten):
+    if safety.instructs_model(text, rewritten=third_person):
         raise Refused("injection")
-    checked = safety.first_person(text) if rewritten else text
-    if not (speaker_checked and source is Source.USER_SAID) and safety.relays_data(checked, from_user=source is Source.USER_SAID):
+    voiced = safety.first_person(text) if third_person else text
+    if not (turn_checked and source is Source.USER_SAID) and safety.relays_data(voiced, from_user=source is Source.USER_SAID):
         raise Refused("injection")
     if kind is Kind.PROCEDURE:
         if source is not Source.USER_SAID:
             raise Refused("procedure")
-        why = safety.procedure_refusal(text, rewritten=rewritten)
+        why = safety.procedure_refusal(text, rewritten=third_person)
         if why is not None:
             raise Refused(why)
     tagged = safety.sensitivity_of(text)
@@ -149,10 +151,11 @@ def screen(extraction: Any, *, source: Source | None = None, allow_secrets: bool
         kind = Kind(claim.kind)
         if kind is Kind.PROCEDURE and src is not Source.USER_SAID:
             kind = Kind.PREFERENCE  # a rule relayed by an agent is kept as a wish, never as something to follow
+        at = getattr(claim, "turn", None)
+        users = isinstance(at, int) and 0 <= at < len(turns) and getattr(turns[at], "role", None) == "user"
         try:
             g = guard(claim.text, kind=kind, source=src, confidence=claim.confidence, importance=claim.importance,
-                      sensitivity=claim.sensitivity, allow_secrets=allow_secrets,
-                      speaker_checked=getattr(claim, "turn", None) is not None and bool(turns))
+                      sensitivity=claim.sensitivity, allow_secrets=allow_secrets, third_person=users, turn_checked=users)
         except Refused as exc:
             withheld.append(exc.reason)
             continue
@@ -161,8 +164,8 @@ def screen(extraction: Any, *, source: Source | None = None, allow_secrets: bool
 
 
 def check_records(records: Sequence[Any], *, allow_secrets: bool = False) -> list[Guarded | None]:
-    """Guard imported records (``Memory``-like): a refusal names the record's position. Records
-    without text (deletion tombstones) give None."""
+    """Guard imported records (``Memory``-like; stored claims, so in the third person): a refusal names
+    the record's position. Records without text (deletion tombstones) give None."""
     out: list[Guarded | None] = []
     for i, m in enumerate(records):
         if not m.text:
@@ -170,7 +173,7 @@ def check_records(records: Sequence[Any], *, allow_secrets: bool = False) -> lis
             continue
         try:
             out.append(guard(m.text, kind=m.kind, source=m.source, confidence=m.confidence, importance=m.importance,
-                             sensitivity=m.sensitivity, allow_secrets=allow_secrets))
+                             sensitivity=m.sensitivity, allow_secrets=allow_secrets, third_person=True))
         except Refused as exc:
             raise Refused(exc.reason, f"memory {i} ({m.id}): ") from None
     return out
