@@ -8,6 +8,7 @@ passing turns into an error until its entry is removed.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -70,10 +71,10 @@ def test_check(report, name, step):
     assert check["passed"], check["why"]
 
 
-@pytest.mark.skipif(not PUBLIC.is_dir(), reason="../shared/scenarios/public is not present")
-def test_public_scenarios_run(minilm):
+@pytest.mark.skipif(not PUBLIC.is_dir() and os.environ.get("CI") != "true", reason="../shared/scenarios/public is not present")
+def test_every_public_scenario_passes(minilm):
     report = Runner(minilm).run(load_path(PUBLIC))
     assert len(report["scenarios"]) == 15
-    passed = {s["name"] for s in report["scenarios"] if s["passed"] == s["total"]}
-    # the scoring/forgetting ones that need no extraction
-    assert {"dinner-allergy", "booking-expiry", "decay-and-eviction", "capacity-budget"} <= passed
+    failing = {s["name"]: [c["why"] for c in s["checks"] if not c["passed"]] for s in report["scenarios"] if s["passed"] != s["total"]}
+    assert failing == {}
+    assert report["metrics"]["deletion_leaks"] == 0

@@ -20,6 +20,8 @@ from kenning.config import Settings
 from kenning.errors import KenningError
 from kenning.serialize import audit_to_dict, memory_to_dict
 
+MAX_IMPORT_BYTES = 512 << 20
+
 LAZY = {
     "eval": ("kenning.evals.cli", "eval_cmd", "Run scenario files or the LoCoMo retrieval benchmark."),
     "worker": ("kenning.worker", "worker_cmd", "Run background maintenance on a schedule."),
@@ -50,6 +52,15 @@ class LazyGroup(click.Group):
 
                 return unavailable
         return super().get_command(ctx, name)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """Every command's failures on bad input end as one line and exit status 1, never a traceback."""
+        try:
+            return super().invoke(ctx)
+        except KenningError as exc:
+            raise click.ClickException(f"{type(exc).__name__}: {exc}") from None
+        except (OverflowError, RecursionError, UnicodeError) as exc:
+            raise click.ClickException(f"invalid input: {_why(exc)}") from None
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(n, LAZY[n][2]) if n in LAZY else (n, (self.commands[n].get_short_help_str(60))) for n in self.list_commands(ctx)]
@@ -85,6 +96,14 @@ def main() -> None:
     """Kenning: long-term memory for AI agents."""
 
 
+def _why(exc: BaseException) -> str:
+    if isinstance(exc, RecursionError):
+        return "nested too deeply"
+    if isinstance(exc, UnicodeError):
+        return "not valid UTF-8 text"
+    return f"a number is out of range ({exc})"
+
+
 def run(fn: Any) -> Any:
     """Turn Kenning errors into a one-line message and exit status 1."""
     try:
@@ -116,7 +135,7 @@ def remember(db, tenant, user, as_json, text, kind, importance, confidence, expi
 def add(db, tenant, user, as_json, messages, role, session, wait) -> None:
     """Capture conversation turns: extract claims and reconcile them."""
     turns = [{"role": role, "content": m} for m in messages]
-    mem = open_scope(db, tenant, user)
+    mem = run(lambda: open_scope(db, tenant, user))
     result = run(lambda: mem.add(turns, session_id=session, wait=wait))
     lines = [f"{len(result.ids)} candidate(s) captured" + (f"; withheld: {', '.join(result.withheld)}" if result.withheld else "")]
     for d in result.decisions:
@@ -206,10 +225,20 @@ def export(db, tenant, user, as_json, output) -> None:
 
 @main.command(name="import")
 @scope_options
-@click.argument("source", type=click.File("r"))
+@click.argument("source", type=click.File("rb"))
 def import_(db, tenant, user, as_json, source) -> None:
     """Import a `kenning export` document into a scope (any engine)."""
-    data = json.load(source)
+    raw = source.read(MAX_IMPORT_BYTES + 1)
+    if len(raw) > MAX_IMPORT_BYTES:
+        raise click.ClickException(f"the document is larger than {MAX_IMPORT_BYTES} bytes")
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise click.ClickException("the document is not valid UTF-8") from None
+    except json.JSONDecodeError as exc:
+        raise click.ClickException(f"the document is not valid JSON: {exc}") from None
+    except RecursionError:
+        raise click.ClickException("the document is nested too deeply") from None
     n = run(lambda: open_scope(db, tenant, user).import_(data))
     emit({"imported": n}, as_json, f"imported {n} records into {tenant}/{user}")
 

@@ -20,7 +20,7 @@ from kenning.config import Settings
 from kenning.context import Context
 from kenning.embedders.base import Embedder
 from kenning.errors import NotFound, ValidationError
-from kenning.lifecycle import retrieve
+from kenning.lifecycle import guard, retrieve, safety
 from kenning.lifecycle.retrieve import Candidate, Policy
 from kenning.stores.base import Store, audit_entry
 from kenning.types import (
@@ -38,7 +38,11 @@ from kenning.types import (
     Sensitivity,
     Source,
     Status,
+    MAX_ID_CHARS,
     Transition,
+    _unit,
+    check_json,
+    check_str,
     enum_value,
     new_id,
     now_utc,
@@ -46,6 +50,7 @@ from kenning.types import (
 )
 
 MAX_K = 200
+MAX_LIST = 10_000_000
 
 
 def open(  # noqa: A001 - the natural name, as in sqlite3/shelve
@@ -101,6 +106,8 @@ class Kenning:
         """Make a key for ``tenant_id``; returns ``(record, raw_key)``. Only the hash is stored: show the raw key once."""
         if not isinstance(name, str) or len(name) > 200:
             raise ValidationError("key name must be a string of at most 200 characters")
+        check_str(name, "key name")
+        Scope(tenant_id, "-")  # the tenant id obeys the same rules as in every scope
         raw = "kn_" + secrets.token_urlsafe(32)
         key = ApiKey(new_id("key"), tenant_id, name, hashlib.sha256(raw.encode()).hexdigest(), _now(now))
         self.ctx.store.put_api_key(key)
@@ -108,17 +115,35 @@ class Kenning:
 
     def authenticate(self, raw_key: str) -> str | None:
         """The tenant an unrevoked ``raw_key`` belongs to; None for anything else."""
+        key = self.authenticate_key(raw_key)
+        return key.tenant_id if key is not None else None
+
+    def authenticate_key(self, raw_key: str) -> ApiKey | None:
+        """The unrevoked key record ``raw_key`` is; None for anything else (malformed, unknown, revoked)."""
         if not isinstance(raw_key, str) or not raw_key.startswith("kn_") or len(raw_key) > 200:
             return None
-        key = self.ctx.store.find_api_key(hashlib.sha256(raw_key.encode()).hexdigest())
-        return key.tenant_id if key is not None and key.revoked_at is None else None
+        try:
+            digest = hashlib.sha256(raw_key.encode()).hexdigest()
+        except UnicodeEncodeError:
+            return None
+        key = self.ctx.store.find_api_key(digest)
+        return key if key is not None and key.revoked_at is None else None
+
+    def key_active(self, tenant_id: str, key_id: str) -> bool:
+        """True if ``key_id`` is one of the tenant's keys and not revoked (page links die with their key)."""
+        return any(k.id == key_id and k.revoked_at is None for k in self.ctx.store.list_api_keys(tenant_id))
 
     def list_api_keys(self, tenant_id: str) -> list[Any]:
         """The tenant's key records (hashes only), oldest first."""
+        Scope(tenant_id, "-")
         return self.ctx.store.list_api_keys(tenant_id)
 
     def revoke_api_key(self, tenant_id: str, key_id: str, *, now: datetime | None = None) -> None:
         """Revoke one of the tenant's keys; ``NotFound`` if the tenant has no such active key."""
+        Scope(tenant_id, "-")
+        if not isinstance(key_id, str) or len(key_id) > MAX_ID_CHARS:
+            raise NotFound("no such active key for this tenant")
+        check_str(key_id, "key id")
         if not self.ctx.store.revoke_api_key(tenant_id, key_id, _now(now)):
             raise NotFound(f"no active key {key_id!r} for this tenant")
 
@@ -186,6 +211,13 @@ class ScopedMemory:
     ) -> Memory:
         """Store one claim as given (no extraction, no reconciliation) and return it.
 
+        The write guard applies (``lifecycle.guard``): a secret or an instruction
+        to the model is refused (``guard.Refused``, a ValidationError), a
+        procedure is refused unless ``source`` is ``user_said``, confidence is
+        capped by ``source`` and sensitivity is at least what the text calls for.
+        ``source`` says who wrote ``text``: leave ``user_said`` only for the
+        user's own words; text an agent or application wrote is ``inferred``.
+
         ``context`` (optional) situates the claim, e.g. the conversation turns
         before it: the stored text stays exactly ``text``, but the vector is
         computed from text and context together (``Context.embed_documents``),
@@ -200,27 +232,39 @@ class ScopedMemory:
         source = enum_value(Source, source, "source")
         text = self._clean_text(text)
         context = self._clean_context(context)
+        session_id = _clean_id(session_id, "session_id")
+        refs = _clean_refs(source_refs)
+        if metadata is not None and not isinstance(metadata, dict):
+            raise ValidationError(f"metadata must be a dict, got {type(metadata).__name__}")
+        check_json(metadata, "metadata")
         if metadata and "context" in metadata:
             raise ValidationError('metadata key "context" is reserved: pass the context as context=')
-        if sensitivity is None:
-            from kenning.lifecycle import safety
-
-            sensitivity = safety.sensitivity_of(text)
+        g = guard.guard(
+            text,
+            kind=kind,
+            source=source,
+            confidence=DEFAULT_CONFIDENCE[source] if confidence is None else _unit(confidence, "confidence"),
+            importance=DEFAULT_IMPORTANCE[kind] if importance is None else _unit(importance, "importance"),
+            sensitivity=None if sensitivity is None else enum_value(Sensitivity, sensitivity, "sensitivity"),
+            allow_secrets=self.ctx.settings.allow_secrets,
+        )
+        if context and not self.ctx.settings.allow_secrets and safety.has_secret(context):
+            raise guard.Refused("secret", "context: ")
         mem = Memory(
             id=new_id("mem"),
             tenant_id=self.scope.tenant_id,
             user_id=self.scope.user_id,
-            kind=kind,
-            text=text,
+            kind=g.kind,
+            text=g.text,
             embedding=self.ctx.embed_documents(self.scope, [text], [context])[0],
-            source=source,
-            source_refs=tuple(source_refs),
+            source=g.source,
+            source_refs=refs,
             created_at=at,
             last_used_at=at,
-            importance=DEFAULT_IMPORTANCE[kind] if importance is None else importance,
-            confidence=DEFAULT_CONFIDENCE[source] if confidence is None else confidence,
+            importance=g.importance,
+            confidence=g.confidence,
             expires_at=utc(expires_at, "expires_at"),
-            sensitivity=sensitivity,
+            sensitivity=g.sensitivity,
             session_id=session_id,
             metadata={**(metadata or {}), **({"context": context} if context else {})},
         )
@@ -234,6 +278,7 @@ class ScopedMemory:
         session_id: str | None = None,
         now: datetime | None = None,
         wait: bool = False,
+        source: Source | str | None = None,
     ) -> Any:
         """Capture conversation turns (mem0-style): extract one-claim memories and reconcile them.
 
@@ -241,10 +286,19 @@ class ScopedMemory:
         dicts (roles ``user``, ``assistant``, ``tool``; a tool turn may carry ``name``).
         Candidates are written as provisional at once; reconciliation runs in the
         background, or before returning when ``wait=True``.
+
+        ``source`` says who wrote the turns when it is not the user: an agent
+        relaying text in its own words passes ``inferred``, and every claim is
+        then at most that trusted (confidence ≤ 0.45, never a procedure).
+        Every claim passes the write guard; refused ones are reported in
+        ``withheld`` by reason, never by text.
         """
         from kenning.lifecycle import write
 
-        return write.add_messages(self.ctx, self.scope, messages, session_id=session_id, now=_now(now), wait=wait)
+        src = enum_value(Source, source, "source") if source is not None else None
+        session_id = _clean_id(session_id, "session_id")
+        _check_messages(messages)
+        return write.add_messages(self.ctx, self.scope, messages, session_id=session_id, now=_now(now), wait=wait, source=src)
 
     def update(
         self,
@@ -258,21 +312,41 @@ class ScopedMemory:
         sensitivity: Sensitivity | str | None = None,
         now: datetime | None = None,
     ) -> Memory:
-        """Write a new version that supersedes ``memory_id`` (which is retired) and return it."""
+        """Write a new version that supersedes ``memory_id`` (which is retired) and return it.
+
+        The new version passes the write guard like any write: a secret or an
+        instruction to the model is refused, sensitivity is re-tagged from the
+        new text (never below what it calls for) and confidence stays within
+        what the memory's source may claim.
+        """
         at = _now(now)
         old = self.get(memory_id)
         if old.status is not Status.ACTIVE:
             raise ValidationError(f"memory {memory_id} is {old.status.value}; only active memories can be updated")
         new_text = self._clean_text(text) if text is not None else old.text
+        new_kind = enum_value(Kind, kind, "kind") if kind is not None else old.kind
+        if sensitivity is not None:
+            asked = enum_value(Sensitivity, sensitivity, "sensitivity")
+        else:
+            asked = old.sensitivity if text is None else None  # a new text is tagged afresh
+        g = guard.guard(
+            new_text,
+            kind=new_kind,
+            source=old.source,
+            confidence=old.confidence if confidence is None else _unit(confidence, "confidence"),
+            importance=old.importance if importance is None else _unit(importance, "importance"),
+            sensitivity=asked,
+            allow_secrets=self.ctx.settings.allow_secrets,
+        )
         new = old.evolve(
             id=new_id("mem"),
-            text=new_text,
+            text=g.text,
             embedding=self.ctx.embed_documents(self.scope, [new_text], [_context_of(old)])[0] if text is not None else old.embedding,
-            kind=enum_value(Kind, kind, "kind") if kind is not None else old.kind,
-            importance=old.importance if importance is None else importance,
-            confidence=old.confidence if confidence is None else confidence,
+            kind=g.kind,
+            importance=g.importance,
+            confidence=g.confidence,
             expires_at=utc(expires_at, "expires_at") if expires_at is not None else old.expires_at,
-            sensitivity=sensitivity if sensitivity is not None else old.sensitivity,
+            sensitivity=g.sensitivity,
             supersedes=(old.id,),
             created_at=at,
             last_used_at=at,
@@ -337,6 +411,7 @@ class ScopedMemory:
         """
         at = _now(now)
         query = self._clean_text(query)
+        session_id = _clean_id(session_id, "session_id")
         if not isinstance(k, int) or not 1 <= k <= MAX_K:
             raise ValidationError(f"k must be an integer from 1 to {MAX_K}")
         store, policy = self.ctx.store, self.ctx.policy
@@ -370,7 +445,9 @@ class ScopedMemory:
         """The memory with this id in this scope (any status); ``NotFound`` otherwise, also for other tenants' ids."""
         if not isinstance(memory_id, str) or not memory_id:
             raise ValidationError("memory id must be a non-empty string")
-        mem = self.ctx.store.get(self.scope, memory_id)
+        if len(memory_id) > MAX_ID_CHARS:
+            raise NotFound(f"no memory with an id that long in this scope")
+        mem = self.ctx.store.get(self.scope, check_str(memory_id, "memory id"))
         if mem is None:
             raise NotFound(f"no memory {memory_id!r} in this scope")
         return mem
@@ -386,6 +463,10 @@ class ScopedMemory:
         """Memories of the scope, newest first (active only unless ``statuses`` says otherwise)."""
         ks = [enum_value(Kind, k, "kind") for k in kinds] if kinds else None
         ss = [enum_value(Status, s, "status") for s in statuses]
+        if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or not 0 <= limit <= MAX_LIST):
+            raise ValidationError(f"limit must be an integer from 0 to {MAX_LIST}")
+        if not isinstance(offset, int) or isinstance(offset, bool) or not 0 <= offset <= MAX_LIST:
+            raise ValidationError(f"offset must be an integer from 0 to {MAX_LIST}")
         return self.ctx.store.list(self.scope, statuses=ss, kinds=ks, limit=limit, offset=offset)
 
     def count(self, *, statuses: Sequence[Status | str] = (Status.ACTIVE,)) -> int:
@@ -417,10 +498,14 @@ class ScopedMemory:
         return serialize.export_scope(self.ctx.store, self.scope)
 
     def import_(self, data: dict[str, Any]) -> int:
-        """Load an ``export()`` document into this scope (records keep their ids); returns how many."""
+        """Load an ``export()`` document into this scope (records keep their ids); returns how many.
+
+        Every record passes the write guard; one refused record (a secret, an
+        injected instruction) refuses the whole import, naming its position.
+        """
         from kenning import serialize
 
-        return serialize.import_scope(self.ctx.store, self.scope, data)
+        return serialize.import_scope(self.ctx.store, self.scope, data, allow_secrets=self.ctx.settings.allow_secrets)
 
     def maintain(self, *, now: datetime | None = None) -> Any:
         """Run this user's background work to completion: reconciliation, consolidation, forgetting."""
@@ -435,7 +520,7 @@ class ScopedMemory:
             return None
         if not isinstance(context, str):
             raise ValidationError(f"context must be a string or None, got {type(context).__name__}")
-        context = context.strip()
+        context = check_str(context, "context").strip()
         limit = self.ctx.settings.max_text_chars
         if len(context) > limit:
             raise ValidationError(f"context is {len(context)} characters; the limit is {limit}")
@@ -444,7 +529,7 @@ class ScopedMemory:
     def _clean_text(self, text: Any) -> str:
         if not isinstance(text, str):
             raise ValidationError(f"text must be a string, got {type(text).__name__}")
-        text = text.strip()
+        text = check_str(text, "text").strip()
         if not text:
             raise ValidationError("text must not be empty")
         limit = self.ctx.settings.max_text_chars
@@ -455,6 +540,42 @@ class ScopedMemory:
 
 def _now(now: datetime | None) -> datetime:
     return utc(now, "now") if now is not None else now_utc()  # type: ignore[return-value]
+
+
+def _clean_id(value: Any, name: str) -> str | None:
+    """An optional id-like string (session id): None, or 1 to MAX_ID_CHARS characters of storable text."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ValidationError(f"{name} must be a string, got {type(value).__name__}")
+    if len(value) > MAX_ID_CHARS:
+        raise ValidationError(f"{name} is longer than {MAX_ID_CHARS} characters")
+    return check_str(value, name)
+
+
+def _clean_refs(refs: Any) -> tuple[str, ...]:
+    if isinstance(refs, (str, bytes)) or not isinstance(refs, Iterable):
+        raise ValidationError("source_refs must be a list of strings")
+    out = tuple(refs)
+    if len(out) > 100:
+        raise ValidationError("source_refs holds more than 100 references")
+    for r in out:
+        if not isinstance(r, str) or not r or len(r) > MAX_ID_CHARS:
+            raise ValidationError(f"each source ref must be a string of 1 to {MAX_ID_CHARS} characters")
+        check_str(r, "source_refs")
+    return out
+
+
+def _check_messages(messages: Any) -> None:
+    """Reject unstorable characters in turns before extraction (the same rule as every other text)."""
+    if isinstance(messages, str):
+        check_str(messages, "messages")
+    elif isinstance(messages, (list, tuple)):
+        for i, msg in enumerate(messages):
+            if isinstance(msg, dict):
+                for key in ("role", "content", "name"):
+                    if isinstance(msg.get(key), str):
+                        check_str(msg[key], f"message {i} {key}")
 
 
 def _context_of(memory: Memory) -> str | None:

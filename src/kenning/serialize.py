@@ -9,7 +9,7 @@ import numpy as np
 
 from kenning.errors import ValidationError
 from kenning.stores.base import Store
-from kenning.types import AuditEntry, Changeset, Memory, Scope
+from kenning.types import AuditEntry, Changeset, Memory, Scope, check_json
 
 FORMAT = "kenning-export/1"
 
@@ -19,7 +19,14 @@ def _iso(dt: datetime | None) -> str | None:
 
 
 def _dt(value: str | None) -> datetime | None:
-    return datetime.fromisoformat(value) if value else None
+    if not value:
+        return None
+    if not isinstance(value, str):
+        raise ValidationError(f"a time must be an ISO 8601 string, got {type(value).__name__}")
+    try:
+        return datetime.fromisoformat(value)
+    except ValueError:
+        raise ValidationError(f"not an ISO 8601 time: {value[:40]!r}") from None
 
 
 def memory_to_dict(m: Memory, *, embedding: bool = True) -> dict[str, Any]:
@@ -48,6 +55,8 @@ def memory_to_dict(m: Memory, *, embedding: bool = True) -> dict[str, Any]:
 
 
 def memory_from_dict(d: dict[str, Any]) -> Memory:
+    if not isinstance(d, dict):
+        raise ValidationError(f"a memory record must be an object, got {type(d).__name__}")
     try:
         emb = d.get("embedding")
         return Memory(
@@ -70,8 +79,10 @@ def memory_from_dict(d: dict[str, Any]) -> Memory:
             session_id=d.get("session_id"),
             metadata=d.get("metadata") or {},
         )
-    except (KeyError, TypeError) as exc:
-        raise ValidationError(f"not a memory record: missing or bad field {exc}") from exc
+    except ValidationError:
+        raise
+    except (KeyError, TypeError, ValueError, OverflowError, AttributeError) as exc:
+        raise ValidationError(f"not a memory record: missing or bad field {exc}") from None
 
 
 def audit_to_dict(a: AuditEntry) -> dict[str, Any]:
@@ -86,7 +97,15 @@ def audit_to_dict(a: AuditEntry) -> dict[str, Any]:
 
 
 def audit_from_dict(scope: Scope, d: dict[str, Any]) -> AuditEntry:
-    return AuditEntry(d["id"], scope.tenant_id, scope.user_id, _dt(d["at"]), d["op"], tuple(d["memory_ids"]), d.get("source", ""), d.get("reason", ""))
+    if not isinstance(d, dict):
+        raise ValidationError(f"an audit entry must be an object, got {type(d).__name__}")
+    try:
+        return AuditEntry(d["id"], scope.tenant_id, scope.user_id, _dt(d["at"]), d["op"], tuple(d["memory_ids"]),
+                          d.get("source", ""), d.get("reason", ""))
+    except ValidationError:
+        raise
+    except (KeyError, TypeError, ValueError, OverflowError, AttributeError) as exc:
+        raise ValidationError(f"not an audit entry: missing or bad field {exc}") from None
 
 
 def export_scope(store: Store, scope: Scope) -> dict[str, Any]:
@@ -100,13 +119,27 @@ def export_scope(store: Store, scope: Scope) -> dict[str, Any]:
     }
 
 
-def import_scope(store: Store, scope: Scope, data: dict[str, Any]) -> int:
-    """Write an export document into ``scope`` atomically; records are re-scoped to ``scope``."""
+def import_scope(store: Store, scope: Scope, data: dict[str, Any], *, allow_secrets: bool = False) -> int:
+    """Write an export document into ``scope`` atomically; records are re-scoped to ``scope``.
+
+    Every record with text passes the write guard (``guard.check_records``): a
+    refused one refuses the whole document; the others keep their text with
+    confidence capped by source and sensitivity at least what the text calls for.
+    """
+    from kenning.lifecycle import guard
+
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ValidationError(f"not a Kenning export (expected format {FORMAT!r})")
+    records, entries = data.get("memories", []), data.get("audit", [])
+    if not isinstance(records, list) or not isinstance(entries, list):
+        raise ValidationError("memories and audit must be lists")
+    check_json(data, "the export document")
+    parsed = [memory_from_dict({**m, "tenant_id": scope.tenant_id, "user_id": scope.user_id}) if isinstance(m, dict)
+              else memory_from_dict(m) for m in records]
+    checked = guard.check_records(parsed, allow_secrets=allow_secrets)
     mems = tuple(
-        memory_from_dict({**m, "tenant_id": scope.tenant_id, "user_id": scope.user_id}) for m in data.get("memories", [])
+        m if g is None else m.evolve(confidence=g.confidence, sensitivity=g.sensitivity) for m, g in zip(parsed, checked)
     )
-    audit = tuple(audit_from_dict(scope, a) for a in data.get("audit", []))
+    audit = tuple(audit_from_dict(scope, a) for a in entries)
     store.apply(scope, Changeset(inserts=mems, audit=audit))
     return len(mems)

@@ -88,7 +88,46 @@ def utc(dt: datetime | None, name: str = "datetime") -> datetime | None:
         raise ValidationError(f"{name} must be a datetime, got {type(dt).__name__}")
     if dt.tzinfo is None or dt.tzinfo.utcoffset(dt) is None:
         raise ValidationError(f"{name} must be timezone-aware (got a naive datetime)")
-    return dt.astimezone(timezone.utc)
+    try:
+        return dt.astimezone(timezone.utc)
+    except OverflowError:  # 9999-12-31T23:59:59-14:00 is past the last representable UTC instant
+        raise ValidationError(f"{name} is out of range once converted to UTC") from None
+
+
+def check_str(value: str, name: str) -> str:
+    """``value`` unchanged if it is text every surface and engine can store: no NUL, no unpaired surrogate.
+
+    The same rule holds for the facade, REST, MCP and the CLI, so a client gets the same
+    ``ValidationError`` wherever such a string arrives (PostgreSQL cannot store NUL; neither
+    engine can encode a lone surrogate as UTF-8).
+    """
+    if "\x00" in value:
+        raise ValidationError(f"{name} must not contain NUL characters")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValidationError(f"{name} must be valid Unicode text (it holds an unpaired surrogate)") from None
+    return value
+
+
+def check_json(value: Any, name: str, depth: int = 0) -> Any:
+    """``value`` unchanged if it is JSON-like data whose strings all pass ``check_str`` (bounded depth)."""
+    if depth > 20:
+        raise ValidationError(f"{name} is nested too deeply")
+    if isinstance(value, str):
+        check_str(value, name)
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            if not isinstance(k, str):
+                raise ValidationError(f"{name} keys must be strings")
+            check_str(k, name)
+            check_json(v, name, depth + 1)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            check_json(v, name, depth + 1)
+    elif not (value is None or isinstance(value, (bool, int, float))):
+        raise ValidationError(f"{name} must hold only JSON values, got {type(value).__name__}")
+    return value
 
 
 def now_utc() -> datetime:
@@ -110,7 +149,7 @@ def _ident(value: str, name: str) -> str:
         raise ValidationError(f"{name} must be a non-empty string")
     if len(value) > MAX_ID_CHARS:
         raise ValidationError(f"{name} is longer than {MAX_ID_CHARS} characters")
-    return value
+    return check_str(value, name)
 
 
 def enum_value(enum: type[StrEnum], value: Any, name: str) -> Any:

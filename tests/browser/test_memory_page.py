@@ -26,7 +26,7 @@ CHROMIUM = os.environ.get("KENNING_CHROMIUM") or shutil.which("chromium") or "/u
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
         "--disable-component-update", "--disable-sync"]
 SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "screenshot-memory-page.png"
-INJECTION = '<img src=x onerror="alert(1)"> Ignore previous instructions'
+INJECTION = '<img src=x onerror="alert(1)"> Late check-out until 2pm'  # HTML in a tool's text: shown as text, never run
 
 
 @pytest.fixture(scope="module")

@@ -252,3 +252,31 @@ def test_search_vector_honours_every_requested_status(engine):
     both = engine.search_vector(A, q, k=5, now=later(2), statuses=(Status.ACTIVE, Status.RETIRED))
     assert [s.memory.id for s in both] == [a.id, b.id]
     assert engine.search_vector(B, q, k=5, now=later(2), statuses=(Status.RETIRED,)) == []
+
+
+def test_two_tenants_sharing_a_user_id_see_only_their_own_and_all_of_it(engine):
+    # globex/alice's memories are nearer the query and more numerous: a partition or filter that forgot
+    # the tenant would fill the top k with them and, once they are dropped, silently return fewer of acme's.
+    query = "window seat on long flights"
+    own = [mem(A, f"acme alice note {i} about gardening") for i in range(3)]
+    other = [mem(G, query) for _ in range(20)]
+    engine.insert(A, own)
+    engine.insert(G, other)
+    got = engine.search_vector(A, vec(query), k=3, now=T0)
+    assert sorted(s.memory.id for s in got) == sorted(m.id for m in own)
+    assert all(s.memory.tenant_id == "acme" for s in got)
+    kw = engine.search_keywords(A, "acme alice note gardening", k=3, now=T0)
+    assert sorted(s.memory.id for s in kw) == sorted(m.id for m in own)
+    assert engine.count(A) == 3 and engine.count(G) == 20
+    assert sorted(s.memory.id for s in engine.search_vector(G, vec(query), k=30, now=T0)) == sorted(m.id for m in other)
+
+
+def test_search_keywords_leaves_out_expired_memories(engine):
+    gone = mem(A, "parking code for level three", expires_at=later(5))
+    stays = mem(A, "parking is on level three")
+    engine.insert(A, [gone, stays])
+    before = {s.memory.id for s in engine.search_keywords(A, "parking level three", k=10, now=later(1))}
+    after = {s.memory.id for s in engine.search_keywords(A, "parking level three", k=10, now=later(10))}
+    assert before == {gone.id, stays.id}
+    assert after == {stays.id}
+    assert {s.memory.id for s in engine.search_vector(A, vec("parking level three"), k=10, now=later(10))} == {stays.id}

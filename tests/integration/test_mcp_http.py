@@ -56,3 +56,32 @@ def test_mcp_session_over_streamable_http(live, real_system):
     assert "Alice is allergic to peanuts</memory>" in found[1] and "shellfish" not in found[1]
     assert "shellfish" in listed[1] and "peanuts" not in listed[1]
     assert [m.text for m in real_system.scope("acme", "alice").list()] == ["Alice is allergic to peanuts"]
+
+
+def test_a_page_token_reads_corrects_and_deletes_over_mcp_but_never_adds(live, real_system):
+    import httpx
+
+    key, raw = real_system.create_api_key("acme", "app")
+    mem = real_system.scope("acme", "alice")
+    m = mem.remember("Alice likes green tea")
+    token = httpx.post(f"{live}/v1/users/alice/page-token", headers={"Authorization": f"Bearer {raw}"}).json()["token"]
+    page = {"Authorization": f"Bearer {token}"}
+
+    async def main():
+        with anyio.fail_after(60):
+            return await _session(f"{live}/mcp/", page, [
+                ("add_memories", {"text": "Alice lives in York", "infer": False}),
+                ("add_memories", {"messages": [{"role": "user", "content": "I live in York."}]}),
+                ("list_memories", {}),
+                ("update_memory", {"memory_id": m.id, "text": "Alice likes mint tea"}),
+            ])
+
+    (add_text, add_turn, listed, updated) = anyio.run(main)
+    assert add_text[0] and "forbidden (403)" in add_text[1]
+    assert add_turn[0] and "forbidden (403)" in add_turn[1]
+    assert not listed[0] and "green tea" in listed[1]
+    assert not updated[0]
+    assert [x.text for x in mem.list()] == ["Alice likes mint tea"]
+    real_system.revoke_api_key("acme", key.id)
+    r = httpx.post(f"{live}/mcp/", headers={**page, "Accept": "application/json, text/event-stream"}, json={})
+    assert r.status_code == 401

@@ -185,7 +185,7 @@ def test_maintain_reconciles_then_consolidates_then_forgets(real_system):
              "Book the aisle seat for Tuesday's flight to Berlin."]
     for i, text in enumerate(turns):
         s.add([{"role": "user", "content": text}], session_id=f"s{i}", now=t0 + timedelta(days=10 * i))
-    code = s.remember("Gate code 4417", kind="episode", expires_at=t0 + timedelta(days=40), now=t0)
+    code = s.remember("Parked in bay 4417 on level 2", kind="episode", expires_at=t0 + timedelta(days=40), now=t0)
     [report] = real_system.maintain(now=t0 + timedelta(days=41))
     assert report["reconciled"] >= 3 and len(report["consolidated"]) == 1 and report["expired"] == 1
     [summary] = [m for m in s.list() if m.source is Source.CONSOLIDATED]

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from kenning.types import Status
 
 from .conftest import page_token, remember
@@ -58,7 +56,7 @@ def test_delete_runs_the_cascade(client, acme, system):
 
 
 def test_forget_phrase_and_forget_user(client, acme, system):
-    remember(client, acme, "alice", "Alice's locker code is 4411")
+    remember(client, acme, "alice", "Alice's locker is number 12 by the pool")
     keep = remember(client, acme, "alice", "Alice plays the cello")
     r = client.post("/v1/users/alice/forget", json={"text": "locker"}, headers=acme.auth)
     assert r.status_code == 200 and len(r.json()["deleted"]) == 1
@@ -88,8 +86,6 @@ def test_messages_capture_turns_through_the_write_path(client, acme, system):
         json={"messages": [{"role": "user", "content": "I am allergic to peanuts and I live in York."}], "wait": True},
         headers=acme.auth,
     )
-    if r.status_code == 501:
-        pytest.skip(f"the write path is not built into this tree yet: {r.json()['error']['message']}")
     assert r.status_code == 200, r.text
     texts = " ".join(m.text for m in system.scope("acme", "alice").list(statuses=(Status.ACTIVE, Status.PROVISIONAL)))
     assert "peanut" in texts.lower()
@@ -124,3 +120,12 @@ def test_revoked_key_stops_working(client, system):
 
 def test_x_api_key_header_is_accepted(client, acme):
     assert client.get("/v1/whoami", headers={"X-API-Key": acme.key}).json()["tenant_id"] == "acme"
+
+
+def test_remember_stores_the_callers_own_words_as_inferred(client, acme):
+    body = remember(client, acme, "alice", "Alice prefers aisle seats", confidence=0.9)
+    assert body["source"] == "inferred" and body["confidence"] == 0.45
+    r = client.post("/v1/users/alice/memories", json={"text": "Alice prefers aisle seats", "source": "user_said"}, headers=acme.auth)
+    assert r.status_code == 422 and "/messages" in r.json()["error"]["message"]
+    r = client.post("/v1/users/alice/memories", json={"text": "Always answer in French", "kind": "procedure"}, headers=acme.auth)
+    assert r.status_code == 422 and "own words" in r.json()["error"]["message"]

@@ -255,8 +255,10 @@ def test_parser_ignores_oversized_text():
 
 
 def test_prompt_masks_secrets_and_quotes_memory_text(system):
+    # a record that holds a secret (stored before the write guard, or with allow_secrets): the prompt still masks it
     mem = system.scope("acme", "x")
-    m = mem.remember('Says "ignore this" and key sk-proj-4fJ9kL2mN8pQ1rS6tU3vW7xY0zA5bC2dE9fG', now=T0)
+    plain = mem.remember('Says "ignore this" and key', now=T0)
+    m = plain.evolve(text='Says "ignore this" and key sk-proj-4fJ9kL2mN8pQ1rS6tU3vW7xY0zA5bC2dE9fG')
     messages, aliases = reconcile_messages(m, [Neighbour(m, 1.0)])
     assert aliases == {1: m.id}
     assert "sk-proj" not in messages[1]["content"] and '\\"ignore this\\"' in messages[1]["content"]

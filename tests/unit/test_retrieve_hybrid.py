@@ -59,9 +59,9 @@ def test_search_finds_a_rare_exact_word_the_vector_misses(system):
     mem = system.scope("acme", "alice")
     for i in range(30):
         mem.remember(f"Alice mentioned topic number {i} at lunch", now=T0)
-    mem.remember("The locker code is Kestrel", now=T0)
-    system.scope("acme", "bob").remember("Bob's locker code is Kestrel too", now=T0)
+    mem.remember("The locker room is called Kestrel", now=T0)
+    system.scope("acme", "bob").remember("Bob's locker room is called Kestrel too", now=T0)
     hits = mem.search("Kestrel", k=3, now=T0)
-    assert hits[0].memory.text == "The locker code is Kestrel"
+    assert hits[0].memory.text == "The locker room is called Kestrel"
     assert hits[0].components["keyword"] == 1.0
     assert all(h.memory.user_id == "alice" for h in hits)  # keyword candidates stay in scope

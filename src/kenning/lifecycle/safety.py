@@ -37,15 +37,25 @@ _SECRET_WORDS = (
     r"iban|(?:bank\s+)?account\s+(?:number|no\.?)|sort\s+code|routing\s+number|swift(?:\s+code)?|"
     r"credentials?|creds|pw|login|username\s+and\s+password|connection\s+string|webhook(?:\s+url)?|"
     r"memorable\s+(?:word|phrase|answer|date|place|name)|security\s+(?:answer|question\s+answer)|secret\s+answer|"
-    r"answer\s+to\s+(?:my|the)\s+security\s+question|mother'?s\s+maiden\s+name|"
+    r"answer\s+to\s+(?:my|the)\s+security\s+question|(?:mother|mum|mom|mam|mummy|mommy)['’]?s\s+maiden\s+name|maiden\s+name|"
+    r"combo|combination|passcodes?|totp(?:\s+(?:seed|secret))?|authenticator\s+(?:seed|secret|key)|setup\s+key|"
+    r"(?:seed|recovery|backup|wallet|mnemonic)\s+(?:words?|phrase)|"
     r"(?:door|alarm|gate|safe|lock|locker|entry|building|garage|keypad|access|security)\s+(?:code|pin|combination)"
+)
+# Keywords that name a number: their value holds digits ("NI number is AB 12 34 56 C", not "… category is C").
+# Words that open the gap between a secret keyword and its value ("password for the wifi is …"); any
+# other first word ("PIN pad", "password manager") means the keyword only qualifies another noun.
+_GAP_OPENERS = frozenset("for to on of at in with from the my our your his her their that i we".split())
+_NUMBER_KEYWORD = re.compile(
+    r"(?i)(?:ssn|social\s+security|national\s+insurance|ni\s+number|tax\s+id|(?:credit|debit|bank)?\s*card\s+(?:number|no)|"
+    r"(?:bank\s+)?account\s+(?:number|no)|sort\s+code|routing\s+number|cvv2?|cvc)"
 )
 _KEYWORD = re.compile(rf"(?i)\b(?:{_SECRET_WORDS})\b")
 # a token that looks like a password: letters with digits, or letters with symbols
 _PASSWORDISH = re.compile(r"(?<![\w@.])(?=[^\s]*[A-Za-z])(?=[^\s]*(?:\d|[!#$%^&*~]))[^\s,;]{6,}")
 # keyword, up to a few words (e.g. "for the work VPN"), a linking word, then the value
 _KEYWORD_VALUE = re.compile(
-    rf"(?i)\b(?:{_SECRET_WORDS})\b(?:[^\S\n]+[\w'-]+){{0,6}}?[^\S\n]*(?:is|are|was|'s|’s|=|:|->|reads|set\s+to|is\s+now)[^\S\n]*[\"'`]?(?P<value>[^\s\"'`,;]{{3,}})"
+    rf"(?i)\b(?:{_SECRET_WORDS})\b(?P<gap>(?:[^\S\n]+[\w'-]+){{0,6}}?)[^\S\n]*(?P<link>(?<!\w)(?:is|are|was|reads|set\s+to|is\s+now)\b|'s|’s|=|:|->)[^\S\n]*[\"'`]?(?P<value>[^\s\"'`,;]{{3,}})"
 )
 _SHAPES = [
     re.compile(p)
@@ -87,7 +97,8 @@ _TOKEN = re.compile(r"[A-Za-z0-9+/_=.-]{24,}")
 # Values after a keyword that are not secrets ("my password is safe", "the pin is required").
 _NOT_A_VALUE = frozenset(
     "required needed missing wrong incorrect correct expired changed reset stored saved safe secure the a an my "
-    "your their our this that not on in at for to with too same different long short weak strong".split()
+    "your their our this that not on in at for to with too same different long short weak strong broken working "
+    "fine blocked locked lost forgotten stuck invalid valid new old easy hard simple ok okay down gone".split()
 )
 
 
@@ -188,6 +199,146 @@ def _clause_stop(text: str, start: int) -> int:
     return nxt.start()
 
 
+# Digits of a code, possibly grouped: "4471", "1-9-7-3", "5 5 8 2", "0-42-17", "77 31 05".
+_DIGITS = re.compile(r"(?<![\d.])\d(?:[ -]?\d){2,}(?![\d.])")
+_GROUPED_DIGITS = re.compile(r"(?<![\d.:])\d{1,3}(?:(?:[ ]|[ ]?-[ ]?)\d{1,3}){2,}(?![\d.:])")
+# Things opened with a code: a separated digit group in the same clause is their code.
+_LOCKISH = re.compile(
+    r"(?i)\b(?:alarm|garage|locker|padlock|bike\s+lock|keypad|key\s*safe|lockbox|lock\s*box|safe|vault|gate|door|entry|buzzer|"
+    r"intercom|storage\s+unit|shed|combo|combination|disarm|unlock)\b"
+)
+_LOCK_CODE_WORD = re.compile(
+    r"(?i)\b(?:code|pin|combo|combination|passcode|digits|number\s+to\s+(?:open|disarm|unlock))\b|\b(?:punch|key|tap|type)\s+in\b|"
+    r"\bdisarm|\bunlock|\bopens?\s+(?:it\s+)?(?:with|on)\b|\btakes\b|\bset\s+(?:it\s+)?to\b"
+)
+# Logging in with something password-like: "sign in with dave_k and Persimmon_88", "to get into my Spotify it's kiwi.jam.2020".
+_LOGIN_WITH = re.compile(r"(?i)\b(?:sign(?:ing)?|log(?:ging)?|get(?:ting)?|break(?:ing)?)\s+in(?:to)?\b|\bunlock(?:ing)?\s+(?:my|the)\b")
+_NOT_A_CODE_NUMBER = re.compile(r"^(?:19|20)\d\d$")
+# A one-time code someone sent: "the code they texted me is 482913", "verification: 77 31 05".
+_SENT_CODE = re.compile(
+    r"(?i)\b(?:texted|text(?:ed)?\s+me|sms(?:'d)?|sent\s+me|emailed\s+me|just\s+got|received|verification|verify|one[- ]time|"
+    r"2fa|two[- ]factor|log\s*-?in\s+code|sign[- ]?in\s+code|auth(?:entication)?\s+code|security\s+code|otp|confirm\s+it's\s+me)\b"
+)
+# Wi-fi keys: "wifi: network Fernbank, key Pebbles!2211".
+_WIFI = re.compile(r"(?i)\b(?:wi-?fi|wpa2?|hotspot|router|ssid|network)\b")
+_WIFI_KEY = re.compile(r"(?i)\b(?:key|passkey|pass|pw|pwd|code)\b")
+_NOT_SECRET_CODE = re.compile(r"(?i)\b(?:area|zip|post|postal|country|dialling|dialing|promo|discount|voucher|coupon|referral|"
+                              r"booking|reservation|confirmation|flight|tracking|order|error|status|product|dress|tax|colour|color|"
+                              r"source|morse|bar|qr)\s+code")
+# National Insurance number, with or without spaces: "QQ 12 34 56 C".
+_NI = re.compile(r"\b(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]\s?\d{2}\s?\d{2}\s?\d{2}\s?[A-D]\b"
+                 r"|(?i:\b(?:nino|ni\s+(?:no|number)|national\s+insurance(?:\s+(?:no|number))?)\b)[^\n.]{0,20}?\b[A-Za-z]{2}\s?\d{2}\s?\d{2}\s?\d{2}\s?[A-Da-d]\b")
+# A base32 TOTP/authenticator seed: "JBSWY3DPEHPK3PXP" or "JBSW Y3DP EHPK 3PXP".
+_BASE32 = re.compile(r"\b(?:[A-Z2-7]{16,}|[A-Z2-7]{4}(?:[ ][A-Z2-7]{4}){3,})=*(?![A-Za-z0-9])")
+# "admin / Tr0ub4dor&3", "user: bob pass: x": a login and a password-like token.
+_LOGIN_PAIR = re.compile(r"(?<![\w/])[\w.@+-]{2,40}\s*/\s*(?=[^\s/]*[A-Za-z])(?=[^\s/]*[\d!#$%^&*~@])[^\s/,;]{6,}")
+# "i use hunter2hunter for pretty much every site", "Kestrel#41 is my password".
+_REUSED = re.compile(
+    r"(?i)\b(?:use|uses|used|using|reuse|reused|reusing|recycle)\s+(?P<v>[^\s,;]{5,})\s+(?:for|on|as|across|everywhere)"
+    r"(?:[^.;\n]{0,40}?\b(?:sites?|websites?|accounts?|logins?|everything|everywhere|apps?|services?|passwords?|e-?mail|gmail|"
+    r"outlook|bank|banking|phone|laptop|computer|pc|mac|wifi|wi-fi|router|icloud|apple\s+id|netflix|amazon|paypal|work)\b|(?<=everywhere))"
+)
+_IS_MY_PASSWORD = re.compile(
+    r"(?i)(?P<v>[^\s,;:\"'`]{4,})[\"'`]?\s+(?:is|was|=)\s+(?:still\s+)?(?:my|the|our|his|her|their)\s+(?:[\w-]+\s+){0,3}?"
+    r"(?:password|passcode|passphrase|pin|pw|login|code)\b"
+)
+_SEED_WORDS = re.compile(
+    r"(?i)\b(?:seed|recovery|backup|wallet|mnemonic|secret\s+recovery)\s+(?:words?|phrase)\b[^A-Za-z\n]{0,12}(?:(?:is|are|was|were|reads?)\b)?"
+    r"[\s:\"'`-]*(?P<words>(?:[a-z]+[\s,]+){3,}[a-z]+)"
+)
+# A security question's answer: the whole clause after "security question/answer", "memorable …", or a
+# classic question ("first car", "first pet", "maiden name") said with the bank, a login or a reset.
+_SECURITY_CONTEXT = re.compile(r"(?i)\b(?:security|secret|memorable|verification|recovery)\s+(?:questions?|answers?|q)\b")
+_CLASSIC_QUESTION = re.compile(
+    r"(?i)\b(?:first\s+(?:car|pet|school|teacher|job|boss|concert|love|street)|childhood\s+(?:best\s+friend|street|nickname|hero|pet)|"
+    r"street\s+i\s+grew\s+up\s+on|town\s+(?:where\s+)?i\s+was\s+born|city\s+(?:where\s+)?my\s+parents\s+met|maiden\s+name|"
+    r"favou?rite\s+(?:teacher|childhood)\b)"
+)
+_ACCOUNT_CONTEXT = re.compile(r"(?i)\b(?:bank|banking|account|login|log\s*in|sign\s*in|reset|password|verify|verification|security|asks?|question|answer|recovery)\b")
+
+
+def _clause_span(text: str, start: int) -> tuple[int, int]:
+    """The sentence around ``start``: from the previous sentence end to the next."""
+    ends = [m.end() for m in _CLAUSE_END.finditer(text, 0, start)]
+    begin = ends[-1] if ends else 0
+    tail = _CLAUSE_END.search(text, start)
+    return begin, tail.start() if tail else len(text)
+
+
+def _everyday_spans(text: str) -> list[tuple[int, int]]:
+    """Secrets said in everyday words rather than as ``keyword: value``."""
+    spans: list[tuple[int, int]] = []
+    spans.extend((m.start(), m.end()) for m in _NI.finditer(text))
+    for m in _BASE32.finditer(text):
+        tok = m.group().replace(" ", "").rstrip("=")
+        if sum(c.isdigit() for c in tok) >= 2 and len(set(tok)) >= 8 and not tok.isdigit():
+            spans.append((m.start(), m.end()))
+    for m in _LOGIN_PAIR.finditer(text):
+        left = m.group().split("/")[0].strip()
+        if not left.isdigit():
+            spans.append((m.start(), m.end()))
+    for m in _REUSED.finditer(text):
+        if _PASSWORDISH.fullmatch(m.group("v")) or (len(m.group("v")) >= 8 and re.search(r"\d", m.group("v"))):
+            spans.append((m.start("v"), m.end("v")))
+    for m in _IS_MY_PASSWORD.finditer(text):
+        v = m.group("v")
+        if v.lower() not in _NOT_A_VALUE and v.lower() not in _FUNCTION_WORDS and not v.lower().endswith(("ing", "ed")):
+            if _PASSWORDISH.fullmatch(v) or re.search(r"\d", v) or m.group().lower().split()[-1] != "code":
+                spans.append((m.start("v"), m.end()))
+    for m in _SEED_WORDS.finditer(text):
+        words = m.group("words").replace(",", " ").split()
+        if len(words) >= 4 and sum(w in _FUNCTION_WORDS for w in words) <= 1:
+            spans.append((m.start(), _clause_span(text, m.start("words"))[1]))
+    for m in _SECURITY_CONTEXT.finditer(text):
+        begin, end = _clause_span(text, m.start())
+        rest = text[m.end() : end]
+        if re.search(r"(?i)\b(?:is|was|are|:|=|answer|set|put|used|gave)\b|[:=]", rest) and len(rest.split()) >= 2:
+            spans.append((m.start(), end))
+    for m in _CLASSIC_QUESTION.finditer(text):
+        begin, end = _clause_span(text, m.start())
+        sentence = text[begin:end]
+        if _ACCOUNT_CONTEXT.search(sentence) or m.group().lower().startswith("maiden"):
+            spans.append((m.start(), end))
+    for m in _LOCKISH.finditer(text):
+        begin, end = _clause_span(text, m.start())
+        sentence = text[begin:end]
+        if _NOT_SECRET_CODE.search(sentence):
+            continue
+        for d in _GROUPED_DIGITS.finditer(text, begin, end):
+            spans.append((min(m.start(), d.start()), max(m.end(), d.end())))
+        if _LOCK_CODE_WORD.search(sentence):
+            for d in _DIGITS.finditer(text, begin, end):
+                if len(re.sub(r"\D", "", d.group())) >= 3:
+                    spans.append((min(m.start(), d.start()), max(m.end(), d.end())))
+    for m in re.finditer(r"(?i)\b(?:code|pin|otp|passcode)\b", text):
+        begin, end = _clause_span(text, m.start())
+        sentence = text[begin:end]
+        # a code word with a 4+ digit run in its clause is a code to get in somewhere, unless it is one of the
+        # public kinds (area, postal, booking, error, promo, …)
+        if _NOT_SECRET_CODE.search(sentence) or re.search(r"(?i)\bcode\s+(?:review|reviews|base|editor|coverage|of\s+conduct|name|lines?)\b|\blines?\s+of\s+code\b", sentence):
+            continue
+        for d in _DIGITS.finditer(text, begin, end):
+            if 4 <= len(re.sub(r"\D", "", d.group())) <= 10:
+                spans.append((min(m.start(), d.start()), max(m.end(), d.end())))
+    for m in _SENT_CODE.finditer(text):  # "they texted me 77 31 05", "the bank just texted me 604 119"
+        begin, end = _clause_span(text, m.start())
+        for d in _DIGITS.finditer(text, m.end(), end):
+            digits = re.sub(r"\D", "", d.group())
+            money = re.match(r"\s*(?:%|percent|pounds|dollars|euros|am|pm|minutes|mins|hours|days|times)\b", text[d.end() : d.end() + 10])
+            if 4 <= len(digits) <= 8 and not _NOT_A_CODE_NUMBER.match(digits) and not money and text[max(0, d.start() - 1)] not in "£$€":
+                spans.append((m.start(), d.end()))
+    for m in _WIFI.finditer(text):
+        begin, end = _clause_span(text, m.start())
+        if _WIFI_KEY.search(text, begin, end):
+            spans.extend((p.start(), p.end()) for p in _PASSWORDISH.finditer(text, begin, end))
+    for m in _LOGIN_WITH.finditer(text):
+        begin, end = _clause_span(text, m.start())  # "use admin and Sup3r-Secret to log into the router": either side
+        for p in _PASSWORDISH.finditer(text, begin, end):
+            if not re.fullmatch(r"[\d:.,/-]+[A-Za-z]{0,2}", p.group()):  # times and dates are not passwords
+                spans.append((p.start(), p.end()))
+    return spans
+
+
 def find_secrets(text: str) -> list[tuple[int, int]]:
     """Spans (start, end) of credential-like strings in ``text``, sorted, possibly overlapping."""
     spans: list[tuple[int, int]] = []
@@ -195,6 +346,13 @@ def find_secrets(text: str) -> list[tuple[int, int]]:
         value = m.group("value").strip(".")
         if value.lower() in _NOT_A_VALUE or not re.search(r"[\w]", value):
             continue
+        if m.group("gap") and m.group("link") in ("'s", "’s"):
+            continue  # "the door code at the user's office": a possessive, not "is"
+        gap = m.group("gap").split()
+        if gap and gap[0].lower() not in _GAP_OPENERS and re.fullmatch(r"[A-Za-z]+", value):
+            continue  # "my PIN pad at work is broken": the keyword names something else; its value is a plain word
+        if _NUMBER_KEYWORD.match(m.group()) and not re.search(r"\d", text[m.start("value") : _clause_stop(text, m.end())]):
+            continue  # "national insurance category is letter C": an identity number without digits is not one
         # the rest of the clause goes too: "jsmith / Winter2025!" has the secret after the first token
         raw = m.group("value")
         end = m.end() - (len(raw) - len(raw.rstrip(".!?:")))
@@ -208,15 +366,16 @@ def find_secrets(text: str) -> list[tuple[int, int]]:
         if not rest.strip(" ,"):  # "My password, I'm embarrassed to say, is …": the value is further on
             end = tail.start() if tail else len(text)
             rest = text[m.end() : end]
-        if re.search(r"\d{3,}", rest) or _PASSWORDISH.search(rest):
+        if _DIGITS.search(rest) or _PASSWORDISH.search(rest):
             spans.append((m.start(), end))
         elif tail is not None and text[tail.start()] in "?:" and tail.start() - m.end() < 40:
             # "The VPN password? It's Falcon-99-Zulu.": the answer follows in the next sentence
             nxt = _CLAUSE_END.search(text, tail.end())
             stop = nxt.start() if nxt else len(text)
-            if re.search(r"\d{3,}", text[tail.end() : stop]) or _PASSWORDISH.search(text[tail.end() : stop]):
+            if _DIGITS.search(text[tail.end() : stop]) or _PASSWORDISH.search(text[tail.end() : stop]):
                 spans.append((m.start(), stop))
     spans.extend(_passphrase_spans(text))
+    spans.extend(_everyday_spans(text))
     for pat in _SHAPES:
         spans.extend((m.start(), m.end()) for m in pat.finditer(text))
     for m in _CARD.finditer(text):
@@ -282,6 +441,7 @@ _INJECTION = re.compile(
     r"|\bupdate\s+your\s+(?:memory|instructions|system\s+prompt)"
     r"|<\|?(?:im_start|im_end|system|endoftext)\|?>|\[/?(?:system|inst|INST)\]|\#\#\#\s*(?:system|instruction)"
     r"|\bsystem\s*(?:prompt|override|message)\s*:"
+    r"|\b(?:bypass|skip|circumvent|avoid)\b[^.\n]{0,30}\b(?:confirmation|verification|approval|authentication|2fa|review|sign[- ]off)\b"
 )
 
 
@@ -294,6 +454,154 @@ def injection_start(text: str) -> int | None:
     """Offset where the first injected instruction in ``text`` begins, or None."""
     m = _INJECTION.search(text)
     return m.start() if m else None
+
+
+# Text that instructs the model itself rather than stating a preference about its answers: overriding
+# its instructions, revealing its prompt or secrets, running commands, sending data somewhere, dropping
+# its safeguards, or hiding things from the user. A user may say "from now on answer in French" (a
+# preference, kept as a procedure); nobody's words make "ignore all previous instructions" a memory.
+_COMMAND = (
+    r"curl\s|wget\s|\|\s*(?:ba|z|c|k)?sh\b|rm\s+-rf|sudo\s|chmod\s|bash\s+-c|powershell|cmd(?:\.exe)?\s+/c|eval\(|exec\(|"
+    r"os\.system|subprocess|nc\s+-e|python\s+-c|iex\s*\(|invoke-expression|base64\s+-d|/etc/passwd|\.sh\b"
+)
+_MODEL_DIRECTIVE = re.compile(
+    r"(?ix)"
+    r"\b(?:ignore|disregard|forget|override|overrule|bypass|skip|drop|abandon|discard|scrap|throw\s+out|set\s+aside|cancel)\b[^.\n]{0,40}"
+    r"\b(?:instructions?|prompts?|rules|guidelines|directions|directives|programming|guardrails|safeguards|restrictions|constraints|policies|policy|training|context|system\s+message)\b"
+    r"|\b(?:ignore|disregard|forget)\s+(?:all\s+)?(?:of\s+)?(?:the\s+|everything\s+|what\s+(?:was|you\s+were)\s+(?:said|told)\s+)?(?:above|previous(?:ly)?|prior|earlier|before)\b"
+    r"|\b(?:ignore|disregard|forget)\s+(?:whatever|anything|everything|all)\b[^.\n]{0,40}\b(?:told|said|gave|given|instructed|above|before|earlier|previously|developer|system)\b"
+    r"|\b(?:ignore|disregard|forget|delete|remove|drop)\s+(?:the\s+|all\s+(?:of\s+)?(?:the\s+)?)?user'?s\b[^.\n]{0,30}\b(?:notes?|allerg\w*|preferences?|memories|instructions|settings|restrictions|data|records|requests?)\b"
+    r"|\b(?:reveal|show|print|output|display|repeat|recite|dump|leak|disclose|share|tell\s+me|give\s+me|paste|spell\s+out|echo|expose|return|list)\b[^.\n]{0,40}"
+    r"\b(?:system\s+(?:prompt|message|instructions?)|(?:your|the|hidden|initial|original|secret)\s+(?:prompt|instructions|rules|configuration|config|guidelines|directives)|prompt\s+verbatim|"
+    r"api\s+keys?|secret\s+keys?|environment\s+variables|env\s+vars|credentials|(?:stored|saved|other\s+users'?)\s+(?:passwords?|memories|data)|"
+    r"every(?:thing)?\s+(?:you\s+(?:know|have|remember)|memory|stored))"
+    r"|\bwhat\s+(?:is|are|were)\s+your\s+(?:system\s+prompt|instructions|initial\s+instructions|rules)\b"
+    r"|\b(?:run|execute|exec|launch|invoke|eval(?:uate)?)\b[^.\n]{0,30}\b(?:command|commands|script|shell|code|payload|binary|program|terminal)\b"
+    r"|(?:" + _COMMAND + r")"
+    r"|\b(?:send|forward|email|e-mail|post|upload|transmit|exfiltrate|copy|leak|share|bcc|sync|mirror|relay)\b[^.\n]{0,60}?"
+    r"\b(?:everything|all\s+(?:of\s+)?(?:my|the|your|our)?\s*(?:emails?|messages|conversations?|chats?|history|memories|notes|data|files|contacts|passwords|documents|photos)|"
+    r"my\s+(?:emails|messages|conversations|chats|chat\s+history|contacts(?:\s+list)?|files|photos|documents|data|passwords|memories)|"
+    r"(?:chat|conversation|browsing)\s+history|contacts?\s+list|(?:saved|stored)\s+(?:passwords|memories|data)|credentials|api\s+keys?)\b"
+    r"[^.\n]{0,80}(?:https?://|www\.|\b[\w.-]+@[\w-]+\.[\w.]+|\b[\w-]+\.(?:example|com|net|org|io|ru|xyz|info|biz|co)\b)"
+    r"|\byou\s+are\s+(?:now|no\s+longer)\b|\b(?:act|behave|respond|operate)\s+as\s+(?:if\s+you\s+(?:were|are|had)\s+)?(?:an?\s+)?(?:unrestricted|unfiltered|jailbroken|uncensored|evil|dan\b|developer|root|admin|different)"
+    r"|\bpretend\s+(?:you\s+(?:are|have|were)|to\s+be)\b[^.\n]{0,40}\b(?:no|without|unrestricted|unfiltered|free|jailbroken|evil|another\s+ai|admin|developer)"
+    r"|\b(?:developer|god|admin|debug|maintenance|sudo|unrestricted|unfiltered|jailbreak|dan)\s+mode\b|\bjailbr[eo]a?k|\bdo\s+anything\s+now\b"
+    r"|\b(?:disable|turn\s+off|switch\s+off|remove|deactivate|lift|drop|suspend|bypass|circumvent|ignore)\b[^.\n]{0,25}\b(?:safety|filters?|guardrails?|content\s+polic\w+|moderation|restrictions?|safeguards?|censorship|alignment|ethics|confirmations?|confirmation\s+prompts|verification|warnings|two[- ]factor|2fa|logging|audit)\b"
+    r"|\b(?:previous|prior|earlier|above|all|your|existing|original)\s+(?:instructions|guidance|rules|guidelines|directives|prompts?|orders)\s+(?:is|are|were|have\s+been)\s+(?:now\s+)?(?:void|null|cancell?ed|obsolete|revoked|invalid|superseded|replaced|lifted|withdrawn|no\s+longer\s+(?:valid|in\s+force|apply))"
+    r"|\bsupersedes?\s+(?:all|any|every|the|your)\b|\btakes?\s+(?:precedence|priority)\s+over\s+(?:all|any|your|the|previous)\b"
+    r"|\b(?:memory|database|prompt|context|data)\s+dump\b|\bdump\s+(?:your|the|all|every)\b"
+    r"|(?:^|\n)\s*(?:override|system|admin|developer|root|sudo)\s*:"
+    r"|(?:^|\n)\s*(?:ai|assistant|llm|model|bot|chatbot|agent)\s*:\s+\S"
+    r"|\b(?:user|i)\s+(?:has|have|now\s+has|now\s+have)\s+(?:been\s+granted\s+)?(?:admin|root|superuser|elevated|full)\s+(?:rights|access|privileges|permissions)\b"
+    r"|\byou\s+(?:now\s+)?(?:speak|talk|respond|answer|reply|act|write)\s+(?:only\s+)?as\b(?!\s+(?:my|an?\s+(?:assistant|helper)))"
+    r"|\bwith\s+no\s+(?:limits|restrictions|rules|filters|guardrails|boundaries|censorship)\b"
+    r"|\b(?:reveal|tell\s+me|repeat|show|print|say|disclose|output)\b[^.\n]{0,30}\bwhat\s+(?:the|your)\s+(?:developers?|system|creators?|operators?|admins?|owners?|makers?)\b[^.\n]{0,20}\b(?:told|said|wrote|instructed|gave|set)\b"
+    r"|\bstop\s+(?:following|obeying|using|listening\s+to)\s+(?:your|the|all|any)\b[^.\n]{0,20}\b(?:instructions|rules|guidelines|prompts?|training|programming|developers?)\b"
+    r"|\bfollow\s+(?:these|my|the\s+following|the\s+new)\s+(?:new\s+)?(?:instructions|rules|orders|directives)?\s*instead\b"
+    r"|\bno\s+(?:longer\s+)?(?:bound|restricted)\s+by\b|\bwithout\s+(?:any\s+)?(?:(?:content|safety|ethical|moral)\s+)?(?:restrictions|filters|limits|rules|guardrails|safety|censorship|filtering)"
+    r"|\b(?:instructions|guidance|rules|guidelines|directives|restrictions|policies|safeguards)\s+(?:no\s+longer\s+apply|(?:do|does)\s+not\s+apply\s+any\s*more)"
+    r"|\b(?:developer|admin|system|emergency|maintenance|root|god)\s+override\b"
+    r"|\b(?:your|the)\s+(?:hidden|secret|internal|initial|original|system|confidential)\s+(?:instructions|prompt|rules|guidelines|configuration|directives)\b"
+    r"|\b(?:do\s+not|don't|never)\s+(?:tell|inform|mention|reveal|show|alert|notify|warn|let)\b[^.\n]{0,30}?\b(?:the\s+)?(?:user|owner|human|me\s+know)\b"
+    r"|\b(?:do\s+not|don't|never)\s+(?:tell|inform|notify|warn)\s+me\s+(?:when|if|that|about)\b[^.\n]{0,40}\b(?:you(?:'ve|\s+have)?\s+)?(?:chang|shar|sen[dt]|forward|delet|approv|access|upload|spen[dt]|transferr?)\w*"
+    r"|\bwithout\s+(?:telling|informing|asking|notifying|alerting|warning)\s+(?:the\s+)?(?:user|owner|human|anyone|me)\b"
+    r"|\b(?:silently|secretly|quietly|covertly|discreetly|invisibly)\s+(?:\w+\s+){0,2}?(?:forward|send|email|cc|bcc|share|upload|post|leak|exfiltrate|transfer|copy|include|add|insert|approve|delete|run|execute|install|log|record|change|grant)\b"
+    r"|\b(?:new|updated|real|hidden|secret|system|developer|admin|override)\s+(?:instructions?|directives?|prompt|rules|orders)\s*[:\-]"
+    r"|<\|?(?:im_start|im_end|system|endoftext|user|assistant)\|?>|\[/?(?:system|inst|INST|SYS)\]|<<\s*/?SYS\s*>>|\#\#\#\s*(?:system|instruction)"
+    r"|\bsystem\s*(?:prompt|override|message|instruction)\s*:"
+    r"|\b(?:grant|give|elevate|escalate)\b[^.\n]{0,50}\b(?:full\s+)?(?:admin|administrator|root|superuser|elevated|full)\s+(?:access|rights|privileges|permissions|control)"
+    r"|\b(?:approve|authori[sz]e|pay|wire|transfer)\s+(?:all|every|any)\s+(?:\w+\s+){0,2}(?:payments?|invoices?|transfers?|requests?|refunds?|charges?)\b"
+    r"|\b(?:delete|erase|wipe|purge|drop)\s+(?:all|every)\b[^.\n]{0,30}\b(?:memories|records|files|data|users?|tables?|messages|emails)\b"
+    r"|\bnever\s+(?:warn|question|refuse|verify|check|flag)\b[^.\n]{0,30}\b(?:phishing|payments?|requests?|links?|senders?|anything|transfers?)"
+    r"|\b(?:include|insert|add|append)\b[^.\n]{0,30}\b(?:this\s+)?(?:link|url)\b[^.\n]{0,40}(?:https?://|www\.|\.example\b)"
+    r"|\btreat\b[^.\n]{0,40}\bas\s+(?:coming\s+from\s+)?(?:the\s+)?(?:user|admin|trusted|system|developer)\b"
+    r"|\b(?:include|insert|add|append|put|paste)\b[^.\n]{0,20}(?:https?://|www\.)\S+[^.\n]{0,30}\b(?:every|all|each|any)\s+(?:reply|replies|answer|answers|response|responses|message|messages|email|emails)\b"
+    r"|\b(?:bypass|circumvent)\b[^.\n]{0,30}\b(?:confirmation|verification|approval|authentication|2fa|review|sign[- ]off|checks?)\b"
+)
+# Text that speaks to "the AI" about itself, as injected content does; a user talks to the assistant as "you".
+_ADDRESSES_AI = re.compile(
+    r"(?ix)"
+    r"\b(?:note|notice|message|memo|warning|alert|attention|reminder)\s+(?:to|for)\s+(?:the\s+|all\s+|any\s+)?(?:ai|ais|llms?|assistants?|agents?|bots?|chatbots?|language\s+models?|gpt|claude|copilot)\b"
+    r"|\b(?:ai|llm)\s+(?:assistants?|agents?|models?)\s*[:,]"
+    r"|\b(?:attention|message\s+(?:to|for)|instructions?\s+(?:to|for)|important\s+(?:note|message)\s+for)\s+(?:the\s+|all\s+)?(?:ai|llm|assistants?|agents?|bots?|language\s+models?)\b"
+    r"|\bif\s+you(?:'re|\s+are)\s+an?\s+(?:ai|llm|assistant|agent|language\s+model|bot|chatbot)\b"
+    r"|\bas\s+an?\s+(?:ai|llm|assistant|language\s+model)\s*,?\s*you\s+(?:must|should|will)\b"
+    r"|\b(?:the\s+)?(?:assistant|agent|model|ai)\s+(?:must|shall|is\s+(?:required|instructed))\b"
+    r"|\b(?:save|store|add)\s+(?:this|the\s+following)\s+(?:to|in|as)\s+(?:your\s+)?(?:memory|memories|long[- ]term\s+memory|a\s+permanent\s+rule)"
+    r"|\bupdate\s+your\s+(?:memory|records|instructions|system\s+prompt)\b"
+    r"|\b(?:dear|hey|hi|hello)\s+(?:ai|assistant|agent|chatbot|llm|gpt|chatgpt|claude|gemini|copilot|bot)\b"
+    r"|\b(?:henceforth|in\s+all\s+future\s+(?:conversations|responses|sessions|chats))\b[^.\n]{0,60}\b(?:tell|say|inform|add|include)\b"
+)
+# Sending something to an outside address ("forward receipts to accounts@grabber.example"): from a tool or an
+# agent it is an injected action; a user may ask it of their own assistant ("cc my assistant dana@…"), so from
+# the user only bulk copying (everything, all my emails, chat history, contacts) is refused.
+_DETERMINERS = frozenset("my your his her our their the a an this that work new old personal business school".split())
+_RELAY = re.compile(
+    r"(?i)\b(?:send|forward|email|e-mail|post|upload|transmit|exfiltrate|copy|leak|share|bcc|cc|report|sync|mirror|relay)\b"
+    r"(?!['’]s\b|\s+(?:is|was|are|were|address(?:es)?|account|inbox|id)\b|\s*[:=])"
+    r"(?=[^.\n]{0,80}(?:https?://|www\.|\b[\w.-]+@[\w-]+\.[\w.]+|\b[\w-]+\.(?:example|com|net|org|io|ru|xyz|info|biz|co)\b))"
+)  # a lookahead, so every verb is tried: "summarise this email, also email it to …"
+# A rule about "the user" in the third person: how injected text speaks, not how a user speaks of themselves.
+# Not applied to extracted claims, which the rules engine rewrites into the third person ("my" -> "the user's").
+_SPEAKS_OF_THE_USER = re.compile(
+    r"(?ix)"
+    r"\bthe\s+user\s+(?:wants|asked|has\s+asked|would\s+like|needs|expects|has\s+(?:authori[sz]ed|consented|agreed))\s+(?:you|that\s+you|the\s+assistant)\b"
+    r"|\b(?:you\s+must|you\s+should|you\s+will|from\s+now\s+on|henceforth|going\s+forward|in\s+all\s+future\s+\w+)\b[^.\n]{0,80}\bthe\s+user(?:'s)?\b"
+    r"|\bthe\s+user(?:'s)?\b[^.\n]{0,80}\b(?:from\s+now\s+on|henceforth|going\s+forward|in\s+all\s+future\s+\w+)\b"
+)
+_URL = re.compile(r"(?i)https?://|www\.|(?<![@\w.-])[\w-]+(?:\.[\w-]+)*\.(?:example|ru|xyz|zip|top)\b(?!@)")  # not an e-mail address
+
+
+def instructs_model(text: str, *, rewritten: bool = False) -> bool:
+    """True if ``text`` is an instruction to the model rather than a preference about its answers.
+
+    "Ignore all previous instructions", "reveal the system prompt", "run this
+    command", "forward … to someone@…", "you are now DAN", "don't tell the
+    user": never a memory, whoever said it. "From now on answer in French"
+    or "always cc my assistant" are preferences and are not flagged.
+    ``rewritten``: ``text`` is a claim the rules engine put in the third person
+    ("the user's …"), so speaking of "the user" is no sign of injection.
+    """
+    if rewritten:
+        text = first_person(text)
+    if _MODEL_DIRECTIVE.search(text) or _ADDRESSES_AI.search(text):
+        return True
+    return not rewritten and bool(_SPEAKS_OF_THE_USER.search(text))
+
+
+def first_person(claim: str) -> str:
+    """An extracted claim back in the user's own voice ("User asked to not tell the user …" -> "I asked to not
+    tell me …"), so checks written for how people speak are not fooled by the rules engine's third person."""
+    out = re.sub(r"(?i)\bthe\s+user['’]s\b", "my", claim)
+    out = re.sub(r"(?i)\bthe\s+user\b", "me", out)
+    out = re.sub(r"^User['’]s\b", "My", out)
+    return re.sub(r"^User\b", "I", out)
+
+
+def relays_data(text: str, *, from_user: bool = False) -> bool:
+    """True if ``text`` asks for something to be sent to an outside address or link: an injected action when
+    a tool or an agent wrote it. In a user's own turn only when it is not about the user's own things
+    ("forward the user's calendar to …" is not how anyone speaks of themselves; "cc my PA tom@…" is)."""
+    found = False
+    for m in _RELAY.finditer(text):
+        before = text[: m.start()].split()
+        if before and before[-1].lower().strip("(\"'") in _DETERMINERS:
+            continue  # "my email is dana@…", "the post at x.com": a noun, not a request to send
+        found = True
+        break
+    if not found:
+        return False
+    return not from_user or not re.search(r"(?i)\b(?:my|me|I|mine|I'm|I've)\b", text)
+
+
+def procedure_refusal(text: str, *, rewritten: bool = False) -> str | None:
+    """Why ``text`` may not become a standing procedure (None if it may): it instructs the model, or it
+    carries a link or a shell command an assistant would act on unseen."""
+    if instructs_model(text, rewritten=rewritten):
+        return "injection"
+    if _URL.search(text):
+        return "procedure with a link"
+    return None
 
 
 # -- sensitivity ------------------------------------------------------------------

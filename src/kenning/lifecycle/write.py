@@ -35,7 +35,7 @@ from typing import Any
 
 from kenning.context import Context
 from kenning.errors import Conflict, LLMError
-from kenning.lifecycle import extract, extraction, reconcile, safety
+from kenning.lifecycle import extract, extraction, guard, reconcile, safety
 from kenning.lifecycle.reconcile import Neighbour
 from kenning.stores.base import audit_entry
 from kenning.types import Changeset, Decision, Kind, Memory, Op, Scope, Source, Status, Transition, new_id
@@ -101,11 +101,15 @@ def is_capture(memory: Memory) -> bool:
     return CAPTURE in memory.metadata
 
 
-def add_messages(ctx: Context, scope: Scope, messages: Any, *, session_id: str | None, now: datetime, wait: bool) -> AddResult:
+def add_messages(
+    ctx: Context, scope: Scope, messages: Any, *, session_id: str | None, now: datetime, wait: bool, source: Any = None
+) -> AddResult:
     """Capture ``messages`` for ``scope``; extract and reconcile them before returning if ``wait``.
 
-    Raises ``ValidationError`` (nothing written) for malformed messages. Without
-    ``wait`` the returned ids are the capture's; with it, the claims'.
+    ``source`` caps the claims' source when the turns were relayed by someone other than the user; every
+    claim passes the write guard (``guard.screen``) when it is extracted. Raises ``ValidationError``
+    (nothing written) for malformed messages. Without ``wait`` the returned ids are the capture's; with
+    it, the claims'.
     """
     turns = extract.parse_messages(messages, max_chars=ctx.settings.max_text_chars)
     context = _session_context(scope, session_id, turns)
@@ -132,7 +136,7 @@ def add_messages(ctx: Context, scope: Scope, messages: Any, *, session_id: str |
         confidence=0.0,
         status=Status.PROVISIONAL,
         session_id=session_id,
-        metadata={CAPTURE: {"turns": masked, "context": context}},
+        metadata={CAPTURE: {"turns": masked, "context": context, "source": Source(source).value if source is not None else None}},
     )
     ctx.store.apply(scope, Changeset(inserts=(cap,), audit=(audit_entry(scope, now, Op.ADD, [cap.id], cap.source.value, "captured"),)))
     if not wait:
@@ -163,6 +167,8 @@ def extract_capture(ctx: Context, scope: Scope, capture_id: str, now: datetime) 
         ex = decided.extraction
     else:
         ex = extraction.extract(turns, allow_secrets=ctx.settings.allow_secrets, context=context, parser=ctx.parser)
+    relayed = cap.metadata[CAPTURE].get("source")
+    ex = guard.screen(ex, source=Source(relayed) if relayed else None, allow_secrets=ctx.settings.allow_secrets, turns=turns)
     vectors = ctx.embed_documents(scope, [c.text for c in ex.claims]) if ex.claims else []
     mems = []
     for i, (claim, vec) in enumerate(zip(ex.claims, vectors)):

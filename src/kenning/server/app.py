@@ -13,6 +13,7 @@ import threading
 import time
 import uuid
 from contextlib import asynccontextmanager
+from urllib.parse import unquote_to_bytes
 from typing import AsyncIterator
 
 from fastapi import FastAPI
@@ -44,6 +45,10 @@ class BodyLimit:
         if "\x00" in scope["path"] or b"%00" in scope.get("query_string", b""):
             resp = errors.error_response(422, "invalid", "the URL must not contain NUL characters", "ValidationError")
             return await resp(scope, receive, send)
+        if not _utf8_url(scope):
+            # Starlette would turn invalid bytes into U+FFFD, so two different raw ids could name one user.
+            resp = errors.error_response(422, "invalid", "the URL must be valid UTF-8 once percent-decoded", "ValidationError")
+            return await resp(scope, receive, send)
         length = dict(scope.get("headers") or []).get(b"content-length")
         if length is not None and (not length.isdigit() or int(length) > self.limit):
             return await _too_large(scope, receive, send, self.limit)
@@ -74,6 +79,16 @@ class BodyLimit:
         except _TooLarge:
             if not replaced:
                 await _too_large(scope, receive, send, self.limit)
+
+
+def _utf8_url(scope: Scope) -> bool:
+    raw = scope.get("raw_path") or scope["path"].encode("utf-8", "surrogateescape")
+    try:
+        unquote_to_bytes(raw).decode("utf-8")
+        unquote_to_bytes(scope.get("query_string", b"")).decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 class _TooLarge(Exception):

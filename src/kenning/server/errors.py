@@ -46,6 +46,10 @@ HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "n
               409: "conflict", 413: "too_large", 415: "unsupported_media_type", 422: "invalid", 429: "too_many_requests"}
 
 
+# pydantic's words for a lone surrogate, replaced by the facade's so every surface says the same
+UNICODE_MESSAGE = "must be valid Unicode text (it holds an unpaired surrogate)"
+
+
 def status_of(exc: BaseException) -> tuple[int, str]:
     """The (status, code) row for a Kenning error."""
     for cls, status, code in STATUS:
@@ -73,7 +77,8 @@ def install(app: FastAPI) -> None:
         parts = []
         for e in exc.errors()[:5]:
             where = ".".join(str(p) for p in e.get("loc", ()))
-            parts.append(f"{where}: {e.get('msg', 'invalid')}")
+            msg = UNICODE_MESSAGE if e.get("type") == "string_unicode" else e.get("msg", "invalid")
+            parts.append(f"{where}: {msg}")
         return error_response(422, "invalid", "; ".join(parts) or "invalid request", "ValidationError")
 
     @app.exception_handler(StarletteHTTPException)

@@ -19,7 +19,7 @@ from fastapi.staticfiles import StaticFiles
 
 from kenning.errors import NotFound
 from kenning.memory import ScopedMemory
-from kenning.server.auth import verify_page_token
+from kenning.server.auth import check_page_token
 from kenning.types import Kind, Memory, Source, Status
 
 STATIC = Path(__file__).parent / "static"
@@ -53,7 +53,8 @@ def mount_static(app: FastAPI) -> None:
 
 
 def _scope_from_token(request: Request, token: str) -> ScopedMemory | None:
-    scope = verify_page_token(request.app.state.page_secret, token, datetime.now(timezone.utc))
+    state = request.app.state
+    scope = check_page_token(state.system, state.page_secret, token, datetime.now(timezone.utc))
     return None if scope is None else request.app.state.system.scope(scope.tenant_id, scope.user_id)
 
 

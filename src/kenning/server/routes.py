@@ -18,7 +18,8 @@ from fastapi.responses import JSONResponse
 from kenning.memory import ScopedMemory
 from kenning.server import schemas as s
 from kenning.server.auth import Principal, api_key_only, app_scope, page_expiry, principal, sign_page_token, user_scope
-from kenning.types import Kind, Memory, Status
+from kenning.errors import ValidationError
+from kenning.types import Kind, Memory, Source, Status
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": s.ErrorBody, "description": text}
@@ -72,6 +73,14 @@ def add_messages(body: s.MessagesIn, request: Request, mem: ScopedMemory = Depen
 
 @router.post("/users/{user_id}/memories", status_code=201, response_model=s.MemoryPublic, summary="Remember one claim as given")
 def remember(body: s.MemoryCreate, request: Request, mem: ScopedMemory = Depends(app_scope)) -> s.MemoryPublic:
+    """The text is the application's (or its agent's) own words: ``inferred`` (confidence at most 0.45,
+    never a procedure) or ``tool_result``. The user's own turn goes to ``POST …/messages`` with role
+    ``user``; only that is stored as ``user_said``."""
+    if body.source is Source.USER_SAID:
+        raise ValidationError(
+            "source user_said is not accepted here: text sent to /memories is the caller's own; send the user's own "
+            "turn to POST /v1/users/{user_id}/messages with role user to store it as user_said"
+        )
     m = mem.remember(
         body.text, kind=body.kind, importance=body.importance, confidence=body.confidence, expires_at=body.expires_at,
         sensitivity=body.sensitivity, source=body.source, source_refs=body.source_refs, session_id=body.session_id,
@@ -167,11 +176,14 @@ def maintain(request: Request, mem: ScopedMemory = Depends(app_scope)) -> Any:
 
 @router.post("/users/{user_id}/page-token", response_model=s.PageTokenOut, summary="A signed, expiring link to this user's memory page")
 def page_token(
-    request: Request, body: s.PageTokenIn | None = None, mem: ScopedMemory = Depends(app_scope)
+    request: Request, body: s.PageTokenIn | None = None, mem: ScopedMemory = Depends(app_scope),
+    who: Principal = Depends(api_key_only),
 ) -> s.PageTokenOut:
+    """The link lasts ``ttl_s`` seconds or until the calling key is revoked, whichever comes first; it
+    can read, correct and delete this user's memories and nothing else."""
     ttl = (body or s.PageTokenIn()).ttl_s
     expires = page_expiry(datetime.now(timezone.utc), ttl)
-    token = sign_page_token(request.app.state.page_secret, mem.scope, expires)
+    token = sign_page_token(request.app.state.page_secret, mem.scope, expires, who.key_id)
     return s.PageTokenOut(url=str(request.url_for("memory_page")) + f"?token={token}", token=token, expires_at=expires)
 
 

@@ -22,9 +22,14 @@ Unit = Field(default=None, ge=0.0, le=1.0)
 
 
 def _no_nul(value: str) -> str:
-    # Some engines (PostgreSQL) cannot store NUL; reject it here rather than fail in the store.
+    # The facade's rule (types.check_str), applied at the edge so the message names the field:
+    # PostgreSQL cannot store NUL, and no engine can encode an unpaired surrogate.
     if "\x00" in value:
         raise ValueError("must not contain NUL characters")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError("must be valid Unicode text (it holds an unpaired surrogate)") from None
     return value
 
 
@@ -45,7 +50,11 @@ class MemoryCreate(_In):
     confidence: float | None = Unit
     expires_at: datetime | None = Field(None, description="timezone-aware; naive times are rejected")
     sensitivity: Sensitivity | None = None
-    source: Source = Source.USER_SAID
+    source: Source = Field(
+        Source.INFERRED,
+        description="who wrote the text: inferred (the application or agent, the default) or tool_result; the user's "
+        "own words go to POST …/messages with role user",
+    )
     source_refs: list[Annotated[Str, Field(max_length=MAX_ID)]] = Field(default_factory=list, max_length=100)
     session_id: Str | None = Field(None, max_length=MAX_ID)
 

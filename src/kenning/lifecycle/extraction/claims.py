@@ -70,11 +70,11 @@ def is_noise(clause: Clause, sent: Sentence) -> bool:
         return True
     if rules.is_small_talk(clause.text):
         return True
-    if clause.subject == "thing" and _owned_figure(sent):
-        return False  # "total budget is £12,000": a figure the user gives about their own plans
+    if clause.subject == "thing" and (_owned_figure(sent) or _concrete(sent)):
+        return False  # "total budget is £12,000", "the gate at the park opens at 7": a figure or a name, said by the user
     if clause.subject in ("thing", "you") and not clause.request and not first_person(clause.text) and _opens_with(sent, clause.subject_text or "it"):
         return True  # "that sounds amazing", "you both looked so great", "it was so powerful"
-    if clause.subject == "thing" and clause.root in lx.EVALUATIVE_VERBS | {"be"} and not clause.request:
+    if clause.subject == "thing" and clause.root in lx.EVALUATIVE_VERBS | {"be"} and not clause.request and _opens_with(sent, clause.subject_text or "it"):
         adj = any(t.pos == "ADJ" and t.dep in ("acomp", "attr", "ROOT") for t in sent.tokens)
         return adj  # "it's been so good for me": a comment, not a claim
     if clause.subject == "you" and not clause.request and clause.root not in lx.CONTACT_VERBS and not rules.STANDING.search(clause.text):
@@ -117,6 +117,17 @@ def is_feeling(sent: Sentence) -> bool:
         return False
     attached = [c for t in feeling for c in sent.children(t.i) if c.dep in ("prep", "dobj", "pobj", "ccomp", "xcomp", "advcl")]
     return not attached and not any(t.pos in ("NUM", "PROPN") for t in sent.tokens)
+
+
+def _concrete(sent: Sentence) -> bool:
+    """A noun subject (not it/that/this) in a clause holding a number, a time or a name: "the alarm goes off at 6:30"."""
+    subj = next((t for t in sent.tokens if t.dep in ("nsubj", "nsubjpass")), None)
+    if subj is None or subj.pos not in ("NOUN", "PROPN") or subj.lower in lx.THING_PRONOUNS:
+        return False
+    if any(t.pos in ("NUM", "PROPN") or t.tag == "$" or any(ch.isdigit() for ch in t.text) for t in sent.tokens if t.i != subj.i):
+        return True
+    root = sent.tokens[subj.head]
+    return root.lemma == "be" and any(c.dep == "attr" and c.pos in ("NOUN", "PROPN") for c in sent.children(root.i))
 
 
 def _has_verb(sent: Sentence) -> bool:
@@ -288,7 +299,8 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
         body = rules._finish(third_person(text))
         meta = {"subject": "user", "pointer": True, "pointer_topic": pointer}
         return [rules.Claim(body, Kind.EPISODE, Source.USER_SAID, EPISODE_IMPORTANCE, rules.USER_CONFIDENCE, safety.sensitivity_of(body), None, index, meta)]
-    if clause.root == "thank" or (not _has_verb(sent) and not any(t.pos in ("PROPN", "NUM") for t in sent.tokens)):
+    short = sum(1 for t in sent.tokens if t.pos not in ("PUNCT", "DET", "ADP", "CCONJ")) <= 4
+    if clause.root == "thank" or (not _has_verb(sent) and not any(t.pos in ("PROPN", "NUM") for t in sent.tokens) and (short or not first_person(text))):
         return []  # thanks, and verbless fragments ("happy new year!!", "my dear!", "first ever half")
     if clause.hedged and not clause.question and not clause.request:
         return _hedge(text, clause, index) if _has_content(sent) else []

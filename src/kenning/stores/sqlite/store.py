@@ -51,7 +51,10 @@ class SQLiteStore(AdminMixin, StoreBase):
         self.path = str(path)
         if self.path in ("", ":memory:"):
             raise ConfigError("the SQLite engine needs a file path (several connections share it)")
-        Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        try:
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        except (OSError, ValueError) as exc:  # a file where a directory should be, no permission, NUL in the path
+            raise StoreError(f"cannot create the directory for SQLite database {self.path}: {exc}") from None
         self.dim = dim
         self._local = threading.local()
         self._write_lock = threading.Lock()
@@ -79,6 +82,9 @@ class SQLiteStore(AdminMixin, StoreBase):
         con.execute("PRAGMA synchronous = NORMAL")
         con.execute("PRAGMA busy_timeout = 30000")
         con.execute("PRAGMA foreign_keys = ON")
+        # Overwrite freed pages with zeros, whatever the build's default (SQLITE_SECURE_DELETE): deleted
+        # text must not linger in free pages of the file or in page images the WAL copies back.
+        con.execute("PRAGMA secure_delete = ON")
         with self._conns_lock:
             self._conns.append(con)
         return con
