@@ -16,13 +16,14 @@ from typing import Any
 import click
 
 import kenning
+from kenning.cliutil import HELP, db_option
 from kenning.config import Settings
 from kenning.errors import KenningError
+from kenning.progress import bar
 from kenning.serialize import audit_to_dict, memory_to_dict
 
 LAZY = {
     "eval": ("kenning.evals.cli", "eval_cmd", "Run scenario files or the LoCoMo retrieval benchmark."),
-    "worker": ("kenning.worker", "worker_cmd", "Run background maintenance on a schedule."),
     "serve": ("kenning.server.cli", "serve_cmd", "Start the REST API, MCP endpoint and memory page."),
     "keys": ("kenning.server.cli", "keys_cmd", "Create, list and revoke tenant API keys."),
     "mcp": ("kenning.server.cli", "mcp_cmd", "Serve one tenant's user over MCP (stdio)."),
@@ -62,12 +63,11 @@ def scope_options(f: Any) -> Any:
     f = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(f)
     f = click.option("--user", default="user", show_default=True, help="User id within the tenant.")(f)
     f = click.option("--tenant", default="default", show_default=True, help="Tenant id.")(f)
-    f = click.option("--db", envvar="KENNING_DB", default=None, help="sqlite:///path.db or postgresql://… (default: user data dir).")(f)
-    return f
+    return db_option()(f)
 
 
 def open_scope(db: str | None, tenant: str, user: str) -> kenning.ScopedMemory:
-    return kenning.open(db, settings=Settings()).scope(tenant, user)
+    return run(lambda: kenning.open(db, settings=Settings()).scope(tenant, user))
 
 
 def emit(data: Any, as_json: bool, text: str) -> None:
@@ -79,7 +79,7 @@ def fmt_memory(m: kenning.Memory) -> str:
     return f"{m.id}  [{m.kind.value}/{m.source.value} imp={m.importance:.2f} conf={m.confidence:.2f} {when}]  {m.text}"
 
 
-@click.group(cls=LazyGroup)
+@click.group(cls=LazyGroup, context_settings=HELP)
 @click.version_option(kenning.__version__, prog_name="kenning")
 def main() -> None:
     """Kenning: long-term memory for AI agents."""
@@ -207,24 +207,82 @@ def export(db, tenant, user, as_json, output) -> None:
 @main.command(name="import")
 @scope_options
 @click.argument("source", type=click.File("r"))
-def import_(db, tenant, user, as_json, source) -> None:
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def import_(db, tenant, user, as_json, source, quiet) -> None:
     """Import a `kenning export` document into a scope (any engine)."""
     data = json.load(source)
-    n = run(lambda: open_scope(db, tenant, user).import_(data))
+    mem = open_scope(db, tenant, user)
+    with bar("importing", enabled=not quiet) as progress:
+        n = run(lambda: mem.import_(data, progress=progress))
     emit({"imported": n}, as_json, f"imported {n} records into {tenant}/{user}")
 
 
 @main.command()
-@click.option("--db", envvar="KENNING_DB", default=None, help="Database for maintenance (default: user data dir).")
-@click.option("--json", "as_json", is_flag=True)
-def maintain(db, as_json) -> None:
+@db_option()
+@click.option("--json", "as_json", is_flag=True, help="Print the reports as JSON.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def maintain(db, as_json, quiet) -> None:
     """Run all background work once, to completion (reconcile, consolidate, forget)."""
-    reports = run(lambda: kenning.open(db, settings=Settings()).maintain())
-    emit(_plain(reports), as_json, "\n".join(str(r) for r in reports) or "nothing to do")
+    system = run(lambda: kenning.open(db, settings=Settings()))
+    with system, bar("maintaining users", enabled=not quiet and not as_json) as progress:
+        reports = run(lambda: system.maintain(progress=progress))
+    emit(_plain(reports), as_json, describe_maintenance(reports))
+
+
+def describe_maintenance(reports: list[dict[str, Any]]) -> str:
+    """What a maintenance pass did, in sentences: one line per user with work done, then a total."""
+    parts = {"reconciled": "{} new claim(s) reconciled", "consolidated": "{} summary(ies) written",
+             "expired": "{} expired", "decayed": "{} faded away", "capacity": "{} dropped over capacity"}
+    lines, busy = [], 0
+    for r in reports:
+        done = [fmt.format(n) for key, fmt in parts.items() if (n := _count(r.get(key)))]
+        if done:
+            busy += 1
+            lines.append(f"{r['scope']}: " + ", ".join(done))
+    lines.append(f"{len(reports)} user(s) checked, {busy} with changes." if reports else "No memories yet: nothing to do.")
+    return "\n".join(lines)
+
+
+def _count(value: Any) -> int:
+    return len(value) if isinstance(value, (list, tuple)) else int(value or 0)
+
+
+@main.command("worker")
+@db_option()
+@click.option("--interval", default=60.0, show_default=True, type=click.FloatRange(min=0.0), help="Seconds between passes.")
+@click.option("--once", is_flag=True, help="Run one pass over every user and exit.")
+@click.option("--lease-ttl", default=300.0, show_default=True, type=click.FloatRange(min=0.1),
+              help="Seconds a user stays claimed by a worker that stopped answering.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def worker_cmd(db, interval, once, lease_ttl, quiet) -> None:
+    """Run background work (reconciliation, consolidation, forgetting) on a schedule.
+
+    Several workers (and servers) can run side by side: each user is leased to one at a time.
+    """
+    import os
+    import socket
+    import time
+
+    from kenning.types import new_id
+
+    holder = f"{socket.gethostname()}:{os.getpid()}:{new_id('wrk')}"
+    system = run(lambda: kenning.open(db, settings=Settings()))
+    with system:
+        try:
+            while True:
+                started = time.monotonic()
+                with bar("worker pass", enabled=not quiet) as progress:
+                    reports = run(lambda: system.maintenance_pass(holder=holder, lease_ttl_s=lease_ttl, progress=progress))
+                click.echo(describe_maintenance(reports), err=True)
+                if once:
+                    return
+                time.sleep(max(0.0, interval - (time.monotonic() - started)))
+        except KeyboardInterrupt:  # Ctrl-C between or during passes: every write so far is whole
+            click.echo("worker stopped", err=True)
 
 
 @main.command()
-@click.option("--db", default=None, help="Keep the demo's memories in this database (default: a temporary file).")
+@db_option(help="Keep the demo's memories in this database (default: a temporary file).")
 def demo(db) -> None:
     """A short multi-session story: what Kenning remembers, forgets and recalls, and why."""
     from kenning.demo import run_demo

@@ -17,12 +17,12 @@ from threading import Lock
 from typing import Any
 
 from kenning.config import Settings
-from kenning.context import Context
+from kenning.lifecycle.context import Context
 from kenning.embedders.base import Embedder
-from kenning.errors import NotFound, ValidationError
+from kenning.errors import ConfigError, NotFound, ValidationError
 from kenning.lifecycle import retrieve
 from kenning.lifecycle.retrieve import Candidate, Policy
-from kenning.stores.base import Store, audit_entry
+from kenning.stores.base import KeyStore, MemoryStore, audit_entry, supports
 from kenning.types import (
     ApiKey,
     DEFAULT_CONFIDENCE,
@@ -54,7 +54,7 @@ def open(  # noqa: A001 - the natural name, as in sqlite3/shelve
     embedder: Embedder | None = None,
     policy: Policy | None = None,
     settings: Settings | None = None,
-    store: Store | None = None,
+    store: MemoryStore | None = None,
     llm: Any = None,
 ) -> "Kenning":
     """Open a memory system: ``sqlite:///path.db`` (default: the user data dir) or ``postgresql://…``.
@@ -83,17 +83,22 @@ class Kenning:
 
     user = scope
 
-    def maintain(self, *, now: datetime | None = None) -> list[Any]:
-        """Run all background work for every scope to completion (what ``kenning worker`` does on a schedule)."""
+    def maintain(self, *, now: datetime | None = None, progress: Any = None) -> list[Any]:
+        """Run all background work for every scope to completion (what ``kenning worker`` does on a schedule).
+
+        Returns one report per scope; ``progress(done, total, scope)`` is called after each.
+        """
         from kenning import worker
 
-        return worker.maintain_all(self.ctx, now=_now(now))
+        return worker.maintain_all(self.ctx, now=_now(now), progress=progress)
 
-    def maintenance_pass(self, *, holder: str, lease_ttl_s: float = 300.0, now: datetime | None = None) -> list[Any]:
+    def maintenance_pass(
+        self, *, holder: str, lease_ttl_s: float = 300.0, now: datetime | None = None, progress: Any = None
+    ) -> list[Any]:
         """One ``kenning worker`` pass: maintain every scope whose lease ``holder`` can take (safe beside other workers)."""
         from kenning import worker
 
-        return worker.run_once(self.ctx, holder=holder, lease_ttl_s=lease_ttl_s, now=now)
+        return worker.run_once(self.ctx, holder=holder, lease_ttl_s=lease_ttl_s, now=now, progress=progress)
 
     # -- tenant API keys: the server authenticates with these ------------------
 
@@ -103,28 +108,33 @@ class Kenning:
             raise ValidationError("key name must be a string of at most 200 characters")
         raw = "kn_" + secrets.token_urlsafe(32)
         key = ApiKey(new_id("key"), tenant_id, name, hashlib.sha256(raw.encode()).hexdigest(), _now(now))
-        self.ctx.store.put_api_key(key)
+        self._keys().put_api_key(key)
         return key, raw
 
     def authenticate(self, raw_key: str) -> str | None:
         """The tenant an unrevoked ``raw_key`` belongs to; None for anything else."""
         if not isinstance(raw_key, str) or not raw_key.startswith("kn_") or len(raw_key) > 200:
             return None
-        key = self.ctx.store.find_api_key(hashlib.sha256(raw_key.encode()).hexdigest())
+        key = self._keys().find_api_key(hashlib.sha256(raw_key.encode()).hexdigest())
         return key.tenant_id if key is not None and key.revoked_at is None else None
 
     def list_api_keys(self, tenant_id: str) -> list[Any]:
         """The tenant's key records (hashes only), oldest first."""
-        return self.ctx.store.list_api_keys(tenant_id)
+        return self._keys().list_api_keys(tenant_id)
 
     def revoke_api_key(self, tenant_id: str, key_id: str, *, now: datetime | None = None) -> None:
         """Revoke one of the tenant's keys; ``NotFound`` if the tenant has no such active key."""
-        if not self.ctx.store.revoke_api_key(tenant_id, key_id, _now(now)):
+        if not self._keys().revoke_api_key(tenant_id, key_id, _now(now)):
             raise NotFound(f"no active key {key_id!r} for this tenant")
 
     def secret(self, name: str) -> bytes:
         """A random secret persisted in the database under ``name`` (made on first use); e.g. for signing links."""
-        return bytes.fromhex(self.ctx.store.secret(name, secrets.token_hex(32)))
+        return bytes.fromhex(self._keys().secret(name, secrets.token_hex(32)))
+
+    def _keys(self) -> KeyStore:
+        if not supports(self.ctx.store, KeyStore):
+            raise ConfigError("this store holds no API keys or secrets (it is not a KeyStore); the server needs one that is")
+        return self.ctx.store
 
     def close(self) -> None:
         self.ctx.store.close()
@@ -416,11 +426,11 @@ class ScopedMemory:
 
         return serialize.export_scope(self.ctx.store, self.scope)
 
-    def import_(self, data: dict[str, Any]) -> int:
-        """Load an ``export()`` document into this scope (records keep their ids); returns how many."""
+    def import_(self, data: dict[str, Any], *, progress: Any = None) -> int:
+        """Load an ``export()`` document into this scope (records keep their ids) in one write; returns how many."""
         from kenning import serialize
 
-        return serialize.import_scope(self.ctx.store, self.scope, data)
+        return serialize.import_scope(self.ctx.store, self.scope, data, progress)
 
     def maintain(self, *, now: datetime | None = None) -> Any:
         """Run this user's background work to completion: reconciliation, consolidation, forgetting."""

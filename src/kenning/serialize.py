@@ -100,13 +100,23 @@ def export_scope(store: Store, scope: Scope) -> dict[str, Any]:
     }
 
 
-def import_scope(store: Store, scope: Scope, data: dict[str, Any]) -> int:
-    """Write an export document into ``scope`` atomically; records are re-scoped to ``scope``."""
+def import_scope(store: Store, scope: Scope, data: dict[str, Any], progress: Any = None) -> int:
+    """Write an export document into ``scope`` atomically; records are re-scoped to ``scope``.
+
+    ``progress(done, total, label)`` follows the reading of the records (then one write).
+    """
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ValidationError(f"not a Kenning export (expected format {FORMAT!r})")
-    mems = tuple(
-        memory_from_dict({**m, "tenant_id": scope.tenant_id, "user_id": scope.user_id}) for m in data.get("memories", [])
-    )
+    raw = data.get("memories", [])
+    if not isinstance(raw, list):
+        raise ValidationError("an export's memories must be a list")
+    mems = []
+    for i, m in enumerate(raw, 1):
+        mems.append(memory_from_dict({**m, "tenant_id": scope.tenant_id, "user_id": scope.user_id}))
+        if progress and (i % 100 == 0 or i == len(raw)):
+            progress(i, len(raw) + 1, "reading")
     audit = tuple(audit_from_dict(scope, a) for a in data.get("audit", []))
-    store.apply(scope, Changeset(inserts=mems, audit=audit))
+    store.apply(scope, Changeset(inserts=tuple(mems), audit=audit))
+    if progress:
+        progress(len(raw) + 1, len(raw) + 1, "written")
     return len(mems)

@@ -31,7 +31,7 @@ TOPIC = [
     "I want an aisle seat next time please",
     "Book the aisle seat for the flight to Berlin",
 ]
-WORKER = "import sys; from kenning.worker import worker_cmd; worker_cmd(sys.argv[1:])"
+WORKER = "import sys; from kenning.cli import worker_cmd; worker_cmd(sys.argv[1:])"
 MAINTAIN = (
     "import sys, kenning\nfrom kenning.embedders import HashEmbedder\n"
     "from kenning.types import now_utc\n"
