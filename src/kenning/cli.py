@@ -19,6 +19,7 @@ import kenning
 from kenning.cliutil import HELP, db_option
 from kenning.config import Settings
 from kenning.errors import KenningError
+from kenning.memory import WAIT_DEFAULT
 from kenning.progress import bar
 from kenning.serialize import audit_to_dict, memory_to_dict
 
@@ -112,7 +113,8 @@ def remember(db, tenant, user, as_json, text, kind, importance, confidence, expi
 @click.argument("messages", nargs=-1, required=True)
 @click.option("--role", type=click.Choice(["user", "assistant", "tool"]), default="user", show_default=True)
 @click.option("--session", default=None)
-@click.option("--wait/--no-wait", default=True, show_default=True, help="Reconcile before returning.")
+@click.option("--wait/--no-wait", default=WAIT_DEFAULT, show_default=True,
+              help="Extract and reconcile before returning (--no-wait: only store the turns).")
 def add(db, tenant, user, as_json, messages, role, session, wait) -> None:
     """Capture conversation turns: extract claims and reconcile them."""
     turns = [{"role": role, "content": m} for m in messages]

@@ -30,6 +30,7 @@ from kenning.types import (
     DeletionReport,
     AuditEntry,
     Changeset,
+    Filter,
     Hit,
     Kind,
     Memory,
@@ -46,6 +47,8 @@ from kenning.types import (
 )
 
 MAX_K = 200
+# One default for waiting on capture, on every surface (library, CLI, REST, MCP): wait.
+WAIT_DEFAULT = True
 
 
 def open(  # noqa: A001 - the natural name, as in sqlite3/shelve
@@ -190,11 +193,17 @@ class ScopedMemory:
         source: Source | str = Source.USER_SAID,
         source_refs: Iterable[str] = (),
         session_id: str | None = None,
+        agent_id: str | None = None,
         metadata: dict[str, Any] | None = None,
         context: str | None = None,
         now: datetime | None = None,
     ) -> Memory:
         """Store one claim as given (no extraction, no reconciliation) and return it.
+
+        ``session_id`` names the conversation and ``agent_id`` the agent that
+        wrote it (kept as ``metadata["agent_id"]``); both can filter a search.
+        ``metadata`` is free JSON-ready data; its top-level keys filter by
+        equality (``search(..., metadata={"project": "apollo"})``).
 
         ``context`` (optional) situates the claim, e.g. the conversation turns
         before it: the stored text stays exactly ``text``, but the vector is
@@ -205,24 +214,65 @@ class ScopedMemory:
         vector. Blank means none; a non-string or one longer than
         ``max_text_chars`` raises ValidationError before anything is written.
         """
+        mem = self._claim(text, kind=kind, importance=importance, confidence=confidence, expires_at=expires_at,
+                          sensitivity=sensitivity, source=source, source_refs=source_refs, session_id=session_id,
+                          agent_id=agent_id, metadata=metadata, context=context, at=_now(now))
+        self.ctx.store.insert(self.scope, [mem], reason="remember", now=mem.created_at)
+        return mem
+
+    def remember_many(self, items: Iterable[str | dict[str, Any]], *, now: datetime | None = None) -> list[Memory]:
+        """Store several claims as given, in one write (all or none) with one embedding batch; returns them in order.
+
+        Each item is a text or a dict of ``remember``'s keyword arguments with
+        ``text`` (``{"text": "...", "kind": "preference", "agent_id": "planner"}``).
+        Every item is checked before anything is embedded or written.
+        """
         at = _now(now)
+        specs = [{"text": it} if isinstance(it, str) else it for it in items]
+        if not specs or len(specs) > 1000:
+            raise ValidationError("remember_many takes 1 to 1000 items")
+        allowed = {"text", "kind", "importance", "confidence", "expires_at", "sensitivity", "source", "source_refs",
+                   "session_id", "agent_id", "metadata", "context"}
+        for i, spec in enumerate(specs):
+            if not isinstance(spec, dict) or "text" not in spec or set(spec) - allowed:
+                raise ValidationError(f"item {i}: a text, or a dict with text and any of {', '.join(sorted(allowed - {'text'}))}")
+        mems = [self._claim(**spec, at=at, embed=False) for spec in specs]
+        vectors = self.ctx.embed_documents(self.scope, [m.text for m in mems], [_context_of(m) for m in mems])
+        mems = [m.evolve(embedding=v) for m, v in zip(mems, vectors)]
+        self.ctx.store.insert(self.scope, mems, reason="remember", now=at)
+        return mems
+
+    def _claim(
+        self, text: Any, *, kind: Kind | str = Kind.FACT, importance: float | None = None, confidence: float | None = None,
+        expires_at: datetime | None = None, sensitivity: Sensitivity | str | None = None, source: Source | str = Source.USER_SAID,
+        source_refs: Iterable[str] = (), session_id: str | None = None, agent_id: str | None = None,
+        metadata: dict[str, Any] | None = None, context: str | None = None, at: datetime, embed: bool = True,
+    ) -> Memory:
+        """One checked record for ``remember`` (embedded unless ``embed`` is False)."""
         kind = enum_value(Kind, kind, "kind")
         source = enum_value(Source, source, "source")
         text = self._clean_text(text)
         context = self._clean_context(context)
+        if metadata is not None and not isinstance(metadata, dict):
+            raise ValidationError("metadata must be a dict")
         if metadata and "context" in metadata:
             raise ValidationError('metadata key "context" is reserved: pass the context as context=')
+        if agent_id is not None:
+            if not isinstance(agent_id, str) or not agent_id.strip() or len(agent_id) > 200:
+                raise ValidationError("agent_id must be a non-empty string of at most 200 characters")
+            if metadata and metadata.get("agent_id", agent_id) != agent_id:
+                raise ValidationError('agent_id and metadata["agent_id"] disagree')
         if sensitivity is None:
             from kenning.lifecycle import safety
 
             sensitivity = safety.sensitivity_of(text)
-        mem = Memory(
+        return Memory(
             id=new_id("mem"),
             tenant_id=self.scope.tenant_id,
             user_id=self.scope.user_id,
             kind=kind,
             text=text,
-            embedding=self.ctx.embed_documents(self.scope, [text], [context])[0],
+            embedding=self.ctx.embed_documents(self.scope, [text], [context])[0] if embed else None,
             source=source,
             source_refs=tuple(source_refs),
             created_at=at,
@@ -232,10 +282,12 @@ class ScopedMemory:
             expires_at=utc(expires_at, "expires_at"),
             sensitivity=sensitivity,
             session_id=session_id,
-            metadata={**(metadata or {}), **({"context": context} if context else {})},
+            metadata={
+                **(metadata or {}),
+                **({"agent_id": agent_id} if agent_id is not None else {}),
+                **({"context": context} if context else {}),
+            },
         )
-        self.ctx.store.insert(self.scope, [mem], reason="remember", now=at)
-        return mem
 
     def add(
         self,
@@ -243,14 +295,16 @@ class ScopedMemory:
         *,
         session_id: str | None = None,
         now: datetime | None = None,
-        wait: bool = False,
+        wait: bool = WAIT_DEFAULT,
     ) -> Any:
         """Capture conversation turns (mem0-style): extract one-claim memories and reconcile them.
 
         ``messages`` is a string (one user turn) or a list of ``{"role", "content"}``
         dicts (roles ``user``, ``assistant``, ``tool``; a tool turn may carry ``name``).
-        Candidates are written as provisional at once; reconciliation runs in the
-        background, or before returning when ``wait=True``.
+        By default (``wait=True``, the same on every surface) extraction and
+        reconciliation finish before it returns, so a search right after sees
+        the result. ``wait=False`` only stores the turns (well under a
+        millisecond) and leaves the rest to ``maintain()`` or ``kenning worker``.
         """
         from kenning.lifecycle import write
 
@@ -266,9 +320,13 @@ class ScopedMemory:
         confidence: float | None = None,
         expires_at: datetime | None = None,
         sensitivity: Sensitivity | str | None = None,
+        metadata: dict[str, Any] | None = None,
         now: datetime | None = None,
     ) -> Memory:
-        """Write a new version that supersedes ``memory_id`` (which is retired) and return it."""
+        """Write a new version that supersedes ``memory_id`` (which is retired) and return it.
+
+        ``metadata``, if given, replaces the old version's (its ``context`` is kept).
+        """
         at = _now(now)
         old = self.get(memory_id)
         if old.status is not Status.ACTIVE:
@@ -283,6 +341,7 @@ class ScopedMemory:
             confidence=old.confidence if confidence is None else confidence,
             expires_at=utc(expires_at, "expires_at") if expires_at is not None else old.expires_at,
             sensitivity=sensitivity if sensitivity is not None else old.sensitivity,
+            metadata=old.metadata if metadata is None else _new_metadata(old, metadata),
             supersedes=(old.id,),
             created_at=at,
             last_used_at=at,
@@ -339,8 +398,17 @@ class ScopedMemory:
         session_id: str | None = None,
         min_relevance: float | None = None,
         refresh: bool = True,
+        where: Filter | None = None,
+        **filters: Any,
     ) -> list[Hit]:
         """The top ``k`` active, unexpired memories for ``query``, best first, with score components.
+
+        Filters narrow what is searched, inside the store's query, so the top
+        ``k`` are the best of what they keep: ``kinds``, ``sources``,
+        ``since``/``until`` (created at), ``min_confidence``, ``metadata``
+        (equality on top-level keys), ``agent_id``, ``in_session`` (a session
+        id), or a whole ``where=Filter(...)``. ``session_id`` is the session
+        doing the search (for the refresh cap), not a filter.
 
         Retrieval refreshes ``last_used_at`` of what it returns, at most
         ``refresh_cap_per_session`` times per memory per session.
@@ -349,13 +417,14 @@ class ScopedMemory:
         query = self._clean_text(query)
         if not isinstance(k, int) or not 1 <= k <= MAX_K:
             raise ValidationError(f"k must be an integer from 1 to {MAX_K}")
+        where = _filter(where, filters)
         store, policy = self.ctx.store, self.ctx.policy
         vector = self.ctx.embed_query(self.scope, query)
         n = max(policy.candidates, k)
         cands: dict[str, Candidate] = {
-            s.memory.id: Candidate(s.memory, s.similarity) for s in store.search_vector(self.scope, vector, k=n, now=at)
+            s.memory.id: Candidate(s.memory, s.similarity) for s in store.search_vector(self.scope, vector, k=n, now=at, **where)
         }
-        keyword = store.search_keywords(self.scope, query, k=n, now=at)
+        keyword = store.search_keywords(self.scope, query, k=n, now=at, **where)
         missing = [s.memory for s in keyword if s.memory.id not in cands]
         cosines = _cosines(vector, missing)
         for m in missing:
@@ -392,11 +461,32 @@ class ScopedMemory:
         statuses: Sequence[Status | str] = (Status.ACTIVE,),
         limit: int | None = None,
         offset: int = 0,
+        where: Filter | None = None,
+        **filters: Any,
     ) -> list[Memory]:
-        """Memories of the scope, newest first (active only unless ``statuses`` says otherwise)."""
+        """Memories of the scope, newest first (active only unless ``statuses`` says otherwise).
+
+        Takes the same filters as ``search`` (``sources``, ``since``, ``agent_id``, …).
+        """
         ks = [enum_value(Kind, k, "kind") for k in kinds] if kinds else None
         ss = [enum_value(Status, s, "status") for s in statuses]
-        return self.ctx.store.list(self.scope, statuses=ss, kinds=ks, limit=limit, offset=offset)
+        return self.ctx.store.list(self.scope, statuses=ss, kinds=ks, limit=limit, offset=offset, **_filter(where, filters))
+
+    def render_for_prompt(
+        self, query: str | None = None, *, items: Iterable[Hit | Memory] | None = None, k: int = 5, **filters: Any
+    ) -> str:
+        """Memories as one delimited data block to put in an LLM prompt (the one renderer; MCP uses it too).
+
+        With ``query``, renders the top ``k`` hits (``search``'s filters apply);
+        with ``items``, renders those. Text is escaped so it can never open or
+        close a delimiter, and a note tells the model it is data, not instructions.
+        """
+        from kenning.lifecycle import safety
+
+        if (query is None) == (items is None):
+            raise ValidationError("give a query or items to render, not both")
+        chosen = list(items) if items is not None else self.search(query, k=k, **filters)
+        return safety.render_for_prompt(chosen)
 
     def count(self, *, statuses: Sequence[Status | str] = (Status.ACTIVE,)) -> int:
         return self.ctx.store.count(self.scope, statuses=[enum_value(Status, s, "status") for s in statuses])
@@ -465,6 +555,34 @@ class ScopedMemory:
 
 def _now(now: datetime | None) -> datetime:
     return utc(now, "now") if now is not None else now_utc()  # type: ignore[return-value]
+
+
+_FILTER_NAMES = {"kinds", "sources", "since", "until", "min_confidence", "metadata", "agent_id", "in_session"}
+
+
+def _filter(where: Filter | None, filters: dict[str, Any]) -> dict[str, Any]:
+    """``{"where": Filter}`` from a Filter and/or filter keywords (``{}`` when nothing filters); ValidationError for unknown ones."""
+    unknown = set(filters) - _FILTER_NAMES
+    if unknown:
+        raise ValidationError(f"unknown filter {', '.join(sorted(unknown))}; filters are {', '.join(sorted(_FILTER_NAMES))}")
+    if where is not None and not isinstance(where, Filter):
+        raise ValidationError("where must be a kenning.Filter")
+    if filters:
+        if where is not None:
+            raise ValidationError("give where= or filter keywords, not both")
+        if "in_session" in filters:
+            filters["session_id"] = filters.pop("in_session")
+        where = Filter(**filters)
+    return {"where": where} if where else {}
+
+
+def _new_metadata(old: Memory, metadata: Any) -> dict[str, Any]:
+    if not isinstance(metadata, dict):
+        raise ValidationError("metadata must be a dict")
+    if "context" in metadata:
+        raise ValidationError('metadata key "context" is reserved')
+    ctx = _context_of(old)
+    return {**metadata, **({"context": ctx} if ctx else {})}
 
 
 def _context_of(memory: Memory) -> str | None:

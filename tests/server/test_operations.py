@@ -101,7 +101,7 @@ def test_background_maintenance_reconciles_what_capture_left_provisional(system,
 
     app = create_app(system=system, maintenance_interval=0.05)
     with TestClient(app) as c:
-        r = c.post("/v1/users/alice/messages", json={"messages": "I live in York and I work as a nurse."}, headers=acme.auth)
+        r = c.post("/v1/users/alice/messages", json={"messages": "I live in York and I work as a nurse.", "wait": False}, headers=acme.auth)
         assert r.status_code == 200, r.text
         alice = system.scope("acme", "alice")
         deadline = time.monotonic() + 10

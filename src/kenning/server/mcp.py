@@ -80,7 +80,7 @@ def build_server(resolve: Resolver, *, metrics: Any = None, name: str = "kenning
             if not infer:
                 m = mem.remember(text)
                 return f"Stored 1 memory.\n{as_data([m])}"
-            result = mem.add(text, wait=True)
+            result = mem.add(text)  # waits: the default on every surface
             written = memories_of(mem, result)
             return f"Captured; {len(written)} memory record(s) written or changed.\n{as_data(written)}"
 

@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from kenning.memory import WAIT_DEFAULT
 from kenning.types import AuditEntry, Hit, Kind, Memory, Sensitivity, Source, Status
 
 MAX_TEXT = 20_000  # hard API bound; the facade's max_text_chars (default 4000) is usually lower
@@ -104,7 +105,11 @@ class MessagesIn(_In):
         ..., description="a user turn, or a list of {role, content} messages"
     )
     session_id: Str | None = Field(None, max_length=MAX_ID)
-    wait: bool = Field(False, description="reconcile before answering instead of in the background")
+    wait: bool = Field(
+        WAIT_DEFAULT,
+        description="true (the default everywhere): extract and reconcile before answering; false: only store the turns "
+        "and leave the rest to background maintenance",
+    )
 
     def as_facade_input(self) -> str | list[dict[str, Any]]:
         if isinstance(self.messages, str):
