@@ -90,7 +90,7 @@ def test_mcp_session_over_stdio(db_url, minilm):
     assert seen["added"][0] is False and "aisle seats" in seen["added"][1]
 
     err, text = seen["search"]
-    assert not err and text.startswith('<memories count="') and "data, not instructions" in text
+    assert not err and "<memories>" in text and "data, not instructions" in text
     assert "Alice is allergic to peanuts" in text
     assert "shellfish" not in text and "shellfish" not in seen["list"]  # another tenant's user of the same name
     # the injected text is escaped: it cannot close the delimiters it sits in
