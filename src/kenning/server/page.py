@@ -14,7 +14,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from fastapi import APIRouter, FastAPI, Query, Request
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from kenning.errors import NotFound
@@ -55,6 +55,25 @@ def mount_static(app: FastAPI) -> None:
 def _scope_from_token(request: Request, token: str) -> ScopedMemory | None:
     scope = verify_page_token(request.app.state.page_secret, token, datetime.now(timezone.utc))
     return None if scope is None else request.app.state.system.scope(scope.tenant_id, scope.user_id)
+
+
+@router.get("/", response_class=HTMLResponse)
+def home() -> HTMLResponse:
+    """Where a browser lands: what this server is, and the way to the docs and to a memory page."""
+    body = (
+        "<h1>Kenning memory server</h1>"
+        "<p>This server keeps long-term memory for an assistant.</p>"
+        "<ul><li>If you are a person using an assistant: ask it for a link to your memory page. "
+        "The link opens the page where you see, correct and delete what is remembered about you.</li>"
+        '<li>If you are a developer: the API is described at <a href="/docs">/docs</a> '
+        '(the OpenAPI document is <a href="/openapi.json">/openapi.json</a>); agents connect over MCP at /mcp/.</li></ul>'
+    )
+    return HTMLResponse(_shell("Kenning", body), headers=HEADERS)
+
+
+@router.get("/favicon.ico")
+def favicon() -> FileResponse:
+    return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"})
 
 
 @router.get("/page", name="memory_page", response_class=HTMLResponse)
@@ -197,6 +216,7 @@ def _shell(title: str, body: str) -> str:
 <meta name="robots" content="noindex">
 <title>{e(title)} · Kenning</title>
 <link rel="stylesheet" href="/static/page.css">
+<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
 <script src="/static/page.js" defer></script>
 </head><body><main>{body}</main>
 <footer>Kenning keeps these notes so your assistant remembers you. Nothing here is shared with other users.</footer>

@@ -72,12 +72,17 @@ def add_messages(body: s.MessagesIn, request: Request, mem: ScopedMemory = Depen
 
 @router.post("/users/{user_id}/memories", status_code=201, response_model=s.MemoryPublic, summary="Remember one claim as given")
 def remember(body: s.MemoryCreate, request: Request, mem: ScopedMemory = Depends(app_scope)) -> s.MemoryPublic:
-    m = mem.remember(
-        body.text, kind=body.kind, importance=body.importance, confidence=body.confidence, expires_at=body.expires_at,
-        sensitivity=body.sensitivity, source=body.source, source_refs=body.source_refs, session_id=body.session_id,
-    )
+    m = mem.remember(**body.model_dump(exclude_none=True))
     _count(request, "remember")
     return s.MemoryPublic.of(m)
+
+
+@router.post("/users/{user_id}/memories/batch", status_code=201, response_model=list[s.MemoryPublic],
+             summary="Remember several claims as given, in one write (all or none)")
+def remember_many(body: s.MemoriesCreate, request: Request, mem: ScopedMemory = Depends(app_scope)) -> list[s.MemoryPublic]:
+    made = mem.remember_many([m.model_dump(exclude_none=True) for m in body.memories])
+    _count(request, "remember", len(made))
+    return [s.MemoryPublic.of(m) for m in made]
 
 
 @router.get("/users/{user_id}/memories", response_model=list[s.MemoryPublic], summary="List memories, newest first")
@@ -88,15 +93,21 @@ def list_memories(
     status: list[Status] = Query([Status.ACTIVE], max_length=4),
     limit: int = Query(100, ge=1, le=1000),
     offset: int = Query(0, ge=0, le=1_000_000),
+    agent_id: str | None = Query(None, max_length=200),
+    in_session: str | None = Query(None, max_length=200),
+    since: datetime | None = Query(None, description="created at or after (timezone-aware)"),
+    until: datetime | None = Query(None, description="created before (timezone-aware)"),
 ) -> list[s.MemoryPublic]:
-    found = mem.list(kinds=kind, statuses=status or [Status.ACTIVE], limit=limit, offset=offset)
+    filters = {k: v for k, v in {"agent_id": agent_id, "in_session": in_session, "since": since, "until": until}.items() if v is not None}
+    found = mem.list(kinds=kind, statuses=status or [Status.ACTIVE], limit=limit, offset=offset, **filters)
     _count(request, "list", len(found))
     return [s.MemoryPublic.of(m) for m in found]
 
 
 @router.post("/users/{user_id}/search", response_model=list[s.HitPublic], summary="Scored search, best first")
 def search(body: s.SearchIn, request: Request, mem: ScopedMemory = Depends(user_scope)) -> list[s.HitPublic]:
-    hits = mem.search(body.query, k=body.k, session_id=body.session_id, min_relevance=body.min_relevance)
+    filters = body.filters.as_facade_filters() if body.filters else {}
+    hits = mem.search(body.query, k=body.k, session_id=body.session_id, min_relevance=body.min_relevance, **filters)
     _count(request, "search", len(hits))
     return [s.HitPublic.of(h) for h in hits]
 
