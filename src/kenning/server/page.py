@@ -19,22 +19,23 @@ from fastapi.staticfiles import StaticFiles
 
 from kenning.errors import NotFound
 from kenning.memory import ScopedMemory
+from kenning.server import wording
 from kenning.server.auth import verify_page_token
 from kenning.types import Kind, Memory, Source, Status
 
 STATIC = Path(__file__).parent / "static"
 MAX_SHOWN = 300
 KIND_TITLES = [
-    (Kind.FACT, "Facts", "Things that stay true until they change."),
-    (Kind.PREFERENCE, "Preferences", "How you like things done."),
-    (Kind.PROCEDURE, "Procedures", "Steps and routines you taught."),
-    (Kind.EPISODE, "Episodes", "Things that happened; these fade with time."),
+    (Kind.FACT, "Facts about you", "Things that stay true until they change."),
+    (Kind.PREFERENCE, "What you prefer", "What you like and how you like it."),
+    (Kind.PROCEDURE, "How you want things done", "Steps and standing instructions you gave."),
+    (Kind.EPISODE, "Things that happened", "Events you mentioned; these fade with time."),
 ]
 SOURCE_LABELS = {
     Source.USER_SAID: "You said this",
     Source.TOOL_RESULT: "From a tool or document",
-    Source.INFERRED: "Inferred by the assistant",
-    Source.CONSOLIDATED: "Summarised from several memories",
+    Source.INFERRED: "Worked out by your assistant",
+    Source.CONSOLIDATED: "Summed up from several memories",
 }
 HEADERS = {
     "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
@@ -99,12 +100,14 @@ def render(mem: ScopedMemory, token: str, q: str) -> str:
     user = mem.scope.user_id
     shown = mem.list(statuses=(Status.ACTIVE, Status.PROVISIONAL), limit=MAX_SHOWN)
     total = mem.count(statuses=(Status.ACTIVE, Status.PROVISIONAL))
+    name = wording.display_name(user)
+    greeting = f"What your assistant remembers about you, {e(name)}" if name else "What your assistant remembers about you"
     head = f"""
 <header class="top" id="top" data-user="{e(user)}">
   <div>
-    <h1>What is remembered about you</h1>
-    <p class="sub">Signed in as <strong>{e(user)}</strong> · {total} memor{'y' if total == 1 else 'ies'}.
-    Check them: correct what is wrong, delete what should not be kept.</p>
+    <h1>{greeting}</h1>
+    <p class="sub">You have {total} memor{'y' if total == 1 else 'ies'} here.
+    Check them: correct what is wrong, and delete what you do not want kept.</p>
   </div>
   <div class="actions">
     <a class="btn" id="export" href="/page/export?token={quote(token)}" download="my-memory.json">Download everything</a>
@@ -136,38 +139,30 @@ def render(mem: ScopedMemory, token: str, q: str) -> str:
     return "".join(parts)
 
 
-def _date(dt: datetime | None) -> str:
-    return dt.strftime("%d %b %Y") if dt else "never"
-
-
 def _card(mem: ScopedMemory, m: Memory, *, score: float | None = None) -> str:
-    older = _older_versions(mem, m)
-    why = [f"<li>{e(SOURCE_LABELS[m.source])}.</li>"]
-    if m.source_refs:
-        refs = ", ".join(f"<code>{e(r)}</code>" for r in m.source_refs[:10])
-        why.append(f"<li>Captured from {refs}.</li>")
-    for v in older:
-        text = e(v.text) if v.text else "<em>(deleted)</em>"
-        why.append(f'<li>Replaced an earlier version from {_date(v.created_at)}: <q class="old">{text}</q></li>')
+    user = mem.scope.user_id
+    older = [(wording.second_person(v.text, user) if v.text else "", v.created_at) for v in _older_versions(mem, m)]
+    lines = wording.why(m.source.value, m.created_at, older, from_conversation=bool(m.source_refs))
+    why = [f"<li>{e(line)}</li>" for line in lines]
     chips = [
         f'<span class="chip src-{m.source.value}">{e(SOURCE_LABELS[m.source])}</span>',
         f'<span class="chip" title="How sure the assistant is">confidence {round(m.confidence * 100)}%</span>',
         f'<span class="chip" title="How much it matters">importance {round(m.importance * 100)}%</span>',
     ]
     if m.status is Status.PROVISIONAL:
-        chips.append('<span class="chip pending">being checked</span>')
+        chips.append('<span class="chip pending">still being checked against what you said before</span>')
     if m.sensitivity.value != "normal":
         chips.append(f'<span class="chip sens">{e(m.sensitivity.value)}</span>')
     if score is not None:
         chips.append(f'<span class="chip">match {score:.2f}</span>')
-    dates = f"Remembered {_date(m.created_at)} · last used {_date(m.last_used_at)}"
+    dates = f"Remembered {wording.date(m.created_at)} · last used {wording.date(m.last_used_at)}"
     if m.expires_at:
-        dates += f" · expires {_date(m.expires_at)}"
+        dates += f" · forgotten after {wording.date(m.expires_at)}"
     return f"""
 <article class="memory" data-id="{e(m.id)}">
-  <p class="text">{e(m.text)}</p>
+  <p class="text">{e(wording.second_person(m.text, user))}</p>
   <form class="edit" hidden>
-    <textarea name="text" rows="3" maxlength="4000" aria-label="Corrected text">{e(m.text)}</textarea>
+    <textarea name="text" rows="3" maxlength="4000" aria-label="Corrected text">{e(wording.second_person(m.text, user))}</textarea>
     <div class="row"><button class="btn primary save" type="submit">Save correction</button>
     <button class="btn cancel" type="button">Cancel</button></div>
   </form>
