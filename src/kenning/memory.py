@@ -103,6 +103,10 @@ class Kenning:
 
         return worker.run_once(self.ctx, holder=holder, lease_ttl_s=lease_ttl_s, now=now, progress=progress)
 
+    def scopes(self) -> list[Scope]:
+        """Every (tenant, user) holding memories. Administrative: for workers and integrations spanning users."""
+        return self.ctx.store.scopes()
+
     # -- tenant API keys: the server authenticates with these ------------------
 
     def create_api_key(self, tenant_id: str, name: str = "", *, now: datetime | None = None) -> tuple[Any, str]:
