@@ -213,24 +213,27 @@ def _check_pip(argv: list[str]) -> None:
     assert set(extras) <= _extras(), f"unknown extra in {argv}"
 
 
-def _kenning_command(argv: list[str]) -> tuple[click.Command, list[str]]:
+def _kenning_command(argv: list[str]) -> tuple[click.Command, list[str], click.Context]:
     from kenning.cli import main
 
     cmd: click.Command = main
     args = argv[1:]
-    ctx = click.Context(main)
+    # Contexts made as the real CLI makes them (with its -h): click caches a command's help option on
+    # first use, so a bare make_context here would leave the command without -h for later tests.
+    ctx = main.make_context("kenning", [], resilient_parsing=True)
     while isinstance(cmd, click.Group) and args and not args[0].startswith("-"):
         sub = cmd.get_command(ctx, args[0])
         assert sub is not None, f"no command {args[0]!r} in {argv}"
+        ctx = sub.make_context(args[0], [], parent=ctx, resilient_parsing=True)
         cmd, args = sub, args[1:]
-    return cmd, args
+    return cmd, args, ctx.parent
 
 
 def _check_kenning(argv: list[str]) -> None:
     from kenning import registry
 
-    cmd, args = _kenning_command(argv)
-    cmd.make_context(cmd.name, list(args), resilient_parsing=True)  # options exist and take the values given
+    cmd, args, parent = _kenning_command(argv)
+    cmd.make_context(cmd.name, list(args), parent=parent, resilient_parsing=True)  # options exist and take the values given
     for i, a in enumerate(args[:-1]):
         if a == "--db":
             url = args[i + 1]

@@ -131,9 +131,16 @@ def add(db, tenant, user, as_json, messages, role, session, wait) -> None:
 @scope_options
 @click.argument("query")
 @click.option("-k", "--k", "k", default=5, show_default=True, type=int)
-def search(db, tenant, user, as_json, query, k) -> None:
+@click.option("--kind", "kinds", multiple=True, type=click.Choice([k.value for k in kenning.Kind]), help="Only these kinds.")
+@click.option("--agent", "agent_id", default=None, help="Only memories this agent wrote.")
+@click.option("--since", type=click.DateTime(["%Y-%m-%d"]), default=None, help="Only memories created on or after this date (UTC).")
+def search(db, tenant, user, as_json, query, k, kinds, agent_id, since) -> None:
     """Retrieve the best memories for a query, with why they ranked."""
-    hits = run(lambda: open_scope(db, tenant, user).search(query, k=k))
+    from datetime import timezone
+
+    filters = {"kinds": list(kinds) or None, "agent_id": agent_id, "since": since.replace(tzinfo=timezone.utc) if since else None}
+    filters = {key: v for key, v in filters.items() if v is not None}
+    hits = run(lambda: open_scope(db, tenant, user).search(query, k=k, **filters))
     data = [{"score": h.score, "components": dict(h.components), "memory": memory_to_dict(h.memory, embedding=False)} for h in hits]
     lines = [
         f"{h.score:.3f}  rel={h.components['relevance']:.2f} rec={h.components['recency']:.2f} "

@@ -118,3 +118,18 @@ def test_a_database_argument_that_is_not_a_url_creates_nothing(tmp_path, monkeyp
     result = CliRunner().invoke(main, ["list", "--db", "notaurl"])
     assert result.exit_code == 2 and "is not a URL" in result.output
     assert list(tmp_path.iterdir()) == []
+
+
+def test_search_takes_filters(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from kenning.cli import main
+
+    monkeypatch.setenv("KENNING_EMBEDDER", "hash")
+    db = ["--db", f"sqlite:///{tmp_path / 'f.db'}"]
+    runner = CliRunner()
+    runner.invoke(main, ["remember", "Alice takes the aisle seat", "--kind", "preference", *db])
+    runner.invoke(main, ["remember", "Alice booked seat 12A", "--kind", "episode", *db])
+    out = runner.invoke(main, ["search", "seat", "--kind", "episode", *db]).output
+    assert "12A" in out and "aisle" not in out
+    assert runner.invoke(main, ["search", "seat", "--since", "2999-01-01", *db]).output.strip() == "(nothing relevant)"

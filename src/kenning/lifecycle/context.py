@@ -12,7 +12,7 @@ from kenning.config import Settings
 from kenning.embedders.base import Embedder
 from kenning.errors import ValidationError
 from kenning.lifecycle.retrieve import Policy, impersonal, user_names
-from kenning.stores.base import Store
+from kenning.stores.base import MemoryStore
 from kenning.types import Scope
 
 # The text's share of a contextual vector (see ``Context.embed_documents``).
@@ -33,7 +33,7 @@ class Context:
     ``LLMExtractor`` extracts and decides each captured batch in one call.
     """
 
-    store: Store
+    store: MemoryStore
     embedder: Embedder
     policy: Policy = field(default_factory=Policy)
     settings: Settings = field(default_factory=Settings.model_construct)

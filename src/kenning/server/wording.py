@@ -44,15 +44,18 @@ def display_name(user_id: str) -> str | None:
 
 
 def second_person(text: str, user_id: str) -> str:
-    """``text`` addressed to its subject: the leading subject becomes "You" with its verb agreeing,
-    possessives become "your", and later mentions "you". Text not about the user is returned unchanged."""
+    """``text`` addressed to its subject: a leading subject ("User", "Alice") becomes "You" with its verb
+    agreeing, a leading possessive "Your"; later mentions of "the user"/"User" become "you"/"your". A name
+    later in the sentence stays (it may be part of someone else's name). Text not about the user is unchanged."""
     alts = "|".join(re.escape(w) for w in sorted(subject_words(user_id), key=len, reverse=True))
+    generic = "the user|User"
     subject = re.compile(rf"^(?:{alts})\b(?!')\s+((?:(?:{'|'.join(_ADVERBS)})\s+)*)([A-Za-z']+)", re.IGNORECASE)
     m = subject.match(text)
     if m:
         text = f"You {m.group(1)}{_base(m.group(2))}{text[m.end():]}"
-    text = re.sub(rf"(^|(?<=[\s(\"“]))(?:{alts})(?:'s|’s)", lambda g: g.group(1) + ("Your" if not g.group(1) and g.start() == 0 else "your"), text, flags=re.IGNORECASE)
-    text = re.sub(rf"(?<=\s)(?:{alts})\b(?!['’])", "you", text, flags=re.IGNORECASE)
+    text = re.sub(rf"^(?:{alts})(?:'s|’s)", "Your", text, flags=re.IGNORECASE)
+    text = re.sub(rf"(?<=[\s(\"“])(?:{generic})(?:'s|’s)", "your", text)
+    text = re.sub(rf"(?<=\s)(?:{generic})\b(?!['’])", "you", text)
     return text
 
 
