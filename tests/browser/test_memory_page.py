@@ -106,10 +106,11 @@ def test_click_through_view_edit_delete_export_delete_all(browser, live, system,
     # edit: a new version that supersedes the old one
     card = page.locator(f'article[data-id="{ids["aisle"]}"]')
     card.locator(".edit-btn").click()
+    assert card.locator("textarea").input_value() == "You prefer aisle seats on long flights"  # as the page says it
     card.locator("textarea").fill("Alice prefers window seats on long flights")
     with page.expect_navigation():
         card.locator(".save").click()
-    page.wait_for_selector("text=Alice prefers window seats on long flights")
+    page.wait_for_selector("text=You prefer window seats on long flights")  # stored as typed, shown to the reader
     assert alice.get(ids["aisle"]).status is Status.RETIRED
     new = [m for m in alice.list() if m.text == "Alice prefers window seats on long flights"]
     assert len(new) == 1 and new[0].supersedes == (ids["aisle"],)
