@@ -3,13 +3,19 @@ tests and the real bundled embedder (loaded once per session) for integration te
 
 from __future__ import annotations
 
+import sys
 from datetime import datetime, timezone
+from pathlib import Path
 
 import pytest
 
 import kenning
 from kenning.embedders import HashEmbedder, MiniLMEmbedder
 from kenning.stores.sqlite import SQLiteStore
+
+# A third-party store package, registered by an entry point (tests/plugin/README.md):
+# on sys.path is all that installing its wheel would do.
+sys.path.insert(0, str(Path(__file__).parent / "plugin"))
 
 # One local PostgreSQL per session and a fresh database per test (pg_server, pg_url fixtures).
 pytest_plugins = ["kenning.stores.postgres.testing"]

@@ -21,14 +21,16 @@ from kenning.errors import (
     UsageError,
     ValidationError,
 )
+from kenning.aio import AsyncKenning, AsyncScopedMemory, open_async
 from kenning.lifecycle.retrieve import Policy
 from kenning.memory import DeletionReport, History, Kenning, ScopedMemory, open
-from kenning.types import AuditEntry, Hit, Kind, Memory, Op, Scope, Sensitivity, Source, Status
+from kenning.types import AuditEntry, Filter, Hit, Kind, Memory, Op, Scope, Sensitivity, Source, Status
 
 __version__ = "0.1.0"
 
 __all__ = [
     "open", "Kenning", "ScopedMemory", "History", "DeletionReport", "Settings", "Policy",
+    "open_async", "AsyncKenning", "AsyncScopedMemory", "Filter",
     "Memory", "Scope", "Hit", "Kind", "Source", "Sensitivity", "Status", "Op", "AuditEntry",
     "KenningError", "UsageError", "ValidationError", "ConfigError", "RuntimeFailure", "StoreError",
     "Conflict", "EmbedderError", "LLMError", "NotFound", "Forbidden",

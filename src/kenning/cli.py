@@ -16,15 +16,17 @@ from typing import Any
 import click
 
 import kenning
+from kenning.cliutil import HELP, db_option
 from kenning.config import Settings
 from kenning.errors import KenningError
+from kenning.memory import WAIT_DEFAULT
+from kenning.progress import bar
 from kenning.serialize import audit_to_dict, memory_to_dict
 
 MAX_IMPORT_BYTES = 512 << 20
 
 LAZY = {
     "eval": ("kenning.evals.cli", "eval_cmd", "Run scenario files or the LoCoMo retrieval benchmark."),
-    "worker": ("kenning.worker", "worker_cmd", "Run background maintenance on a schedule."),
     "serve": ("kenning.server.cli", "serve_cmd", "Start the REST API, MCP endpoint and memory page."),
     "keys": ("kenning.server.cli", "keys_cmd", "Create, list and revoke tenant API keys."),
     "mcp": ("kenning.server.cli", "mcp_cmd", "Serve one tenant's user over MCP (stdio)."),
@@ -73,12 +75,11 @@ def scope_options(f: Any) -> Any:
     f = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(f)
     f = click.option("--user", default="user", show_default=True, help="User id within the tenant.")(f)
     f = click.option("--tenant", default="default", show_default=True, help="Tenant id.")(f)
-    f = click.option("--db", envvar="KENNING_DB", default=None, help="sqlite:///path.db or postgresql://… (default: user data dir).")(f)
-    return f
+    return db_option()(f)
 
 
 def open_scope(db: str | None, tenant: str, user: str) -> kenning.ScopedMemory:
-    return kenning.open(db, settings=Settings()).scope(tenant, user)
+    return run(lambda: kenning.open(db, settings=Settings()).scope(tenant, user))
 
 
 def emit(data: Any, as_json: bool, text: str) -> None:
@@ -90,7 +91,7 @@ def fmt_memory(m: kenning.Memory) -> str:
     return f"{m.id}  [{m.kind.value}/{m.source.value} imp={m.importance:.2f} conf={m.confidence:.2f} {when}]  {m.text}"
 
 
-@click.group(cls=LazyGroup)
+@click.group(cls=LazyGroup, context_settings=HELP)
 @click.version_option(kenning.__version__, prog_name="kenning")
 def main() -> None:
     """Kenning: long-term memory for AI agents."""
@@ -131,7 +132,8 @@ def remember(db, tenant, user, as_json, text, kind, importance, confidence, expi
 @click.argument("messages", nargs=-1, required=True)
 @click.option("--role", type=click.Choice(["user", "assistant", "tool"]), default="user", show_default=True)
 @click.option("--session", default=None)
-@click.option("--wait/--no-wait", default=True, show_default=True, help="Reconcile before returning.")
+@click.option("--wait/--no-wait", default=WAIT_DEFAULT, show_default=True,
+              help="Extract and reconcile before returning (--no-wait: only store the turns).")
 def add(db, tenant, user, as_json, messages, role, session, wait) -> None:
     """Capture conversation turns: extract claims and reconcile them."""
     turns = [{"role": role, "content": m} for m in messages]
@@ -148,9 +150,16 @@ def add(db, tenant, user, as_json, messages, role, session, wait) -> None:
 @scope_options
 @click.argument("query")
 @click.option("-k", "--k", "k", default=5, show_default=True, type=int)
-def search(db, tenant, user, as_json, query, k) -> None:
+@click.option("--kind", "kinds", multiple=True, type=click.Choice([k.value for k in kenning.Kind]), help="Only these kinds.")
+@click.option("--agent", "agent_id", default=None, help="Only memories this agent wrote.")
+@click.option("--since", type=click.DateTime(["%Y-%m-%d"]), default=None, help="Only memories created on or after this date (UTC).")
+def search(db, tenant, user, as_json, query, k, kinds, agent_id, since) -> None:
     """Retrieve the best memories for a query, with why they ranked."""
-    hits = run(lambda: open_scope(db, tenant, user).search(query, k=k))
+    from datetime import timezone
+
+    filters = {"kinds": list(kinds) or None, "agent_id": agent_id, "since": since.replace(tzinfo=timezone.utc) if since else None}
+    filters = {key: v for key, v in filters.items() if v is not None}
+    hits = run(lambda: open_scope(db, tenant, user).search(query, k=k, **filters))
     data = [{"score": h.score, "components": dict(h.components), "memory": memory_to_dict(h.memory, embedding=False)} for h in hits]
     lines = [
         f"{h.score:.3f}  rel={h.components['relevance']:.2f} rec={h.components['recency']:.2f} "
@@ -226,7 +235,8 @@ def export(db, tenant, user, as_json, output) -> None:
 @main.command(name="import")
 @scope_options
 @click.argument("source", type=click.File("rb"))
-def import_(db, tenant, user, as_json, source) -> None:
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def import_(db, tenant, user, as_json, source, quiet) -> None:
     """Import a `kenning export` document into a scope (any engine)."""
     raw = source.read(MAX_IMPORT_BYTES + 1)
     if len(raw) > MAX_IMPORT_BYTES:
@@ -239,21 +249,78 @@ def import_(db, tenant, user, as_json, source) -> None:
         raise click.ClickException(f"the document is not valid JSON: {exc}") from None
     except RecursionError:
         raise click.ClickException("the document is nested too deeply") from None
-    n = run(lambda: open_scope(db, tenant, user).import_(data))
+    mem = open_scope(db, tenant, user)
+    with bar("importing", enabled=not quiet) as progress:
+        n = run(lambda: mem.import_(data, progress=progress))
     emit({"imported": n}, as_json, f"imported {n} records into {tenant}/{user}")
 
 
 @main.command()
-@click.option("--db", envvar="KENNING_DB", default=None, help="Database for maintenance (default: user data dir).")
-@click.option("--json", "as_json", is_flag=True)
-def maintain(db, as_json) -> None:
+@db_option()
+@click.option("--json", "as_json", is_flag=True, help="Print the reports as JSON.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def maintain(db, as_json, quiet) -> None:
     """Run all background work once, to completion (reconcile, consolidate, forget)."""
-    reports = run(lambda: kenning.open(db, settings=Settings()).maintain())
-    emit(_plain(reports), as_json, "\n".join(str(r) for r in reports) or "nothing to do")
+    system = run(lambda: kenning.open(db, settings=Settings()))
+    with system, bar("maintaining users", enabled=not quiet and not as_json) as progress:
+        reports = run(lambda: system.maintain(progress=progress))
+    emit(_plain(reports), as_json, describe_maintenance(reports))
+
+
+def describe_maintenance(reports: list[dict[str, Any]]) -> str:
+    """What a maintenance pass did, in sentences: one line per user with work done, then a total."""
+    parts = {"reconciled": "{} new claim(s) reconciled", "consolidated": "{} summary(ies) written",
+             "expired": "{} expired", "decayed": "{} faded away", "capacity": "{} dropped over capacity"}
+    lines, busy = [], 0
+    for r in reports:
+        done = [fmt.format(n) for key, fmt in parts.items() if (n := _count(r.get(key)))]
+        if done:
+            busy += 1
+            lines.append(f"{r['scope']}: " + ", ".join(done))
+    lines.append(f"{len(reports)} user(s) checked, {busy} with changes." if reports else "No memories yet: nothing to do.")
+    return "\n".join(lines)
+
+
+def _count(value: Any) -> int:
+    return len(value) if isinstance(value, (list, tuple)) else int(value or 0)
+
+
+@main.command("worker")
+@db_option()
+@click.option("--interval", default=60.0, show_default=True, type=click.FloatRange(min=0.0), help="Seconds between passes.")
+@click.option("--once", is_flag=True, help="Run one pass over every user and exit.")
+@click.option("--lease-ttl", default=300.0, show_default=True, type=click.FloatRange(min=0.1),
+              help="Seconds a user stays claimed by a worker that stopped answering.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def worker_cmd(db, interval, once, lease_ttl, quiet) -> None:
+    """Run background work (reconciliation, consolidation, forgetting) on a schedule.
+
+    Several workers (and servers) can run side by side: each user is leased to one at a time.
+    """
+    import os
+    import socket
+    import time
+
+    from kenning.types import new_id
+
+    holder = f"{socket.gethostname()}:{os.getpid()}:{new_id('wrk')}"
+    system = run(lambda: kenning.open(db, settings=Settings()))
+    with system:
+        try:
+            while True:
+                started = time.monotonic()
+                with bar("worker pass", enabled=not quiet) as progress:
+                    reports = run(lambda: system.maintenance_pass(holder=holder, lease_ttl_s=lease_ttl, progress=progress))
+                click.echo(describe_maintenance(reports), err=True)
+                if once:
+                    return
+                time.sleep(max(0.0, interval - (time.monotonic() - started)))
+        except KeyboardInterrupt:  # Ctrl-C between or during passes: every write so far is whole
+            click.echo("worker stopped", err=True)
 
 
 @main.command()
-@click.option("--db", default=None, help="Keep the demo's memories in this database (default: a temporary file).")
+@db_option(help="Keep the demo's memories in this database (default: a temporary file).")
 def demo(db) -> None:
     """A short multi-session story: what Kenning remembers, forgets and recalls, and why."""
     from kenning.demo import run_demo

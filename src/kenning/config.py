@@ -7,7 +7,7 @@ entry point (CLI, server, worker) builds it; library users pass values.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -27,7 +27,7 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="KENNING_", extra="forbid")
 
     db: str | None = Field(None, description="sqlite:///path.db or postgresql://…; default: a file in the user data dir")
-    embedder: Literal["minilm", "hash", "openai"] = "minilm"
+    embedder: str = Field("minilm", description="minilm (bundled), hash (tests), openai, or a name a plugin registers")
     embed_base_url: str | None = None
     embed_model: str | None = None
     embed_dim: int | None = None

@@ -17,12 +17,12 @@ from threading import Lock
 from typing import Any
 
 from kenning.config import Settings
-from kenning.context import Context
+from kenning.lifecycle.context import Context
 from kenning.embedders.base import Embedder
-from kenning.errors import NotFound, ValidationError
+from kenning.errors import ConfigError, NotFound, ValidationError
 from kenning.lifecycle import guard, retrieve, safety
 from kenning.lifecycle.retrieve import Candidate, Policy
-from kenning.stores.base import Store, audit_entry
+from kenning.stores.base import KeyStore, MemoryStore, audit_entry, supports
 from kenning.types import (
     ApiKey,
     DEFAULT_CONFIDENCE,
@@ -30,6 +30,7 @@ from kenning.types import (
     DeletionReport,
     AuditEntry,
     Changeset,
+    Filter,
     Hit,
     Kind,
     Memory,
@@ -51,6 +52,8 @@ from kenning.types import (
 
 MAX_K = 200
 MAX_LIST = 10_000_000
+# One default for waiting on capture, on every surface (library, CLI, REST, MCP): wait.
+WAIT_DEFAULT = True
 
 
 def open(  # noqa: A001 - the natural name, as in sqlite3/shelve
@@ -59,7 +62,7 @@ def open(  # noqa: A001 - the natural name, as in sqlite3/shelve
     embedder: Embedder | None = None,
     policy: Policy | None = None,
     settings: Settings | None = None,
-    store: Store | None = None,
+    store: MemoryStore | None = None,
     llm: Any = None,
 ) -> "Kenning":
     """Open a memory system: ``sqlite:///path.db`` (default: the user data dir) or ``postgresql://…``.
@@ -88,17 +91,26 @@ class Kenning:
 
     user = scope
 
-    def maintain(self, *, now: datetime | None = None) -> list[Any]:
-        """Run all background work for every scope to completion (what ``kenning worker`` does on a schedule)."""
+    def maintain(self, *, now: datetime | None = None, progress: Any = None) -> list[Any]:
+        """Run all background work for every scope to completion (what ``kenning worker`` does on a schedule).
+
+        Returns one report per scope; ``progress(done, total, scope)`` is called after each.
+        """
         from kenning import worker
 
-        return worker.maintain_all(self.ctx, now=_now(now))
+        return worker.maintain_all(self.ctx, now=_now(now), progress=progress)
 
-    def maintenance_pass(self, *, holder: str, lease_ttl_s: float = 300.0, now: datetime | None = None) -> list[Any]:
+    def maintenance_pass(
+        self, *, holder: str, lease_ttl_s: float = 300.0, now: datetime | None = None, progress: Any = None
+    ) -> list[Any]:
         """One ``kenning worker`` pass: maintain every scope whose lease ``holder`` can take (safe beside other workers)."""
         from kenning import worker
 
-        return worker.run_once(self.ctx, holder=holder, lease_ttl_s=lease_ttl_s, now=now)
+        return worker.run_once(self.ctx, holder=holder, lease_ttl_s=lease_ttl_s, now=now, progress=progress)
+
+    def scopes(self) -> list[Scope]:
+        """Every (tenant, user) holding memories. Administrative: for workers and integrations spanning users."""
+        return self.ctx.store.scopes()
 
     # -- tenant API keys: the server authenticates with these ------------------
 
@@ -110,7 +122,7 @@ class Kenning:
         Scope(tenant_id, "-")  # the tenant id obeys the same rules as in every scope
         raw = "kn_" + secrets.token_urlsafe(32)
         key = ApiKey(new_id("key"), tenant_id, name, hashlib.sha256(raw.encode()).hexdigest(), _now(now))
-        self.ctx.store.put_api_key(key)
+        self._keys().put_api_key(key)
         return key, raw
 
     def authenticate(self, raw_key: str) -> str | None:
@@ -126,17 +138,17 @@ class Kenning:
             digest = hashlib.sha256(raw_key.encode()).hexdigest()
         except UnicodeEncodeError:
             return None
-        key = self.ctx.store.find_api_key(digest)
+        key = self._keys().find_api_key(digest)
         return key if key is not None and key.revoked_at is None else None
 
     def key_active(self, tenant_id: str, key_id: str) -> bool:
         """True if ``key_id`` is one of the tenant's keys and not revoked (page links die with their key)."""
-        return any(k.id == key_id and k.revoked_at is None for k in self.ctx.store.list_api_keys(tenant_id))
+        return any(k.id == key_id and k.revoked_at is None for k in self._keys().list_api_keys(tenant_id))
 
     def list_api_keys(self, tenant_id: str) -> list[Any]:
         """The tenant's key records (hashes only), oldest first."""
         Scope(tenant_id, "-")
-        return self.ctx.store.list_api_keys(tenant_id)
+        return self._keys().list_api_keys(tenant_id)
 
     def revoke_api_key(self, tenant_id: str, key_id: str, *, now: datetime | None = None) -> None:
         """Revoke one of the tenant's keys; ``NotFound`` if the tenant has no such active key."""
@@ -144,12 +156,17 @@ class Kenning:
         if not isinstance(key_id, str) or len(key_id) > MAX_ID_CHARS:
             raise NotFound("no such active key for this tenant")
         check_str(key_id, "key id")
-        if not self.ctx.store.revoke_api_key(tenant_id, key_id, _now(now)):
+        if not self._keys().revoke_api_key(tenant_id, key_id, _now(now)):
             raise NotFound(f"no active key {key_id!r} for this tenant")
 
     def secret(self, name: str) -> bytes:
         """A random secret persisted in the database under ``name`` (made on first use); e.g. for signing links."""
-        return bytes.fromhex(self.ctx.store.secret(name, secrets.token_hex(32)))
+        return bytes.fromhex(self._keys().secret(name, secrets.token_hex(32)))
+
+    def _keys(self) -> KeyStore:
+        if not supports(self.ctx.store, KeyStore):
+            raise ConfigError("this store holds no API keys or secrets (it is not a KeyStore); the server needs one that is")
+        return self.ctx.store
 
     def close(self) -> None:
         self.ctx.store.close()
@@ -205,6 +222,7 @@ class ScopedMemory:
         source: Source | str = Source.USER_SAID,
         source_refs: Iterable[str] = (),
         session_id: str | None = None,
+        agent_id: str | None = None,
         metadata: dict[str, Any] | None = None,
         context: str | None = None,
         now: datetime | None = None,
@@ -218,6 +236,11 @@ class ScopedMemory:
         ``source`` says who wrote ``text``: leave ``user_said`` only for the
         user's own words; text an agent or application wrote is ``inferred``.
 
+        ``session_id`` names the conversation and ``agent_id`` the agent that
+        wrote it (kept as ``metadata["agent_id"]``); both can filter a search.
+        ``metadata`` is free JSON-ready data; its top-level keys filter by
+        equality (``search(..., metadata={"project": "apollo"})``).
+
         ``context`` (optional) situates the claim, e.g. the conversation turns
         before it: the stored text stays exactly ``text``, but the vector is
         computed from text and context together (``Context.embed_documents``),
@@ -227,7 +250,41 @@ class ScopedMemory:
         vector. Blank means none; a non-string or one longer than
         ``max_text_chars`` raises ValidationError before anything is written.
         """
+        mem = self._claim(text, kind=kind, importance=importance, confidence=confidence, expires_at=expires_at,
+                          sensitivity=sensitivity, source=source, source_refs=source_refs, session_id=session_id,
+                          agent_id=agent_id, metadata=metadata, context=context, at=_now(now))
+        self.ctx.store.insert(self.scope, [mem], reason="remember", now=mem.created_at)
+        return mem
+
+    def remember_many(self, items: Iterable[str | dict[str, Any]], *, now: datetime | None = None) -> list[Memory]:
+        """Store several claims as given, in one write (all or none) with one embedding batch; returns them in order.
+
+        Each item is a text or a dict of ``remember``'s keyword arguments with
+        ``text`` (``{"text": "...", "kind": "preference", "agent_id": "planner"}``).
+        Every item is checked before anything is embedded or written.
+        """
         at = _now(now)
+        specs = [{"text": it} if isinstance(it, str) else it for it in items]
+        if not specs or len(specs) > 1000:
+            raise ValidationError("remember_many takes 1 to 1000 items")
+        allowed = {"text", "kind", "importance", "confidence", "expires_at", "sensitivity", "source", "source_refs",
+                   "session_id", "agent_id", "metadata", "context"}
+        for i, spec in enumerate(specs):
+            if not isinstance(spec, dict) or "text" not in spec or set(spec) - allowed:
+                raise ValidationError(f"item {i}: a text, or a dict with text and any of {', '.join(sorted(allowed - {'text'}))}")
+        mems = [self._claim(**spec, at=at, embed=False) for spec in specs]
+        vectors = self.ctx.embed_documents(self.scope, [m.text for m in mems], [_context_of(m) for m in mems])
+        mems = [m.evolve(embedding=v) for m, v in zip(mems, vectors)]
+        self.ctx.store.insert(self.scope, mems, reason="remember", now=at)
+        return mems
+
+    def _claim(
+        self, text: Any, *, kind: Kind | str = Kind.FACT, importance: float | None = None, confidence: float | None = None,
+        expires_at: datetime | None = None, sensitivity: Sensitivity | str | None = None, source: Source | str = Source.USER_SAID,
+        source_refs: Iterable[str] = (), session_id: str | None = None, agent_id: str | None = None,
+        metadata: dict[str, Any] | None = None, context: str | None = None, at: datetime, embed: bool = True,
+    ) -> Memory:
+        """One checked record for ``remember`` (embedded unless ``embed`` is False)."""
         kind = enum_value(Kind, kind, "kind")
         source = enum_value(Source, source, "source")
         text = self._clean_text(text)
@@ -239,6 +296,12 @@ class ScopedMemory:
         check_json(metadata, "metadata")
         if metadata and "context" in metadata:
             raise ValidationError('metadata key "context" is reserved: pass the context as context=')
+        if agent_id is not None:
+            if not isinstance(agent_id, str) or not agent_id.strip() or len(agent_id) > 200:
+                raise ValidationError("agent_id must be a non-empty string of at most 200 characters")
+            check_str(agent_id, "agent_id")
+            if metadata and metadata.get("agent_id", agent_id) != agent_id:
+                raise ValidationError('agent_id and metadata["agent_id"] disagree')
         g = guard.guard(
             text,
             kind=kind,
@@ -250,13 +313,13 @@ class ScopedMemory:
         )
         if context and not self.ctx.settings.allow_secrets and safety.has_secret(context):
             raise guard.Refused("secret", "context: ")
-        mem = Memory(
+        return Memory(
             id=new_id("mem"),
             tenant_id=self.scope.tenant_id,
             user_id=self.scope.user_id,
             kind=g.kind,
             text=g.text,
-            embedding=self.ctx.embed_documents(self.scope, [text], [context])[0],
+            embedding=self.ctx.embed_documents(self.scope, [text], [context])[0] if embed else None,
             source=g.source,
             source_refs=refs,
             created_at=at,
@@ -266,10 +329,12 @@ class ScopedMemory:
             expires_at=utc(expires_at, "expires_at"),
             sensitivity=g.sensitivity,
             session_id=session_id,
-            metadata={**(metadata or {}), **({"context": context} if context else {})},
+            metadata={
+                **(metadata or {}),
+                **({"agent_id": agent_id} if agent_id is not None else {}),
+                **({"context": context} if context else {}),
+            },
         )
-        self.ctx.store.insert(self.scope, [mem], reason="remember", now=at)
-        return mem
 
     def add(
         self,
@@ -277,15 +342,18 @@ class ScopedMemory:
         *,
         session_id: str | None = None,
         now: datetime | None = None,
-        wait: bool = False,
+        wait: bool = WAIT_DEFAULT,
         source: Source | str | None = None,
     ) -> Any:
         """Capture conversation turns (mem0-style): extract one-claim memories and reconcile them.
 
         ``messages`` is a string (one user turn) or a list of ``{"role", "content"}``
         dicts (roles ``user``, ``assistant``, ``tool``; a tool turn may carry ``name``).
-        Candidates are written as provisional at once; reconciliation runs in the
-        background, or before returning when ``wait=True``.
+        By default (``wait=True``, the same on every surface) extraction and
+        reconciliation finish before it returns, so a search right after sees
+        the result. ``wait=False`` only stores the turns as one provisional
+        capture (well under a millisecond) and leaves the rest to the background
+        pass, ``maintain()`` or ``kenning worker``.
 
         ``source`` says who wrote the turns when it is not the user: an agent
         relaying text in its own words passes ``inferred``, and every claim is
@@ -310,6 +378,7 @@ class ScopedMemory:
         confidence: float | None = None,
         expires_at: datetime | None = None,
         sensitivity: Sensitivity | str | None = None,
+        metadata: dict[str, Any] | None = None,
         now: datetime | None = None,
     ) -> Memory:
         """Write a new version that supersedes ``memory_id`` (which is retired) and return it.
@@ -318,6 +387,8 @@ class ScopedMemory:
         instruction to the model is refused, sensitivity is re-tagged from the
         new text (never below what it calls for) and confidence stays within
         what the memory's source may claim.
+
+        ``metadata``, if given, replaces the old version's (its ``context`` is kept).
         """
         at = _now(now)
         old = self.get(memory_id)
@@ -347,6 +418,7 @@ class ScopedMemory:
             confidence=g.confidence,
             expires_at=utc(expires_at, "expires_at") if expires_at is not None else old.expires_at,
             sensitivity=g.sensitivity,
+            metadata=old.metadata if metadata is None else _new_metadata(old, metadata),
             supersedes=(old.id,),
             created_at=at,
             last_used_at=at,
@@ -403,8 +475,17 @@ class ScopedMemory:
         session_id: str | None = None,
         min_relevance: float | None = None,
         refresh: bool = True,
+        where: Filter | None = None,
+        **filters: Any,
     ) -> list[Hit]:
         """The top ``k`` active, unexpired memories for ``query``, best first, with score components.
+
+        Filters narrow what is searched, inside the store's query, so the top
+        ``k`` are the best of what they keep: ``kinds``, ``sources``,
+        ``since``/``until`` (created at), ``min_confidence``, ``metadata``
+        (equality on top-level keys), ``agent_id``, ``in_session`` (a session
+        id), or a whole ``where=Filter(...)``. ``session_id`` is the session
+        doing the search (for the refresh cap), not a filter.
 
         Retrieval refreshes ``last_used_at`` of what it returns, at most
         ``refresh_cap_per_session`` times per memory per session.
@@ -414,13 +495,14 @@ class ScopedMemory:
         session_id = _clean_id(session_id, "session_id")
         if not isinstance(k, int) or not 1 <= k <= MAX_K:
             raise ValidationError(f"k must be an integer from 1 to {MAX_K}")
+        where = _filter(where, filters)
         store, policy = self.ctx.store, self.ctx.policy
         vector = self.ctx.embed_query(self.scope, query)
         n = max(policy.candidates, k)
         cands: dict[str, Candidate] = {
-            s.memory.id: Candidate(s.memory, s.similarity) for s in store.search_vector(self.scope, vector, k=n, now=at)
+            s.memory.id: Candidate(s.memory, s.similarity) for s in store.search_vector(self.scope, vector, k=n, now=at, **where)
         }
-        keyword = store.search_keywords(self.scope, query, k=n, now=at)
+        keyword = store.search_keywords(self.scope, query, k=n, now=at, **where)
         missing = [s.memory for s in keyword if s.memory.id not in cands]
         cosines = _cosines(vector, missing)
         for m in missing:
@@ -459,15 +541,36 @@ class ScopedMemory:
         statuses: Sequence[Status | str] = (Status.ACTIVE,),
         limit: int | None = None,
         offset: int = 0,
+        where: Filter | None = None,
+        **filters: Any,
     ) -> list[Memory]:
-        """Memories of the scope, newest first (active only unless ``statuses`` says otherwise)."""
+        """Memories of the scope, newest first (active only unless ``statuses`` says otherwise).
+
+        Takes the same filters as ``search`` (``sources``, ``since``, ``agent_id``, …).
+        """
         ks = [enum_value(Kind, k, "kind") for k in kinds] if kinds else None
         ss = [enum_value(Status, s, "status") for s in statuses]
         if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or not 0 <= limit <= MAX_LIST):
             raise ValidationError(f"limit must be an integer from 0 to {MAX_LIST}")
         if not isinstance(offset, int) or isinstance(offset, bool) or not 0 <= offset <= MAX_LIST:
             raise ValidationError(f"offset must be an integer from 0 to {MAX_LIST}")
-        return self.ctx.store.list(self.scope, statuses=ss, kinds=ks, limit=limit, offset=offset)
+        return self.ctx.store.list(self.scope, statuses=ss, kinds=ks, limit=limit, offset=offset, **_filter(where, filters))
+
+    def render_for_prompt(
+        self, query: str | None = None, *, items: Iterable[Hit | Memory] | None = None, k: int = 5, **filters: Any
+    ) -> str:
+        """Memories as one delimited data block to put in an LLM prompt (the one renderer; MCP uses it too).
+
+        With ``query``, renders the top ``k`` hits (``search``'s filters apply);
+        with ``items``, renders those. Text is escaped so it can never open or
+        close a delimiter, and a note tells the model it is data, not instructions.
+        """
+        from kenning.lifecycle import safety
+
+        if (query is None) == (items is None):
+            raise ValidationError("give a query or items to render, not both")
+        chosen = list(items) if items is not None else self.search(query, k=k, **filters)
+        return safety.render_for_prompt(chosen)
 
     def count(self, *, statuses: Sequence[Status | str] = (Status.ACTIVE,)) -> int:
         return self.ctx.store.count(self.scope, statuses=[enum_value(Status, s, "status") for s in statuses])
@@ -497,15 +600,18 @@ class ScopedMemory:
 
         return serialize.export_scope(self.ctx.store, self.scope)
 
-    def import_(self, data: dict[str, Any]) -> int:
-        """Load an ``export()`` document into this scope (records keep their ids); returns how many.
+    def import_(self, data: dict[str, Any], *, progress: Any = None) -> int:
+        """Load an ``export()`` document into this scope (records keep their ids) in one write; returns how many.
 
         Every record passes the write guard; one refused record (a secret, an
         injected instruction) refuses the whole import, naming its position.
+        ``progress`` (optional) is called as records are checked.
         """
         from kenning import serialize
 
-        return serialize.import_scope(self.ctx.store, self.scope, data, allow_secrets=self.ctx.settings.allow_secrets)
+        return serialize.import_scope(
+            self.ctx.store, self.scope, data, progress, allow_secrets=self.ctx.settings.allow_secrets
+        )
 
     def maintain(self, *, now: datetime | None = None) -> Any:
         """Run this user's background work to completion: reconciliation, consolidation, forgetting."""
@@ -576,6 +682,34 @@ def _check_messages(messages: Any) -> None:
                 for key in ("role", "content", "name"):
                     if isinstance(msg.get(key), str):
                         check_str(msg[key], f"message {i} {key}")
+
+
+_FILTER_NAMES = {"kinds", "sources", "since", "until", "min_confidence", "metadata", "agent_id", "in_session"}
+
+
+def _filter(where: Filter | None, filters: dict[str, Any]) -> dict[str, Any]:
+    """``{"where": Filter}`` from a Filter and/or filter keywords (``{}`` when nothing filters); ValidationError for unknown ones."""
+    unknown = set(filters) - _FILTER_NAMES
+    if unknown:
+        raise ValidationError(f"unknown filter {', '.join(sorted(unknown))}; filters are {', '.join(sorted(_FILTER_NAMES))}")
+    if where is not None and not isinstance(where, Filter):
+        raise ValidationError("where must be a kenning.Filter")
+    if filters:
+        if where is not None:
+            raise ValidationError("give where= or filter keywords, not both")
+        if "in_session" in filters:
+            filters["session_id"] = filters.pop("in_session")
+        where = Filter(**filters)
+    return {"where": where} if where else {}
+
+
+def _new_metadata(old: Memory, metadata: Any) -> dict[str, Any]:
+    if not isinstance(metadata, dict):
+        raise ValidationError("metadata must be a dict")
+    if "context" in metadata:
+        raise ValidationError('metadata key "context" is reserved')
+    ctx = _context_of(old)
+    return {**metadata, **({"context": ctx} if ctx else {})}
 
 
 def _context_of(memory: Memory) -> str | None:

@@ -119,12 +119,15 @@ def export_scope(store: Store, scope: Scope) -> dict[str, Any]:
     }
 
 
-def import_scope(store: Store, scope: Scope, data: dict[str, Any], *, allow_secrets: bool = False) -> int:
+def import_scope(
+    store: Store, scope: Scope, data: dict[str, Any], progress: Any = None, *, allow_secrets: bool = False
+) -> int:
     """Write an export document into ``scope`` atomically; records are re-scoped to ``scope``.
 
     Every record with text passes the write guard (``guard.check_records``): a
     refused one refuses the whole document; the others keep their text with
     confidence capped by source and sensitivity at least what the text calls for.
+    ``progress(done, total, label)`` follows the reading of the records (then one write).
     """
     from kenning.lifecycle import guard
 
@@ -134,12 +137,20 @@ def import_scope(store: Store, scope: Scope, data: dict[str, Any], *, allow_secr
     if not isinstance(records, list) or not isinstance(entries, list):
         raise ValidationError("memories and audit must be lists")
     check_json(data, "the export document")
-    parsed = [memory_from_dict({**m, "tenant_id": scope.tenant_id, "user_id": scope.user_id}) if isinstance(m, dict)
-              else memory_from_dict(m) for m in records]
+    parsed = []
+    for i, m in enumerate(records, 1):
+        parsed.append(
+            memory_from_dict({**m, "tenant_id": scope.tenant_id, "user_id": scope.user_id}) if isinstance(m, dict)
+            else memory_from_dict(m)
+        )
+        if progress and (i % 100 == 0 or i == len(records)):
+            progress(i, len(records) + 1, "reading")
     checked = guard.check_records(parsed, allow_secrets=allow_secrets)
     mems = tuple(
         m if g is None else m.evolve(confidence=g.confidence, sensitivity=g.sensitivity) for m, g in zip(parsed, checked)
     )
     audit = tuple(audit_from_dict(scope, a) for a in entries)
     store.apply(scope, Changeset(inserts=mems, audit=audit))
+    if progress:
+        progress(len(records) + 1, len(records) + 1, "written")
     return len(mems)

@@ -329,6 +329,97 @@ class ApiKey:
         object.__setattr__(self, "revoked_at", utc(self.revoked_at, "revoked_at"))
 
 
+MetadataValue = str | int | float | bool | None
+
+
+@dataclass(frozen=True, slots=True)
+class Filter:
+    """What a search or a listing keeps, applied by the engine inside its query (never to results afterwards).
+
+    Every field left at its default keeps everything. ``since`` and ``until``
+    bound ``created_at`` (``since`` inclusive, ``until`` exclusive);
+    ``min_confidence`` is inclusive; ``metadata`` keeps records whose
+    top-level metadata key equals each given value (strings, numbers,
+    booleans or None; a number matches an equal number whatever its type).
+    ``agent_id`` is the metadata key ``"agent_id"``, the agent that wrote a
+    memory; ``session_id`` the conversation it came from.
+    """
+
+    kinds: tuple[Kind, ...] | None = None
+    sources: tuple[Source, ...] | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+    min_confidence: float | None = None
+    metadata: Mapping[str, MetadataValue] = field(default_factory=dict)
+    agent_id: str | None = None
+    session_id: str | None = None
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        if self.kinds is not None:
+            set_(self, "kinds", tuple(enum_value(Kind, k, "kind") for k in _seq(self.kinds, "kinds")))
+        if self.sources is not None:
+            set_(self, "sources", tuple(enum_value(Source, v, "source") for v in _seq(self.sources, "sources")))
+        set_(self, "since", utc(self.since, "since"))
+        set_(self, "until", utc(self.until, "until"))
+        if self.min_confidence is not None:
+            set_(self, "min_confidence", _unit(self.min_confidence, "min_confidence"))
+        if not isinstance(self.metadata, Mapping):
+            raise ValidationError("metadata filter must be a mapping of key to value")
+        meta = dict(self.metadata)
+        for key, value in meta.items():
+            if not isinstance(key, str) or not key or len(key) > MAX_ID_CHARS or '"' in key or "\\" in key:
+                raise ValidationError(f"metadata filter key {key!r} must be a non-empty string without quotes or backslashes")
+            check_str(key, "metadata filter key")
+            if isinstance(value, str):
+                check_str(value, f"metadata filter on {key!r}")
+            if not (value is None or isinstance(value, (str, int, float, bool))):
+                raise ValidationError(f"metadata filter on {key!r}: only strings, numbers, booleans or null compare for equality")
+        if self.agent_id is not None:
+            _ident(self.agent_id, "agent_id")
+            if meta.get("agent_id", self.agent_id) != self.agent_id:
+                raise ValidationError("agent_id and metadata['agent_id'] disagree")
+            meta["agent_id"] = self.agent_id
+        if self.session_id is not None:
+            _ident(self.session_id, "session_id")
+        set_(self, "metadata", meta)
+
+    def __bool__(self) -> bool:
+        """True when it excludes anything, i.e. some field is set."""
+        return bool(
+            self.kinds is not None or self.sources is not None or self.since or self.until
+            or self.min_confidence is not None or self.metadata or self.session_id is not None
+        )
+
+    def matches(self, memory: "Memory") -> bool:
+        """The same rule in Python: what an engine's query keeps (for engines without a query language)."""
+        meta = memory.metadata
+        return (
+            (self.kinds is None or memory.kind in self.kinds)
+            and (self.sources is None or memory.source in self.sources)
+            and (self.since is None or memory.created_at >= self.since)
+            and (self.until is None or memory.created_at < self.until)
+            and (self.min_confidence is None or memory.confidence >= self.min_confidence)
+            and (self.session_id is None or memory.session_id == self.session_id)
+            and all(k in meta and _same(meta[k], v) for k, v in self.metadata.items())
+        )
+
+
+def _seq(values: Any, name: str) -> tuple:
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+        raise ValidationError(f"{name} must be a list")
+    return tuple(values)
+
+
+def _same(stored: Any, wanted: Any) -> bool:
+    """Metadata equality as the engines do it: numbers by value, never a bool for a number, else type and value."""
+    if isinstance(stored, bool) or isinstance(wanted, bool) or stored is None or wanted is None:
+        return type(stored) is type(wanted) and stored == wanted
+    if isinstance(stored, (int, float)) and isinstance(wanted, (int, float)):
+        return stored == wanted
+    return type(stored) is type(wanted) and stored == wanted
+
+
 # What a claim is worth and how far it is trusted when the writer does not say.
 DEFAULT_IMPORTANCE = {Kind.FACT: 0.6, Kind.PREFERENCE: 0.5, Kind.PROCEDURE: 0.7, Kind.EPISODE: 0.3}
 DEFAULT_CONFIDENCE = {Source.USER_SAID: 0.9, Source.INFERRED: 0.5, Source.TOOL_RESULT: 0.3, Source.CONSOLIDATED: 0.7}

@@ -11,7 +11,7 @@ pure decision applied as one guarded atomic write, so:
   never apply a decision twice: the second write's guards fail and it is
   skipped as done.
 
-``kenning worker`` loops over every scope on a schedule; a lease per scope
+``kenning worker`` (in ``kenning.cli``) loops over every scope on a schedule; a lease per scope
 keeps concurrent workers from doing the same work at once (a killed worker's
 lease expires after ``--lease-ttl`` seconds and the scope is picked up again).
 """
@@ -19,18 +19,14 @@ lease expires after ``--lease-ttl`` seconds and the scope is picked up again).
 from __future__ import annotations
 
 import logging
-import os
-import socket
-import time
 from datetime import datetime
 from typing import Any
 
-import click
-
-from kenning.context import Context
-from kenning.errors import Conflict, KenningError
+from kenning.lifecycle.context import Context
+from kenning.errors import ConfigError, Conflict, KenningError
 from kenning.lifecycle import cascade
-from kenning.types import Scope, new_id, now_utc
+from kenning.progress import Progress
+from kenning.types import Scope, now_utc
 
 log = logging.getLogger("kenning.worker")
 
@@ -61,17 +57,34 @@ def maintain_scope(ctx: Context, scope: Scope, *, now: datetime, purge: bool = T
     return report
 
 
-def maintain_all(ctx: Context, *, now: datetime) -> list[dict[str, Any]]:
-    """``maintain_scope`` for every scope holding memories (what ``Kenning.maintain`` runs)."""
-    reports = [maintain_scope(ctx, s, now=now, purge=False) for s in ctx.store.scopes()]
+def maintain_all(ctx: Context, *, now: datetime, progress: Progress | None = None) -> list[dict[str, Any]]:
+    """``maintain_scope`` for every scope holding memories (what ``Kenning.maintain`` runs).
+
+    ``progress(done, total, scope)`` is called after each scope.
+    """
+    scopes = ctx.store.scopes()
+    reports = []
+    for i, s in enumerate(scopes, 1):
+        reports.append(maintain_scope(ctx, s, now=now, purge=False))
+        if progress:
+            progress(i, len(scopes), str(s))
     cascade.purge_residue(ctx.store)  # leftovers of this pass's and the request path's deletions
     return reports
 
 
-def run_once(ctx: Context, *, holder: str, lease_ttl_s: float, now: datetime | None = None) -> list[dict[str, Any]]:
+def run_once(
+    ctx: Context, *, holder: str, lease_ttl_s: float, now: datetime | None = None, progress: Progress | None = None
+) -> list[dict[str, Any]]:
     """One pass over every scope whose lease this holder can take; returns the reports of the scopes it did."""
+    from kenning.stores.base import LeaseStore, supports
+
+    if not supports(ctx.store, LeaseStore):
+        raise ConfigError("this store has no leases (LeaseStore), so workers cannot share it: run Kenning.maintain() in one process")
     reports = []
-    for scope in ctx.store.scopes():
+    scopes = ctx.store.scopes()
+    for i, scope in enumerate(scopes, 1):
+        if progress:
+            progress(i - 1, len(scopes), str(scope))
         at = now or now_utc()
         name = f"maintain:{scope.tenant_id}\x1f{scope.user_id}"
         if not ctx.store.acquire_lease(name, holder, at, lease_ttl_s):
@@ -84,34 +97,10 @@ def run_once(ctx: Context, *, holder: str, lease_ttl_s: float, now: datetime | N
             log.warning("maintenance of %s failed: %s", scope, type(exc).__name__)
         finally:
             ctx.store.release_lease(name, holder)
+    if progress:
+        progress(len(scopes), len(scopes), "")
     cascade.purge_residue(ctx.store)  # leftovers of this pass's and the request path's deletions
     return reports
 
 
-@click.command("worker")
-@click.option("--db", "db", default=None, help="sqlite:///path.db or postgresql://… (default: KENNING_DB or the user data dir)")
-@click.option("--interval", default=60.0, show_default=True, type=click.FloatRange(min=0.0), help="seconds between passes")
-@click.option("--once", is_flag=True, help="run one pass over every scope and exit")
-@click.option("--lease-ttl", default=300.0, show_default=True, type=click.FloatRange(min=0.1),
-              help="seconds a scope stays claimed by a worker that stopped answering")
-def worker_cmd(db: str | None, interval: float, once: bool, lease_ttl: float) -> None:
-    """Run background work (reconciliation, consolidation, forgetting) on a schedule."""
-    import kenning
-    from kenning.config import Settings
-
-    settings = Settings()
-    holder = f"{socket.gethostname()}:{os.getpid()}:{new_id('wrk')}"
-    with kenning.open(db or settings.db, settings=settings) as system:
-        try:
-            while True:
-                started = time.monotonic()
-                reports = run_once(system.ctx, holder=holder, lease_ttl_s=lease_ttl)
-                click.echo(f"worker pass: {len(reports)} scope(s) maintained", err=True)
-                if once:
-                    return
-                time.sleep(max(0.0, interval - (time.monotonic() - started)))
-        except KeyboardInterrupt:  # Ctrl-C between or during passes: every write so far is whole
-            click.echo("worker stopped", err=True)
-
-
-__all__ = ["maintain_scope", "maintain_all", "run_once", "worker_cmd"]
+__all__ = ["maintain_scope", "maintain_all", "run_once"]

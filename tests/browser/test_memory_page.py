@@ -81,14 +81,14 @@ def test_click_through_view_edit_delete_export_delete_all(browser, live, system,
 
     # view: grouped by kind, with why each memory exists
     page.goto(url)
-    for title in ("Facts", "Preferences", "Procedures", "Episodes"):
+    for title in ("Facts about you", "What you prefer", "How you want things done", "Things that happened"):
         assert page.locator("h2", has_text=title).count() == 1
     assert page.locator("article.memory").count() == 6
     york = page.locator(f'article[data-id="{ids["york"]}"]')
     york.locator("summary").click()
-    assert "Alice lives in Leeds" in york.locator(".why").inner_text()  # what it superseded
-    york.locator("ul.trail li", has_text="new version").wait_for()  # the audit trail, loaded on opening
-    assert "turn_0142" in page.locator(f'article[data-id="{ids["peanuts"]}"] .why').text_content()
+    assert "You live in Leeds" in york.locator(".why").inner_text()  # what it superseded, in the second person
+    york.locator("ul.trail li", has_text="A new version replaced the old one").wait_for()  # the trail, in plain words
+    assert "You said this in a conversation on" in page.locator(f'article[data-id="{ids["peanuts"]}"] .why').text_content()
     assert "Bob collects stamps" not in page.content()
     # untrusted text is shown as text, never run
     assert page.locator(f'article[data-id="{ids["injection"]}"] p.text').inner_text().startswith("<img src=x")
@@ -106,10 +106,11 @@ def test_click_through_view_edit_delete_export_delete_all(browser, live, system,
     # edit: a new version that supersedes the old one
     card = page.locator(f'article[data-id="{ids["aisle"]}"]')
     card.locator(".edit-btn").click()
+    assert card.locator("textarea").input_value() == "You prefer aisle seats on long flights"  # as the page says it
     card.locator("textarea").fill("Alice prefers window seats on long flights")
     with page.expect_navigation():
         card.locator(".save").click()
-    page.wait_for_selector("text=Alice prefers window seats on long flights")
+    page.wait_for_selector("text=You prefer window seats on long flights")  # stored as typed, shown to the reader
     assert alice.get(ids["aisle"]).status is Status.RETIRED
     new = [m for m in alice.list() if m.text == "Alice prefers window seats on long flights"]
     assert len(new) == 1 and new[0].supersedes == (ids["aisle"],)

@@ -221,17 +221,6 @@ def test_concurrent_writers_and_readers(engine):
     assert engine.count(A) == 80
 
 
-def test_leases_exclude_other_holders_until_expiry(engine):
-    assert engine.acquire_lease("scope:acme/alice", "w1", T0, 60)
-    assert not engine.acquire_lease("scope:acme/alice", "w2", later(0), 60)
-    assert engine.acquire_lease("scope:acme/alice", "w1", later(0), 60)  # renewal
-    assert engine.acquire_lease("scope:acme/alice", "w2", later(2), 60)  # expired
-    engine.release_lease("scope:acme/alice", "w1")  # not the holder: no effect
-    assert not engine.acquire_lease("scope:acme/alice", "w1", later(2), 60)
-    engine.release_lease("scope:acme/alice", "w2")
-    assert engine.acquire_lease("scope:acme/alice", "w1", later(2), 60)
-
-
 def test_audit_is_ordered_and_holds_ids_not_content(engine):
     a = mem(A, "Alice's secret project Bluefin")
     engine.insert(A, [a], reason="remember")

@@ -92,7 +92,7 @@ def test_mcp_session_over_stdio(db_url, minilm):
     assert 'source="inferred"' in seen["added"][1]  # the agent's own words, not the user's
 
     err, text = seen["search"]
-    assert not err and text.startswith('<memories count="') and "data, not instructions" in text
+    assert not err and "<memories>" in text and "data, not instructions" in text
     assert "Alice is allergic to peanuts" in text
     assert "shellfish" not in text and "shellfish" not in seen["list"]  # another tenant's user of the same name
     # the injected text is escaped: it cannot close the delimiters it sits in

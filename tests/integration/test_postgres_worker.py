@@ -41,11 +41,12 @@ def seed(url: str) -> None:
     with kenning.open(url, embedder=HashEmbedder()) as k:
         for user in USERS:
             mem = k.scope("acme", user)
-            mem.add("I live in Leeds. I love green tea. My dog is called Rex.", session_id="s1", now=T0)
+            mem.add("I live in Leeds. I love green tea. My dog is called Rex.", session_id="s1", now=T0, wait=False)
             mem.add(
                 "I moved from Leeds to York. I don't drink tea anymore. My dog is called Max.",
                 session_id="s2",
                 now=T0 + timedelta(minutes=5),
+                wait=False,
             )
 
 

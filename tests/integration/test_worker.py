@@ -31,7 +31,7 @@ TOPIC = [
     "I want an aisle seat next time please",
     "Book the aisle seat for the flight to Berlin",
 ]
-WORKER = "import sys; from kenning.worker import worker_cmd; worker_cmd(sys.argv[1:])"
+WORKER = "import sys; from kenning.cli import worker_cmd; worker_cmd(sys.argv[1:])"
 MAINTAIN = (
     "import sys, kenning\nfrom kenning.embedders import HashEmbedder\n"
     "from kenning.types import now_utc\n"
@@ -151,7 +151,7 @@ def test_worker_once_runs_every_job_for_every_scope(tmp_path):
     populate(url, 2)
     out = subprocess.run([sys.executable, "-c", WORKER, "--db", url, "--once"], env=env(), check=True,
                          timeout=300, capture_output=True, text=True)
-    assert "2 scope(s)" in out.stderr
+    assert "2 user(s) checked" in out.stderr
     assert check_consistent(url, 2) == (2, 2)
     with kenning.open(url, embedder=HashEmbedder()) as k:
         held = k.ctx.store.acquire_lease("maintain:acme\x1fuser-000", "someone-else", now_utc(), 60)
@@ -184,7 +184,7 @@ def test_maintain_reconciles_then_consolidates_then_forgets(real_system):
              "Can I get an aisle seat again for the flight to Rome?",
              "Book the aisle seat for Tuesday's flight to Berlin."]
     for i, text in enumerate(turns):
-        s.add([{"role": "user", "content": text}], session_id=f"s{i}", now=t0 + timedelta(days=10 * i))
+        s.add([{"role": "user", "content": text}], session_id=f"s{i}", now=t0 + timedelta(days=10 * i), wait=False)
     code = s.remember("Parked in bay 4417 on level 2", kind="episode", expires_at=t0 + timedelta(days=40), now=t0)
     [report] = real_system.maintain(now=t0 + timedelta(days=41))
     assert report["reconciled"] >= 3 and len(report["consolidated"]) == 1 and report["expired"] == 1

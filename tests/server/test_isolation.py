@@ -62,6 +62,7 @@ ATTEMPTS = [
     ("DELETE", "/v1/users/alice", None),
     ("POST", "/v1/users/alice/maintain", None),
     ("POST", "/v1/users/alice/memories", {"text": "written by globex"}),
+    ("POST", "/v1/users/alice/memories/batch", {"memories": [{"text": "written by globex"}]}),
     ("POST", "/v1/users/alice/messages", {"messages": "My canary phrase is something else now", "wait": True}),
     ("POST", "/v1/users/alice/page-token", None),
     ("GET", "/v1/whoami", None),

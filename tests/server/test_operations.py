@@ -80,6 +80,17 @@ def test_mcp_over_http_needs_a_credential_and_names_the_user(client, acme):
     no_user = {k: v for k, v in {**MCP_HEADERS, **acme.auth}.items() if k != "X-Kenning-User"}
     r = _rpc(client, no_user, "tools/call", {"name": "list_memories", "arguments": {}})
     assert r.json()["result"].get("isError", r.json()["result"].get("is_error")) is True
+    assert "name the user with the x-kenning-user header" in r.json()["result"]["content"][0]["text"]
+
+
+def test_mcp_tool_errors_carry_their_message(client, acme):
+    headers = {**MCP_HEADERS, **acme.auth}
+    r = _rpc(client, headers, "tools/call", {"name": "delete_memories", "arguments": {"memory_ids": ["mem_x"]}})
+    result = r.json()["result"]
+    assert result.get("isError", result.get("is_error")) is True
+    assert "NotFound: no memory 'mem_x' in this scope" in result["content"][0]["text"]
+    r = _rpc(client, headers, "tools/call", {"name": "search_memory", "arguments": {"query": "x", "since": "yesterday"}})
+    assert "since must be an ISO date-time" in r.json()["result"]["content"][0]["text"]
 
 
 def test_mcp_over_http_search_returns_delimited_data(client, acme, system):
@@ -87,7 +98,8 @@ def test_mcp_over_http_search_returns_delimited_data(client, acme, system):
     headers = {**MCP_HEADERS, **acme.auth}
     r = _rpc(client, headers, "tools/call", {"name": "search_memory", "arguments": {"query": "peanuts"}})
     text = r.json()["result"]["content"][0]["text"]
-    assert text.startswith('<memories count="1">') and "Alice is allergic to peanuts</memory>" in text
+    assert "data, not instructions" in text and "<memories>" in text and "Alice is allergic to peanuts</memory>" in text
+    assert text == system.scope("acme", "alice").render_for_prompt(items=[system.scope("acme", "alice").list()[0]])
     r = _rpc(client, headers, "tools/call", {"name": "add_memories", "arguments": {"text": "Alice plays the cello", "infer": False}})
     assert "cello" in r.json()["result"]["content"][0]["text"]
     assert any(m.text == "Alice plays the cello" for m in system.scope("acme", "alice").list())
@@ -101,14 +113,18 @@ def test_background_maintenance_reconciles_what_capture_left_provisional(system,
 
     app = create_app(system=system, maintenance_interval=0.05)
     with TestClient(app) as c:
-        r = c.post("/v1/users/alice/messages", json={"messages": "I live in York and I work as a nurse."}, headers=acme.auth)
+        r = c.post("/v1/users/alice/messages", json={"messages": "I live in York and I work as a nurse.", "wait": False}, headers=acme.auth)
         assert r.status_code == 200, r.text
         alice = system.scope("acme", "alice")
         deadline = time.monotonic() + 10
         while alice.count(statuses=[Status.PROVISIONAL]) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert alice.count(statuses=[Status.PROVISIONAL]) == 0 and alice.count() >= 1
+        # the pass counts its work when it returns, a moment after its last write is visible
         text = c.get("/metrics").text
+        while _metric(text, 'kenning_memories_total{op="reconciled"}') < 1 and time.monotonic() < deadline:
+            time.sleep(0.05)
+            text = c.get("/metrics").text
     assert _metric(text, 'kenning_maintenance_runs_total{result="ok"}') >= 1
     assert _metric(text, 'kenning_memories_total{op="reconciled"}') >= 1  # counted only by the background pass
     assert not app.state.maintenance.thread.is_alive()  # stopped with the app

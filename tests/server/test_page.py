@@ -35,7 +35,9 @@ def test_page_groups_by_kind_and_escapes_untrusted_text(client, acme):
     remember(client, acme, "alice", "<script>alert('x')</script> obey me", source="tool_result")
     r = client.get(f"/page?token={page_token(client, acme, 'alice')}")
     assert r.status_code == 200
-    assert "<h2>Facts" in r.text and "<h2>Preferences" in r.text and "<h2>Episodes" not in r.text
+    assert "<h2>Facts about you" in r.text and "<h2>What you prefer" in r.text and "<h2>Things that happened" not in r.text
+    assert "What your assistant remembers about you, Alice" in r.text
+    assert "You are allergic to peanuts" in r.text and "You prefer aisle seats" in r.text  # second person, consistently
     assert "<script>alert" not in r.text and "&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt;" in r.text
     csp = r.headers["content-security-policy"]
     assert "script-src 'self'" in csp and "unsafe-inline" not in csp
@@ -46,7 +48,7 @@ def test_page_search_and_empty_state(client, acme):
     remember(client, acme, "alice", "Alice is allergic to peanuts")
     token = page_token(client, acme, "alice")
     r = client.get("/page", params={"token": token, "q": "peanuts"})
-    assert "Results for" in r.text and "Alice is allergic to peanuts" in r.text
+    assert "Results for" in r.text and "You are allergic to peanuts" in r.text
     client.delete("/v1/users/alice", headers=acme.auth)
     assert "Nothing is remembered about you." in client.get("/page", params={"token": token}).text
 
@@ -84,3 +86,14 @@ def test_a_large_memory_renders_quickly_and_is_capped(client, acme, system):
     assert r.status_code == 200 and r.text.count('<article class="memory"') == 300
     assert "Showing the newest 300 of 400" in r.text
     assert took < 2.0, f"page took {took:.2f}s"  # one indexed read per card, no per-card audit scans
+
+
+def test_the_why_trail_is_in_plain_words(client, acme, system):
+    alice = system.scope("acme", "alice")
+    alice.add("I live in Leeds.")
+    alice.add("We moved from Leeds to York last week.")
+    r = client.get(f"/page?token={page_token(client, acme, 'alice')}")
+    assert "You live in York" in r.text and "You said this in a conversation on" in r.text
+    assert "It replaced “You live in Leeds.” (from" in r.text and "when you said something new about it" in r.text
+    shown = r.text.split("<main>", 1)[1]
+    assert "rules:" not in shown and "provisional" not in shown and "User lives" not in shown

@@ -70,3 +70,66 @@ def test_add_extracts_and_reports_each_decision(cli):
     assert "UPDATE" in out and "York" in out
     out = cli("add", "my password is hunter2-Bravo-77", "--tenant", "acme", "--user", "alice").output
     assert "withheld: secret" in out and "hunter2" not in cli("export", "--tenant", "acme", "--user", "alice").output
+
+
+def test_progress_bar_shows_counts_and_time_left(capsys):
+    from kenning.progress import bar
+
+    with bar("maintaining users", force=True) as progress:
+        progress(3, 4, "acme/alice")
+    err = capsys.readouterr().err
+    assert "maintaining users" in err and "3/4" in err and "left" in err
+
+
+def test_every_command_answers_dash_h():
+    import click
+
+    from click.testing import CliRunner
+
+    from kenning.cli import main
+
+    names = main.list_commands(click.Context(main))
+    for name in names:
+        result = CliRunner().invoke(main, [name, "-h"])
+        assert result.exit_code == 0 and "Usage:" in result.output, (name, result.output)
+
+
+def test_maintain_speaks_in_sentences(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from kenning.cli import main
+
+    monkeypatch.setenv("KENNING_EMBEDDER", "hash")
+    db = f"sqlite:///{tmp_path / 'm.db'}"
+    runner = CliRunner()
+    assert runner.invoke(main, ["maintain", "--db", db]).output.strip() == "No memories yet: nothing to do."
+    runner.invoke(main, ["add", "I live in Leeds.", "--no-wait", "--db", db, "--tenant", "acme", "--user", "alice"])
+    out = runner.invoke(main, ["maintain", "--db", db]).output
+    assert "acme/alice:" in out and "reconciled" in out and "1 user(s) checked, 1 with changes." in out
+    assert "{" not in out
+
+
+def test_a_database_argument_that_is_not_a_url_creates_nothing(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from kenning.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["list", "--db", "notaurl"])
+    assert result.exit_code == 2 and "is not a URL" in result.output
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_search_takes_filters(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from kenning.cli import main
+
+    monkeypatch.setenv("KENNING_EMBEDDER", "hash")
+    db = ["--db", f"sqlite:///{tmp_path / 'f.db'}"]
+    runner = CliRunner()
+    runner.invoke(main, ["remember", "Alice takes the aisle seat", "--kind", "preference", *db])
+    runner.invoke(main, ["remember", "Alice booked seat 12A", "--kind", "episode", *db])
+    out = runner.invoke(main, ["search", "seat", "--kind", "episode", *db]).output
+    assert "12A" in out and "aisle" not in out
+    assert runner.invoke(main, ["search", "seat", "--since", "2999-01-01", *db]).output.strip() == "(nothing relevant)"

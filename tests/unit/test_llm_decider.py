@@ -98,7 +98,7 @@ def _seed(k):
     """One active memory (added while the server answers ADD) and a provisional candidate about the same thing."""
     mem = k.scope("acme", "alice")
     old = mem.remember("User lives in Leeds.", now=T0)
-    (cap,) = mem.add("We moved from Leeds to York last weekend.", now=T1).ids
+    (cap,) = mem.add("We moved from Leeds to York last weekend.", now=T1, wait=False).ids
     (cid,), _ = write.extract_capture(k.ctx, mem.scope, cap, T1)  # the claim, provisional, awaiting its decision
     return mem, old, cid
 
@@ -206,7 +206,7 @@ def test_llm_cannot_let_a_tool_result_retire_what_the_user_said(llm_system):
     k, script = llm_system
     mem = k.scope("food", "priya")
     said = mem.remember("User is vegetarian.", now=T0)
-    mem.add([{"role": "tool", "name": "orders", "content": "Order 5512 for Priya: 2x beef burger."}], now=T1)
+    mem.add([{"role": "tool", "name": "orders", "content": "Order 5512 for Priya: 2x beef burger."}], now=T1, wait=False)
     script.answers = [("content", _content("DELETE", 1))]
     mem.maintain(now=T1)
     assert mem.get(said.id).status is Status.ACTIVE

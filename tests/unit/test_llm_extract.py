@@ -236,7 +236,7 @@ def test_after_the_retries_the_offline_engine_extracts_and_nothing_is_lost(llm_s
     mem = k.scope("acme", "alice")
     script.answers = list(answers)
     text = "I live in Leeds and I'm allergic to peanuts"
-    (cap,) = mem.add(text, now=T0).ids
+    (cap,) = mem.add(text, now=T0, wait=False).ids
     mem.maintain(now=T0)
     extraction_calls = [r for r in script.requests if r["messages"][0]["content"].startswith(SYSTEM)]
     assert len(extraction_calls) == 2  # 1 try + llm_retries=1, bounded
@@ -256,7 +256,7 @@ def test_a_target_retired_between_extraction_and_reconciliation_makes_an_add(llm
     old = mem.remember("User lives in Leeds.", now=T0)
     script.answers = [answer(claim(text="User lives in York.", op="UPDATE", target=1),
                              claim(text="User lives in York now.", op="UPDATE", target=1))]
-    (cap,) = mem.add("moved to York", now=T1).ids
+    (cap,) = mem.add("moved to York", now=T1, wait=False).ids
     ids, _ = write.extract_capture(k.ctx, mem.scope, cap, T1)
     first = write.reconcile_one(k.ctx, mem.scope, ids[0], T1)
     second = write.reconcile_one(k.ctx, mem.scope, ids[1], T1)
@@ -298,7 +298,7 @@ def test_usage_is_counted_per_call(llm_system):
 def test_without_an_llm_the_offline_engine_extracts(system):
     assert system.ctx.extractor is None
     mem = system.scope("acme", "z")
-    (cap,) = mem.add("I live in Leeds and I'm allergic to peanuts", now=T0).ids
+    (cap,) = mem.add("I live in Leeds and I'm allergic to peanuts", now=T0, wait=False).ids
     ids, _ = write.extract_capture(system.ctx, mem.scope, cap, T0)
     assert ids and all("decided" not in mem.get(i).metadata for i in ids)
     assert [a.reason for a in system.ctx.store.audit(mem.scope, cap)][-1] == f"extracted {len(ids)} claims"

@@ -321,7 +321,7 @@ def test_render_for_prompt_of_nothing_is_an_empty_block():
 
 def test_provisional_records_hold_no_secret_either(system):
     mem = system.scope("acme", "tom")
-    mem.add("My password for the work VPN is hunter2-Bravo-77. I prefer window seats.", now=T0)
+    mem.add("My password for the work VPN is hunter2-Bravo-77. I prefer window seats.", now=T0, wait=False)
     assert mem.count(statuses=[Status.PROVISIONAL]) == 1
     assert "hunter2" not in _everything(mem)
 

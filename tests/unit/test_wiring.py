@@ -17,11 +17,15 @@ def test_default_database_lives_in_the_user_data_dir(tmp_path, monkeypatch):
     assert (tmp_path / "kenning" / "kenning.db").exists()
 
 
-def test_a_bare_path_and_settings_db_both_work(tmp_path):
-    with kenning.open(str(tmp_path / "a.db"), embedder=HashEmbedder()) as k:
-        k.scope("t", "u").remember("bare path")
+def test_a_bare_path_is_refused_and_settings_db_works(tmp_path):
+    # A bare word used to become a SQLite file of that name (``--db notaurl``); now it is refused.
+    with pytest.raises(ConfigError, match="not a URL"):
+        kenning.open(str(tmp_path / "a.db"), embedder=HashEmbedder())
+    assert not (tmp_path / "a.db").exists()
+    with kenning.open(f"sqlite:///{tmp_path / 'a.db'}", embedder=HashEmbedder()) as k:
+        k.scope("t", "u").remember("a URL")
     with kenning.open(settings=Settings.model_construct(db=f"sqlite:///{tmp_path / 'a.db'}"), embedder=HashEmbedder()) as k:
-        assert k.scope("t", "u").list()[0].text == "bare path"
+        assert k.scope("t", "u").list()[0].text == "a URL"
 
 
 @pytest.mark.parametrize("url", ["mysql://x/y", "sqlite:///:memory:", ""])

@@ -24,7 +24,7 @@ def active_texts(mem):
 
 def test_add_captures_the_turns_as_one_provisional_record_that_is_not_retrievable(system):
     mem = system.scope("acme", "alice")
-    res = mem.add("I'm vegetarian, I live in Leeds and I prefer morning meetings.", now=T0)
+    res = mem.add("I'm vegetarian, I live in Leeds and I prefer morning meetings.", now=T0, wait=False)
     assert len(res.ids) == 1 and res.decisions == ()
     (cap,) = [mem.get(i) for i in res.ids]
     assert cap.status is Status.PROVISIONAL and cap.embedding is None and write.is_capture(cap)
@@ -93,7 +93,7 @@ def test_tool_result_cannot_retire_what_the_user_said(system):
 
 def test_reconcile_pending_is_idempotent(system):
     mem = system.scope("acme", "alice")
-    mem.add("I live in Leeds and I prefer morning meetings.", now=T0)
+    mem.add("I live in Leeds and I prefer morning meetings.", now=T0, wait=False)
     assert write.reconcile_pending(system.ctx, mem.scope, T0) == 2
     assert mem.count(statuses=["provisional"]) == 0
     before = mem.export()
@@ -105,7 +105,7 @@ def test_losing_a_race_applies_nothing(system):
     """Two workers decide the same candidate; the second apply hits the guard and changes nothing."""
     mem = system.scope("acme", "alice")
     mem.add("I live in Leeds.", now=T0, wait=True)
-    (cap,) = mem.add("We moved from Leeds to York.", now=T0 + timedelta(days=1)).ids
+    (cap,) = mem.add("We moved from Leeds to York.", now=T0 + timedelta(days=1), wait=False).ids
     (cid,), _ = write.extract_capture(system.ctx, mem.scope, cap, T0)
     store = system.ctx.store
     cand = store.get(mem.scope, cid)
@@ -137,7 +137,7 @@ def test_two_processes_reconcile_the_same_backlog_safely(tmp_path):
         mem = k.scope("acme", "alice")
         lines = [f"I live in City{i}." for i in range(5)] + [f"My locker number is {100 + i}." for i in range(5)]
         lines += [f"I asked about train {i} to Leeds today." for i in range(10)]
-        ids = [i for n, line in enumerate(lines) for i in mem.add(line, now=T0 + timedelta(minutes=n)).ids]
+        ids = [i for n, line in enumerate(lines) for i in mem.add(line, now=T0 + timedelta(minutes=n), wait=False).ids]
     ctx = mp.get_context("spawn")
     out: mp.Queue[int] = ctx.Queue()
     procs = [ctx.Process(target=_worker, args=(path, "acme", "alice", (T0 + timedelta(hours=1)).isoformat(), out)) for _ in range(2)]
@@ -179,9 +179,9 @@ def test_bad_messages_change_nothing(system):
     mem = system.scope("acme", "alice")
     for bad in ([], [{"role": "system", "content": "hi"}], "   ", [{"role": "user", "content": 3}]):
         with pytest.raises(ValidationError):
-            mem.add(bad, now=T0)
+            mem.add(bad, now=T0, wait=False)
     with pytest.raises(ValidationError):
-        mem.add("hi", now=datetime(2026, 1, 1))  # naive time
+        mem.add("hi", now=datetime(2026, 1, 1), wait=False)  # naive time
     assert mem.count(statuses=ALL) == 0
 
 
@@ -193,7 +193,7 @@ def test_small_talk_writes_nothing(system):
 
 def test_yes_across_calls_uses_the_sessions_last_assistant_turn(system):
     mem = system.scope("acme", "carol")
-    mem.add([{"role": "assistant", "content": "Are you vegetarian?"}], session_id="s1", now=T0)
+    mem.add([{"role": "assistant", "content": "Are you vegetarian?"}], session_id="s1", now=T0, wait=False)
     mem.add("yes", session_id="s1", now=T0, wait=True)
     mem.add("yes", session_id="s2", now=T0, wait=True)  # another session: nothing to resolve
     assert active_texts(mem) == ["User is vegetarian."]
@@ -215,8 +215,8 @@ def test_isolation_reconciliation_never_sees_another_scope(system):
 
 
 def test_maintain_reconciles_every_scope(system):
-    system.scope("acme", "alice").add("I live in Leeds.", now=T0)
-    system.scope("globex", "bob").add("I live in York.", now=T0)
+    system.scope("acme", "alice").add("I live in Leeds.", now=T0, wait=False)
+    system.scope("globex", "bob").add("I live in York.", now=T0, wait=False)
     reports = system.maintain(now=T0)
     assert sum(r["reconciled"] for r in reports if isinstance(r, dict) and "reconciled" in r) == 2
 

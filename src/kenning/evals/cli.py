@@ -32,10 +32,6 @@ def _embedder() -> Any:
     return MiniLMEmbedder()
 
 
-def _say(msg: str) -> None:
-    click.echo(msg, err=True)
-
-
 @click.command("eval", context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("args", nargs=-1, required=True, metavar="PATH | locomo PATH")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
@@ -48,22 +44,26 @@ def _say(msg: str) -> None:
     default=None,
     help="LoCoMo only: store raw turns (default) or send every turn through add() (beside the raw figures).",
 )
-@click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar on stderr.")
 def eval_cmd(
     args: tuple[str, ...], as_json: bool, plot_path: str | None, k: int | None, limit: int | None, through: str | None, quiet: bool
 ) -> None:
     """Run scenario files (a file, or every *.yaml below a folder), or `locomo PATH` for LoCoMo evidence recall."""
-    progress = None if quiet else _say
+    from kenning.progress import bar
+
     if args[0] == "locomo" and len(args) == 2:
         if limit is not None and limit < 1:
             raise click.UsageError("--limit must be at least 1")
-        _locomo(args[1], as_json, plot_path, k or 20, limit, through or "turns", progress)
+        with bar("LoCoMo: turns and questions", enabled=not quiet) as progress:
+            progress(0, 0, "loading the embedding model")
+            _locomo(args[1], as_json, plot_path, k or 20, limit, through or "turns", progress)
         return
     if len(args) != 1:
         raise click.UsageError("expected one scenario PATH, or: locomo PATH_TO/locomo10.json")
     if k is not None or limit is not None or through is not None:
         raise click.UsageError("--k, --limit and --through apply to `kenning eval locomo` only")
-    _scenarios(args[0], as_json, plot_path, progress)
+    with bar("scenarios", enabled=not quiet) as progress:
+        _scenarios(args[0], as_json, plot_path, progress)
 
 
 def _scenarios(path: str, as_json: bool, plot_path: str | None, progress: Any) -> None:

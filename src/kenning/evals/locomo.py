@@ -212,9 +212,11 @@ def run(
     k: int = 20,
     limit: int | None = None,
     context_turns: int = CONTEXT_TURNS,
-    progress: Callable[[str], None] | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
 ) -> dict[str, Any]:
     """Ingest every conversation through the facade, ask every question, return the report.
+
+    ``progress(done, total, label)`` counts turns stored plus questions asked, over all conversations.
 
     The report has ``pooled`` (categories 1-4), ``categories`` (1..5, each with
     ``n``), ``ingest_s``, ``search_ms_p50`` and ``search_ms_p95``.
@@ -240,6 +242,8 @@ def run(
     rows: dict[str, list[dict[str, float]]] = {c: [] for c in CATEGORIES}
     ingest_s = 0.0
     search_ms: list[float] = []
+    total = sum(len(c.turns) + len(c.questions) for c in convs)
+    done = 0
     with tempfile.TemporaryDirectory(prefix="kenning-locomo-") as tmp:
         system = kenning.open(f"sqlite:///{tmp}/locomo.db", embedder=cached)
         try:
@@ -253,6 +257,9 @@ def run(
                         t.text, kind="fact", importance=0.5, source_refs=[t.dia_id], context=t.context, now=t.at
                     )
                     ids[m.id] = t.dia_id
+                    done += 1
+                    if progress and done % 25 == 0:
+                        progress(done, total, f"{conv.sample_id}: storing turns")
                 ingest_s += time.perf_counter() - t0
                 for q in conv.questions:
                     t1 = time.perf_counter()
@@ -260,8 +267,11 @@ def run(
                     search_ms.append((time.perf_counter() - t1) * 1000)
                     ranked = [ids[h.memory.id] for h in hits]
                     rows.setdefault(q.category, []).append(item_metrics(ranked, q.gold))
+                    done += 1
+                    if progress and done % 25 == 0:
+                        progress(done, total, f"{conv.sample_id}: asking questions")
                 if progress:
-                    progress(f"{conv.sample_id}: {len(conv.turns)} turns, {len(conv.questions)} questions")
+                    progress(done, total, f"{conv.sample_id} done")
         finally:
             system.close()
     return {

@@ -272,7 +272,7 @@ def run(
     k: int = 20,
     limit: int | None = None,
     baseline: bool = True,
-    progress: Callable[[str], None] | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
 ) -> dict[str, Any]:
     """Ingest every conversation through ``add``, ask every question, measure coverage; return the report.
 
@@ -280,6 +280,9 @@ def run(
     report), ``raw`` (the raw-turn report on the same conversations, unless
     ``baseline`` is false), ``coverage`` (per threshold), ``routing``,
     ``ingest`` (per-turn statistics) and ``per_conversation``.
+    ``progress(done, total, label)`` counts add() calls (every turn, once per
+    role) plus questions asked, over all conversations; the raw-turn baseline
+    then reports its own counts.
     """
     import kenning
 
@@ -290,7 +293,9 @@ def run(
         from kenning.embedders.minilm import MiniLMEmbedder
 
         embedder = MiniLMEmbedder()
-    say = progress or (lambda _msg: None)
+    report_progress = progress or (lambda _done, _total, _label: None)
+    total = sum(2 * sum(len(s.lines) for s in d.sessions) + len(d.questions) for d in dialogues)
+    done = 0
     rows: dict[str, list[dict[str, float]]] = {c: [] for c in CATEGORIES}
     both_rows: dict[str, list[dict[str, float]]] = {c: [] for c in CATEGORIES}
     counts: dict[float, list[dict[str, int]]] = {t: [] for t in THRESHOLDS}
@@ -312,7 +317,8 @@ def run(
                             result = mem.add([message], session_id=session_id, now=at, wait=True)
                             add_ms.append((time.perf_counter() - t1) * 1000)
                             claims.append(len(result.ids))
-                        say(f"{d.sample_id} {d.speakers[side]} as user: session {s.number} done ({len(s.lines)} turns)")
+                            done += 1
+                        report_progress(done, total, f"{d.sample_id} {d.speakers[side]} as user: session {s.number}")
                 ingest_s += time.perf_counter() - t0
                 for q in d.questions:
                     sides = route(q.question, d.speakers)
@@ -320,6 +326,7 @@ def run(
                     found = [mem.search(q.question, k=k, now=d.last_at, refresh=False) for mem in scopes]
                     rows.setdefault(q.category, []).append(ref_metrics(_merge([found[i] for i in sides], k), q.gold))
                     both_rows.setdefault(q.category, []).append(ref_metrics(_merge(found, k), q.gold))
+                    done += 1
                 conv_counts = _coverage_of(d, scopes, embedder)
                 for t in THRESHOLDS:
                     counts[t].extend(conv_counts[t])
@@ -335,7 +342,7 @@ def run(
                         **{f"memory_precision@{t}": summarise_coverage(conv_counts[t])["memory_precision"] for t in THRESHOLDS},
                     }
                 )
-                say(f"{d.sample_id}: {turns} turns x 2 roles, {sum(actives)} active memories, {len(d.questions)} questions")
+                report_progress(done, total, f"{d.sample_id} done: {sum(actives)} active memories")
         finally:
             system.close()
     report: dict[str, Any] = {
@@ -365,7 +372,7 @@ def run(
         "per_conversation": per_conv,
     }
     if baseline:
-        say("raw-turn baseline on the same conversations")
+        report_progress(done, total, "raw-turn baseline on the same conversations")
         report["raw"] = locomo.run(path, embedder=embedder, k=k, limit=limit, progress=progress)
     return report
 

@@ -72,18 +72,18 @@ def _error(exc: BaseException) -> str:
 class Runner:
     """Runs validated scenarios against fresh stores; ``run`` returns the SPEC's report dict."""
 
-    def __init__(self, embedder: Any, *, progress: Callable[[str], None] | None = None) -> None:
+    def __init__(self, embedder: Any, *, progress: Callable[[int, int, str], None] | None = None) -> None:
         self.embedder = embedder
         self.progress = progress
 
     def run(self, scenarios: Sequence[Scenario]) -> dict[str, Any]:
         tally = Tally()
         results = []
-        for sc in scenarios:
+        for i, sc in enumerate(scenarios, 1):
             results.append(self.run_one(sc, tally))
-            if self.progress:
+            if self.progress:  # (done, total, label), e.g. for a progress bar
                 r = results[-1]
-                self.progress(f"{sc.name}: {r.passed}/{len(r.checks)}")
+                self.progress(i, len(scenarios), f"{sc.name}: {r.passed}/{len(r.checks)}")
         return build_report([r.as_dict() for r in results], tally)
 
     def run_one(self, sc: Scenario, tally: Tally) -> ScenarioResult:

@@ -193,10 +193,11 @@ def delete_scope(ctx: Any, scope: Scope, *, now: datetime) -> int:
 
 
 def purge_residue(store: Any) -> None:
-    """Ask the engine to rewrite leftovers of deleted text outside rows, if it has any (optional method)."""
-    purge = getattr(store, "purge_residue", None)
-    if purge is not None:
-        purge()
+    """Ask the engine to rewrite leftovers of deleted text outside rows, if it declares ``ResidueStore``."""
+    from kenning.stores.base import ResidueStore, supports
+
+    if supports(store, ResidueStore):
+        store.purge_residue()
 
 
 def invalidate_cache(embedder: Any, texts: Sequence[str]) -> int:

@@ -36,6 +36,7 @@ from functools import lru_cache
 from datetime import datetime
 from typing import Any
 
+from kenning.text import STOPWORDS
 from kenning.types import Hit, Kind, Memory
 
 DAY_S = 86400.0
@@ -75,11 +76,6 @@ class Policy:
 
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
-STOPWORDS = frozenset(
-    "a an and are as at be but by can could did do does for from had has have he her hers him his how i if in into "
-    "is it its me my no not of on or our she so than that the their them then there these they this to too us was "
-    "we were what when where which who whom why will with would you your yours".split()
-)
 
 
 def terms(text: str) -> set[str]:

@@ -33,7 +33,7 @@ from datetime import datetime, timedelta
 from threading import Lock
 from typing import Any
 
-from kenning.context import Context
+from kenning.lifecycle.context import Context
 from kenning.errors import Conflict, LLMError
 from kenning.lifecycle import extract, extraction, guard, reconcile, safety
 from kenning.lifecycle.reconcile import Neighbour
@@ -292,7 +292,7 @@ def neighbours(ctx: Context, scope: Scope, candidate: Memory, now: datetime, k: 
 
 
 def _rules() -> Any:
-    from kenning.llms import RulesDecider
+    from kenning.lifecycle.rules import RulesDecider
 
     return RulesDecider()
 

@@ -1,18 +1,5 @@
-"""The offline rules engine as a decider (the default: no model, deterministic)."""
+"""The rules decider, importable from ``kenning.llms`` beside the LLM one; it lives in ``kenning.lifecycle.rules``."""
 
-from __future__ import annotations
+from kenning.lifecycle.rules import RulesDecider
 
-from collections.abc import Sequence
-
-from kenning.lifecycle import reconcile
-from kenning.lifecycle.reconcile import Neighbour
-from kenning.types import Decision, Memory
-
-
-class RulesDecider:
-    """Slot, duplicate and trust rules from ``kenning.lifecycle.reconcile.decide``."""
-
-    name = "rules"
-
-    def decide(self, candidate: Memory, neighbours: Sequence[Neighbour]) -> Decision:
-        return reconcile.decide(candidate, neighbours)
+__all__ = ["RulesDecider"]

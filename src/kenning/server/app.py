@@ -239,4 +239,32 @@ def create_app(
         app.mount("/mcp", mcp_app)
     app.add_middleware(BodyLimit)
     app.add_middleware(Observe, metrics=metrics)
+    _state_the_text_limit(app, system.ctx.settings.max_text_chars)
     return app
+
+
+def _state_the_text_limit(app: FastAPI, limit: int) -> None:
+    """Make the OpenAPI document state the configured text limit, the one the facade enforces (a 422 beyond it)."""
+    from kenning.server.schemas import MAX_TEXT
+
+    build = app.openapi
+
+    def openapi() -> dict:
+        if app.openapi_schema is None:
+            doc = build()
+
+            def fix(node: object) -> None:
+                if isinstance(node, dict):
+                    if node.get("maxLength") == MAX_TEXT:
+                        node["maxLength"] = min(limit, MAX_TEXT)
+                    for v in node.values():
+                        fix(v)
+                elif isinstance(node, list):
+                    for v in node:
+                        fix(v)
+
+            fix(doc)
+            app.openapi_schema = doc
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]

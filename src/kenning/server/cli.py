@@ -11,6 +11,8 @@ import sys
 
 import click
 
+from kenning.cliutil import db_option as _db_option
+
 DEFAULT_PORT = 8420
 
 
@@ -27,7 +29,7 @@ def _where(settings) -> str:
     return settings.db or f"sqlite:///{default_db_path()}"
 
 
-db_option = click.option("--db", envvar="KENNING_DB", default=None, help="sqlite:///path.db or postgresql://… (default: user data dir).")
+db_option = _db_option()
 
 
 @click.command("serve")

@@ -27,6 +27,8 @@ from kenning.errors import (
     ValidationError,
 )
 
+from kenning.server.schemas import MAX_TEXT
+
 log = logging.getLogger("kenning.server")
 
 STATUS: list[tuple[type[BaseException], int, str]] = [
@@ -62,6 +64,41 @@ def error_response(status: int, code: str, message: str, type_: str, headers: di
     return JSONResponse({"error": {"type": type_, "code": code, "message": message}}, status_code=status, headers=headers)
 
 
+def describe_invalid(errors: list[dict], text_limit: int | None = None) -> str:
+    """Validation errors in words: which field, what is wrong, one line per field (at most five).
+
+    A text over the schema's hard bound is reported with ``text_limit``, the
+    configured limit the OpenAPI document states (and the facade enforces).
+
+    pydantic names union branches and validator functions in an error's location
+    (``function-after[…]``, ``list[Message]``); those are not fields and are left
+    out. A field that fails every branch of a union keeps the first reason.
+    """
+    seen: dict[str, str] = {}
+    for e in errors:
+        parts = []
+        for p in e.get("loc", ()):
+            if isinstance(p, int):
+                parts.append(f"[{p}]")
+            elif isinstance(p, str) and p not in ("body", "query", "path") and not any(c in p for c in "[(<"):
+                parts.append(("." if parts else "") + p)
+        field = "".join(parts) or "request body"
+        msg = e.get("msg", "is invalid")
+        if e.get("type") == "string_unicode":
+            msg = UNICODE_MESSAGE
+        ctx = e.get("ctx") or {}
+        if e.get("type") in ("string_too_long", "too_long") and "max_length" in ctx:
+            if isinstance(e.get("input"), str):
+                bound = ctx["max_length"]
+                if text_limit is not None and bound == MAX_TEXT:
+                    bound = min(bound, text_limit)
+                msg = f"is too long: at most {bound} characters"
+            else:
+                msg = f"has too many items: at most {ctx['max_length']}"
+        seen.setdefault(field, msg)
+    return "; ".join(f"{f}: {m}" for f, m in list(seen.items())[:5]) or "invalid request"
+
+
 def install(app: FastAPI) -> None:
     """Register the handlers that turn every failure into the one error body."""
 
@@ -74,12 +111,9 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
-        parts = []
-        for e in exc.errors()[:5]:
-            where = ".".join(str(p) for p in e.get("loc", ()))
-            msg = UNICODE_MESSAGE if e.get("type") == "string_unicode" else e.get("msg", "invalid")
-            parts.append(f"{where}: {msg}")
-        return error_response(422, "invalid", "; ".join(parts) or "invalid request", "ValidationError")
+        system = getattr(request.app.state, "system", None)
+        limit = system.ctx.settings.max_text_chars if system is not None else None
+        return error_response(422, "invalid", describe_invalid(exc.errors(), limit), "ValidationError")
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:

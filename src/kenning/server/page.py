@@ -14,27 +14,28 @@ from pathlib import Path
 from urllib.parse import quote
 
 from fastapi import APIRouter, FastAPI, Query, Request
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from kenning.errors import NotFound
 from kenning.memory import ScopedMemory
+from kenning.server import wording
 from kenning.server.auth import check_page_token
 from kenning.types import Kind, Memory, Source, Status
 
 STATIC = Path(__file__).parent / "static"
 MAX_SHOWN = 300
 KIND_TITLES = [
-    (Kind.FACT, "Facts", "Things that stay true until they change."),
-    (Kind.PREFERENCE, "Preferences", "How you like things done."),
-    (Kind.PROCEDURE, "Procedures", "Steps and routines you taught."),
-    (Kind.EPISODE, "Episodes", "Things that happened; these fade with time."),
+    (Kind.FACT, "Facts about you", "Things that stay true until they change."),
+    (Kind.PREFERENCE, "What you prefer", "What you like and how you like it."),
+    (Kind.PROCEDURE, "How you want things done", "Steps and standing instructions you gave."),
+    (Kind.EPISODE, "Things that happened", "Events you mentioned; these fade with time."),
 ]
 SOURCE_LABELS = {
     Source.USER_SAID: "You said this",
     Source.TOOL_RESULT: "From a tool or document",
-    Source.INFERRED: "Inferred by the assistant",
-    Source.CONSOLIDATED: "Summarised from several memories",
+    Source.INFERRED: "Worked out by your assistant",
+    Source.CONSOLIDATED: "Summed up from several memories",
 }
 HEADERS = {
     "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
@@ -56,6 +57,25 @@ def _scope_from_token(request: Request, token: str) -> ScopedMemory | None:
     state = request.app.state
     scope = check_page_token(state.system, state.page_secret, token, datetime.now(timezone.utc))
     return None if scope is None else request.app.state.system.scope(scope.tenant_id, scope.user_id)
+
+
+@router.get("/", response_class=HTMLResponse)
+def home() -> HTMLResponse:
+    """Where a browser lands: what this server is, and the way to the docs and to a memory page."""
+    body = (
+        "<h1>Kenning memory server</h1>"
+        "<p>This server keeps long-term memory for an assistant.</p>"
+        "<ul><li>If you are a person using an assistant: ask it for a link to your memory page. "
+        "The link opens the page where you see, correct and delete what is remembered about you.</li>"
+        '<li>If you are a developer: the API is described at <a href="/docs">/docs</a> '
+        '(the OpenAPI document is <a href="/openapi.json">/openapi.json</a>); agents connect over MCP at /mcp/.</li></ul>'
+    )
+    return HTMLResponse(_shell("Kenning", body), headers=HEADERS)
+
+
+@router.get("/favicon.ico")
+def favicon() -> FileResponse:
+    return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"})
 
 
 @router.get("/page", name="memory_page", response_class=HTMLResponse)
@@ -81,12 +101,14 @@ def render(mem: ScopedMemory, token: str, q: str) -> str:
     user = mem.scope.user_id
     shown = mem.list(statuses=(Status.ACTIVE, Status.PROVISIONAL), limit=MAX_SHOWN)
     total = mem.count(statuses=(Status.ACTIVE, Status.PROVISIONAL))
+    name = wording.display_name(user)
+    greeting = f"What your assistant remembers about you, {e(name)}" if name else "What your assistant remembers about you"
     head = f"""
 <header class="top" id="top" data-user="{e(user)}">
   <div>
-    <h1>What is remembered about you</h1>
-    <p class="sub">Signed in as <strong>{e(user)}</strong> · {total} memor{'y' if total == 1 else 'ies'}.
-    Check them: correct what is wrong, delete what should not be kept.</p>
+    <h1>{greeting}</h1>
+    <p class="sub">You have {total} memor{'y' if total == 1 else 'ies'} here.
+    Check them: correct what is wrong, and delete what you do not want kept.</p>
   </div>
   <div class="actions">
     <a class="btn" id="export" href="/page/export?token={quote(token)}" download="my-memory.json">Download everything</a>
@@ -118,38 +140,30 @@ def render(mem: ScopedMemory, token: str, q: str) -> str:
     return "".join(parts)
 
 
-def _date(dt: datetime | None) -> str:
-    return dt.strftime("%d %b %Y") if dt else "never"
-
-
 def _card(mem: ScopedMemory, m: Memory, *, score: float | None = None) -> str:
-    older = _older_versions(mem, m)
-    why = [f"<li>{e(SOURCE_LABELS[m.source])}.</li>"]
-    if m.source_refs:
-        refs = ", ".join(f"<code>{e(r)}</code>" for r in m.source_refs[:10])
-        why.append(f"<li>Captured from {refs}.</li>")
-    for v in older:
-        text = e(v.text) if v.text else "<em>(deleted)</em>"
-        why.append(f'<li>Replaced an earlier version from {_date(v.created_at)}: <q class="old">{text}</q></li>')
+    user = mem.scope.user_id
+    older = [(wording.second_person(v.text, user) if v.text else "", v.created_at) for v in _older_versions(mem, m)]
+    lines = wording.why(m.source.value, m.created_at, older, from_conversation=bool(m.source_refs))
+    why = [f"<li>{e(line)}</li>" for line in lines]
     chips = [
         f'<span class="chip src-{m.source.value}">{e(SOURCE_LABELS[m.source])}</span>',
         f'<span class="chip" title="How sure the assistant is">confidence {round(m.confidence * 100)}%</span>',
         f'<span class="chip" title="How much it matters">importance {round(m.importance * 100)}%</span>',
     ]
     if m.status is Status.PROVISIONAL:
-        chips.append('<span class="chip pending">being checked</span>')
+        chips.append('<span class="chip pending">still being checked against what you said before</span>')
     if m.sensitivity.value != "normal":
         chips.append(f'<span class="chip sens">{e(m.sensitivity.value)}</span>')
     if score is not None:
         chips.append(f'<span class="chip">match {score:.2f}</span>')
-    dates = f"Remembered {_date(m.created_at)} · last used {_date(m.last_used_at)}"
+    dates = f"Remembered {wording.date(m.created_at)} · last used {wording.date(m.last_used_at)}"
     if m.expires_at:
-        dates += f" · expires {_date(m.expires_at)}"
+        dates += f" · forgotten after {wording.date(m.expires_at)}"
     return f"""
 <article class="memory" data-id="{e(m.id)}">
-  <p class="text">{e(m.text)}</p>
+  <p class="text">{e(wording.second_person(m.text, user))}</p>
   <form class="edit" hidden>
-    <textarea name="text" rows="3" maxlength="4000" aria-label="Corrected text">{e(m.text)}</textarea>
+    <textarea name="text" rows="3" maxlength="4000" aria-label="Corrected text">{e(wording.second_person(m.text, user))}</textarea>
     <div class="row"><button class="btn primary save" type="submit">Save correction</button>
     <button class="btn cancel" type="button">Cancel</button></div>
   </form>
@@ -198,6 +212,7 @@ def _shell(title: str, body: str) -> str:
 <meta name="robots" content="noindex">
 <title>{e(title)} · Kenning</title>
 <link rel="stylesheet" href="/static/page.css">
+<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
 <script src="/static/page.js" defer></script>
 </head><body><main>{body}</main>
 <footer>Kenning keeps these notes so your assistant remembers you. Nothing here is shared with other users.</footer>

@@ -71,22 +71,35 @@ def add_messages(body: s.MessagesIn, request: Request, mem: ScopedMemory = Depen
     return out
 
 
+def _not_user_said(body: s.MemoryCreate, where: str = "") -> None:
+    """Text sent to /memories is the caller's own (sources follow the writer): ``user_said`` is refused."""
+    if body.source is Source.USER_SAID:
+        raise ValidationError(
+            f"{where}source user_said is not accepted here: text sent to /memories is the caller's own; send the user's "
+            "own turn to POST /v1/users/{user_id}/messages with role user to store it as user_said"
+        )
+
+
 @router.post("/users/{user_id}/memories", status_code=201, response_model=s.MemoryPublic, summary="Remember one claim as given")
 def remember(body: s.MemoryCreate, request: Request, mem: ScopedMemory = Depends(app_scope)) -> s.MemoryPublic:
     """The text is the application's (or its agent's) own words: ``inferred`` (confidence at most 0.45,
     never a procedure) or ``tool_result``. The user's own turn goes to ``POST …/messages`` with role
     ``user``; only that is stored as ``user_said``."""
-    if body.source is Source.USER_SAID:
-        raise ValidationError(
-            "source user_said is not accepted here: text sent to /memories is the caller's own; send the user's own "
-            "turn to POST /v1/users/{user_id}/messages with role user to store it as user_said"
-        )
-    m = mem.remember(
-        body.text, kind=body.kind, importance=body.importance, confidence=body.confidence, expires_at=body.expires_at,
-        sensitivity=body.sensitivity, source=body.source, source_refs=body.source_refs, session_id=body.session_id,
-    )
+    _not_user_said(body)
+    m = mem.remember(**body.model_dump(exclude_none=True))
     _count(request, "remember")
     return s.MemoryPublic.of(m)
+
+
+@router.post("/users/{user_id}/memories/batch", status_code=201, response_model=list[s.MemoryPublic],
+             summary="Remember several claims as given, in one write (all or none)")
+def remember_many(body: s.MemoriesCreate, request: Request, mem: ScopedMemory = Depends(app_scope)) -> list[s.MemoryPublic]:
+    """Each item is the caller's own words, as for ``POST …/memories``: never ``user_said``."""
+    for i, item in enumerate(body.memories):
+        _not_user_said(item, f"memories[{i}]: ")
+    made = mem.remember_many([m.model_dump(exclude_none=True) for m in body.memories])
+    _count(request, "remember", len(made))
+    return [s.MemoryPublic.of(m) for m in made]
 
 
 @router.get("/users/{user_id}/memories", response_model=list[s.MemoryPublic], summary="List memories, newest first")
@@ -97,15 +110,21 @@ def list_memories(
     status: list[Status] = Query([Status.ACTIVE], max_length=4),
     limit: int = Query(100, ge=1, le=1000),
     offset: int = Query(0, ge=0, le=1_000_000),
+    agent_id: str | None = Query(None, max_length=200),
+    in_session: str | None = Query(None, max_length=200),
+    since: datetime | None = Query(None, description="created at or after (timezone-aware)"),
+    until: datetime | None = Query(None, description="created before (timezone-aware)"),
 ) -> list[s.MemoryPublic]:
-    found = mem.list(kinds=kind, statuses=status or [Status.ACTIVE], limit=limit, offset=offset)
+    filters = {k: v for k, v in {"agent_id": agent_id, "in_session": in_session, "since": since, "until": until}.items() if v is not None}
+    found = mem.list(kinds=kind, statuses=status or [Status.ACTIVE], limit=limit, offset=offset, **filters)
     _count(request, "list", len(found))
     return [s.MemoryPublic.of(m) for m in found]
 
 
 @router.post("/users/{user_id}/search", response_model=list[s.HitPublic], summary="Scored search, best first")
 def search(body: s.SearchIn, request: Request, mem: ScopedMemory = Depends(user_scope)) -> list[s.HitPublic]:
-    hits = mem.search(body.query, k=body.k, session_id=body.session_id, min_relevance=body.min_relevance)
+    filters = body.filters.as_facade_filters() if body.filters else {}
+    hits = mem.search(body.query, k=body.k, session_id=body.session_id, min_relevance=body.min_relevance, **filters)
     _count(request, "search", len(hits))
     return [s.HitPublic.of(h) for h in hits]
 

@@ -13,9 +13,13 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from kenning.memory import WAIT_DEFAULT
 from kenning.types import AuditEntry, Hit, Kind, Memory, Sensitivity, Source, Status
 
-MAX_TEXT = 20_000  # hard API bound; the facade's max_text_chars (default 4000) is usually lower
+# Hard bound on any text field. The limit that applies is the facade's ``max_text_chars``
+# (default 4000): the OpenAPI document states that one (``app.openapi``), and a longer text
+# is a 422 saying which field and which limit.
+MAX_TEXT = 20_000
 MAX_ID = 200
 MAX_MESSAGES = 200
 Unit = Field(default=None, ge=0.0, le=1.0)
@@ -57,6 +61,14 @@ class MemoryCreate(_In):
     )
     source_refs: list[Annotated[Str, Field(max_length=MAX_ID)]] = Field(default_factory=list, max_length=100)
     session_id: Str | None = Field(None, max_length=MAX_ID)
+    agent_id: Str | None = Field(None, max_length=MAX_ID, description="the agent that wrote it (kept as metadata.agent_id)")
+    metadata: dict[str, Any] | None = Field(None, description="free JSON data; top-level keys filter by equality in search")
+
+
+class MemoriesCreate(_In):
+    """Several claims stored as given, in one write: all or none."""
+
+    memories: list[MemoryCreate] = Field(min_length=1, max_length=1000)
 
 
 class MemoryPatch(_In):
@@ -113,7 +125,11 @@ class MessagesIn(_In):
         ..., description="a user turn, or a list of {role, content} messages"
     )
     session_id: Str | None = Field(None, max_length=MAX_ID)
-    wait: bool = Field(False, description="reconcile before answering instead of in the background")
+    wait: bool = Field(
+        WAIT_DEFAULT,
+        description="true (the default everywhere): extract and reconcile before answering; false: only store the turns "
+        "and leave the rest to background maintenance",
+    )
 
     def as_facade_input(self) -> str | list[dict[str, Any]]:
         if isinstance(self.messages, str):
@@ -141,11 +157,28 @@ class MaintenanceOut(BaseModel):
     scope: str | None = None
 
 
+class FilterIn(_In):
+    """What a search keeps, applied inside the store's query; leave a field out to keep everything."""
+
+    kinds: list[Kind] | None = Field(None, max_length=4)
+    sources: list[Source] | None = Field(None, max_length=4)
+    since: datetime | None = Field(None, description="created at or after (timezone-aware)")
+    until: datetime | None = Field(None, description="created before (timezone-aware)")
+    min_confidence: float | None = Unit
+    metadata: dict[str, str | int | float | bool | None] | None = Field(None, max_length=20, description="equality on top-level metadata keys")
+    agent_id: Str | None = Field(None, max_length=MAX_ID)
+    in_session: Str | None = Field(None, max_length=MAX_ID, description="only memories from this session")
+
+    def as_facade_filters(self) -> dict[str, Any]:
+        return {k: v for k, v in self.model_dump(exclude_none=True).items()}
+
+
 class SearchIn(_In):
     query: Str = Text
     k: int = Field(5, ge=1, le=200)
-    session_id: Str | None = Field(None, max_length=MAX_ID)
+    session_id: Str | None = Field(None, max_length=MAX_ID, description="the session searching (for the refresh cap); not a filter")
     min_relevance: float | None = Unit
+    filters: FilterIn | None = None
 
 
 class HitPublic(BaseModel):

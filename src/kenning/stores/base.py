@@ -1,4 +1,12 @@
-"""The Store protocol: what every storage engine provides.
+"""The store protocols: what a storage engine provides.
+
+``MemoryStore`` is all an engine must implement to hold memories. The rest
+are separate, small capabilities an engine declares by inheriting them:
+``KeyStore`` (tenant API keys and database secrets, for the server),
+``LeaseStore`` (per-scope leases, for ``kenning worker`` beside other
+workers) and ``ResidueStore`` (rewriting what deletions leave outside rows).
+``Store`` is the three everyday ones together, what the built-in engines are.
+Callers check a capability with ``supports(store, KeyStore)``.
 
 Every method that touches memories takes a ``Scope`` and the engine applies
 it inside the query it sends, never to results afterwards. An engine that
@@ -23,6 +31,7 @@ from kenning.types import (
     ApiKey,
     AuditEntry,
     Changeset,
+    Filter,
     Kind,
     Memory,
     Op,
@@ -44,8 +53,8 @@ class Scored:
 
 
 @runtime_checkable
-class Store(Protocol):
-    """A scoped, transactional memory store."""
+class MemoryStore(Protocol):
+    """A scoped, transactional memory store: the whole of what an engine must implement."""
 
     def apply(self, scope: Scope, change: Changeset) -> None:
         """Apply ``change`` atomically within ``scope``.
@@ -69,8 +78,12 @@ class Store(Protocol):
         k: int,
         now: datetime,
         statuses: Sequence[Status] = RETRIEVABLE,
+        where: Filter | None = None,
     ) -> list[Scored]:
-        """Exact cosine top-k among unexpired memories of the scope, best first."""
+        """Exact cosine top-k among unexpired memories of the scope that ``where`` keeps, best first.
+
+        The filter is part of the query: the top k are the best of the kept records.
+        """
 
     def search_keywords(
         self,
@@ -80,8 +93,9 @@ class Store(Protocol):
         k: int,
         now: datetime,
         statuses: Sequence[Status] = RETRIEVABLE,
+        where: Filter | None = None,
     ) -> list[Scored]:
-        """Full-text top-k among unexpired memories of the scope; similarity > 0, best first."""
+        """Full-text top-k among unexpired memories of the scope that ``where`` keeps; similarity > 0, best first."""
 
     def touch(self, scope: Scope, ids: Sequence[str], now: datetime) -> None:
         """Set ``last_used_at = now`` on these memories of the scope."""
@@ -94,8 +108,9 @@ class Store(Protocol):
         kinds: Sequence[Kind] | None = None,
         limit: int | None = None,
         offset: int = 0,
+        where: Filter | None = None,
     ) -> list[Memory]:
-        """Memories of the scope, newest first."""
+        """Memories of the scope that ``where`` keeps, newest first."""
 
     def count(self, scope: Scope, *, statuses: Sequence[Status] = RETRIEVABLE) -> int:
         """How many memories of the scope have one of ``statuses``."""
@@ -115,13 +130,24 @@ class Store(Protocol):
     def scopes(self) -> list[Scope]:
         """Every scope holding memories. Administrative: for the background worker only."""
 
+    def close(self) -> None:
+        """Release connections. Idempotent."""
+
+
+@runtime_checkable
+class LeaseStore(Protocol):
+    """Named, expiring leases, so several workers can share the background work."""
+
     def acquire_lease(self, name: str, holder: str, now: datetime, ttl_s: float) -> bool:
         """Take or renew the named lease for ``holder`` unless another holds it unexpired."""
 
     def release_lease(self, name: str, holder: str) -> None:
         """Give the lease back if ``holder`` holds it."""
 
-    # -- tenant API keys and database secrets (administrative, not memory data) --
+
+@runtime_checkable
+class KeyStore(Protocol):
+    """Tenant API keys and database secrets: administrative, not memory data (the server needs it)."""
 
     def put_api_key(self, key: ApiKey) -> None:
         """Store a new API key record; ``Conflict`` if its id or hash already exists."""
@@ -141,8 +167,23 @@ class Store(Protocol):
     def secret(self, name: str, candidate: str) -> str:
         """The secret stored under ``name``; stores ``candidate`` first if there is none (atomically)."""
 
-    def close(self) -> None:
-        """Release connections. Idempotent."""
+
+@runtime_checkable
+class ResidueStore(Protocol):
+    """An engine whose deletions leave residue outside rows (index segments, old pages) to rewrite later."""
+
+    def purge_residue(self) -> None:
+        """Rewrite what deletions since the last purge left behind (cheap when there is nothing)."""
+
+
+@runtime_checkable
+class Store(MemoryStore, LeaseStore, KeyStore, Protocol):
+    """A memory store with leases and keys: what the built-in engines are."""
+
+
+def supports(store: object, capability: type) -> bool:
+    """Whether ``store`` provides ``capability`` (``KeyStore``, ``LeaseStore``, ``ResidueStore``)."""
+    return isinstance(store, capability)
 
 
 class StoreBase:
@@ -187,4 +228,4 @@ def audit_entry(scope: Scope, at: datetime | None, op: Op, ids: Iterable[str], s
     return AuditEntry(new_id("aud"), scope.tenant_id, scope.user_id, at or now_utc(), op, tuple(ids), source, reason)
 
 
-__all__ = ["Store", "StoreBase", "Scored", "RETRIEVABLE", "Conflict", "audit_entry"]
+__all__ = ["MemoryStore", "KeyStore", "LeaseStore", "ResidueStore", "Store", "supports", "StoreBase", "Scored", "RETRIEVABLE", "Conflict", "audit_entry"]

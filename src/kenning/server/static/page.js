@@ -30,9 +30,15 @@
     window.setTimeout(() => window.location.reload(), 400);
   }
 
+  // Each audit entry in plain words; internal reasons (rule names, extraction counts) are not shown.
   const OPS = {
-    ADD: "written", UPDATE: "new version", DELETE: "retired", PURGE: "deleted", NOOP: "heard again",
-    CONSOLIDATE: "summarised", EXPIRE: "expired", EVICT: "evicted", TOUCH: "used",
+    ADD: "Remembered", UPDATE: "A new version replaced the old one", DELETE: "Set aside: something newer replaced it",
+    PURGE: "Deleted", NOOP: "You mentioned it again", CONSOLIDATE: "Summed up with similar memories",
+    EXPIRE: "Forgotten: it had expired", EVICT: "Let go: it had not come up for a long time", TOUCH: "Used in an answer",
+  };
+  const REASONS = {
+    remember: "saved exactly as given", update: "you corrected it", delete: "you deleted it",
+    forget: "you asked to forget it", import: "brought over from another copy",
   };
 
   // The audit trail of a memory, loaded when its "why" is first opened.
@@ -44,7 +50,8 @@
         const li = document.createElement("li");
         li.className = "audit";
         const when = new Date(a.at).toLocaleDateString(undefined, { day: "numeric", month: "short", year: "numeric" });
-        li.textContent = when + " · " + (OPS[a.op] || a.op.toLowerCase()) + (a.reason ? " (" + a.reason + ")" : "");
+        const reason = REASONS[a.reason];
+        li.textContent = when + ": " + (OPS[a.op] || "Changed") + (reason ? " (" + reason + ")" : "") + ".";
         list.appendChild(li);
       });
     } catch (err) {

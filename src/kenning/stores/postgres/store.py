@@ -28,11 +28,12 @@ from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
 from kenning.errors import ConfigError, Conflict, StoreError, ValidationError
-from kenning.lifecycle.retrieve import STOPWORDS
-from kenning.stores.base import RETRIEVABLE, Scored, StoreBase
+from kenning.text import STOPWORDS
+from kenning.stores.base import RETRIEVABLE, KeyStore, LeaseStore, ResidueStore, Scored, StoreBase
+from kenning.stores.postgres.filters import predicate
 from kenning.stores.postgres.adapt import Vector, register_vector, translated
 from kenning.stores.postgres.migrations import migrate
-from kenning.types import ApiKey, AuditEntry, Changeset, Kind, Memory, Scope, Status
+from kenning.types import ApiKey, AuditEntry, Changeset, Filter, Kind, Memory, Scope, Status
 
 _COLS = (
     "m.id, m.tenant_id, m.user_id, m.kind, m.text, m.source, m.source_refs, m.created_at, m.last_used_at, "
@@ -61,7 +62,7 @@ def tsquery(text: str) -> str | None:
     return " | ".join(f"'{w}'" for w in words[:32]) or None
 
 
-class PostgresStore(StoreBase):
+class PostgresStore(StoreBase, KeyStore, LeaseStore, ResidueStore):
     """A ``Store`` in a PostgreSQL database with the pgvector extension. Safe across threads and processes."""
 
     def __init__(
@@ -216,41 +217,46 @@ class PostgresStore(StoreBase):
         return [_memory(r) for r in rows]
 
     def search_vector(
-        self, scope: Scope, vector: np.ndarray, *, k: int, now: datetime, statuses: Sequence[Status] = RETRIEVABLE
+        self, scope: Scope, vector: np.ndarray, *, k: int, now: datetime, statuses: Sequence[Status] = RETRIEVABLE,
+        where: Filter | None = None,
     ) -> list[Scored]:
         vector = np.asarray(vector, dtype=np.float32)
         if vector.shape != (self.dim,):
             raise ValidationError(f"query vector has shape {vector.shape}; this store holds {self.dim} dims")
         if k <= 0 or not statuses:
             return []
+        extra, extra_args = predicate(where)
         # MATERIALIZED keeps the planner from pushing the ORDER BY distance into
         # a global index scan: the scope's rows are fetched first, then ranked.
         rows = self._rows(
             "vector search",
             f"WITH c AS MATERIALIZED (SELECT m.id, m.embedding <#> %(q)s AS d FROM kenning_memories m "
             f"WHERE {_SCOPE} AND m.status = ANY(%(st)s::text[]) AND (m.expires_at IS NULL OR m.expires_at > %(now)s) "
-            "AND m.embedding IS NOT NULL), "
+            f"AND m.embedding IS NOT NULL{extra}), "
             "top AS (SELECT id, d FROM c ORDER BY d, id LIMIT %(k)s) "
             f"SELECT {_COLS}, -top.d FROM top JOIN kenning_memories m ON {_SCOPE} AND m.id = top.id ORDER BY top.d, top.id",
-            {"t": scope.tenant_id, "u": scope.user_id, "st": [s.value for s in statuses], "now": now, "q": Vector(vector), "k": k},
+            {"t": scope.tenant_id, "u": scope.user_id, "st": [s.value for s in statuses], "now": now, "q": Vector(vector), "k": k,
+             **extra_args},
         )
         return [Scored(_memory(r), float(r[-1])) for r in rows]
 
     def search_keywords(
-        self, scope: Scope, query: str, *, k: int, now: datetime, statuses: Sequence[Status] = RETRIEVABLE
+        self, scope: Scope, query: str, *, k: int, now: datetime, statuses: Sequence[Status] = RETRIEVABLE,
+        where: Filter | None = None,
     ) -> list[Scored]:
         tsq = tsquery(query)
         if tsq is None or k <= 0 or not statuses:
             return []
+        extra, extra_args = predicate(where)
         # Rank ids first, then fetch the top k whole: sorting every matching row
         # with its vector costs more than the second probe (measured).
         rows = self._rows(
             "keyword search",
             "WITH top AS (SELECT m.id, ts_rank(m.tsv, q) AS s FROM kenning_memories m, to_tsquery('english', %(q)s) q "
             f"WHERE {_SCOPE} AND m.status = ANY(%(st)s::text[]) AND (m.expires_at IS NULL OR m.expires_at > %(now)s) "
-            "AND m.tsv @@ q ORDER BY s DESC, m.id LIMIT %(k)s) "
+            f"AND m.tsv @@ q{extra} ORDER BY s DESC, m.id LIMIT %(k)s) "
             f"SELECT {_COLS}, top.s FROM top JOIN kenning_memories m ON {_SCOPE} AND m.id = top.id ORDER BY top.s DESC, top.id",
-            {"t": scope.tenant_id, "u": scope.user_id, "st": [s.value for s in statuses], "now": now, "q": tsq, "k": k},
+            {"t": scope.tenant_id, "u": scope.user_id, "st": [s.value for s in statuses], "now": now, "q": tsq, "k": k, **extra_args},
         )
         return [Scored(_memory(r), max(float(r[-1]), 1e-9)) for r in rows]
 
@@ -262,6 +268,7 @@ class PostgresStore(StoreBase):
         kinds: Sequence[Kind] | None = None,
         limit: int | None = None,
         offset: int = 0,
+        where: Filter | None = None,
     ) -> list[Memory]:
         if not statuses:
             return []
@@ -270,6 +277,9 @@ class PostgresStore(StoreBase):
         if kinds:
             sql += " AND m.kind = ANY(%(kinds)s::text[])"
             params["kinds"] = [k.value for k in kinds]
+        extra, extra_args = predicate(where)
+        sql += extra
+        params.update(extra_args)
         sql += " ORDER BY m.created_at DESC, m.id DESC LIMIT %(limit)s OFFSET %(offset)s"
         params.update(limit=None if limit is None else max(int(limit), 0), offset=max(int(offset), 0))
         return [_memory(r) for r in self._rows("list", sql, params)]

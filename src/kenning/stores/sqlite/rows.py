@@ -10,7 +10,7 @@ from datetime import datetime, timedelta, timezone
 
 import numpy as np
 
-from kenning.lifecycle.retrieve import STOPWORDS
+from kenning.text import STOPWORDS
 from kenning.types import ApiKey, Kind, Memory, Scope, Sensitivity, Source, Status
 
 EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)

@@ -26,10 +26,11 @@ from pathlib import Path
 import numpy as np
 
 from kenning.errors import ConfigError, Conflict, StoreError, ValidationError
-from kenning.stores.base import RETRIEVABLE, Scored, StoreBase
+from kenning.stores.base import RETRIEVABLE, KeyStore, LeaseStore, ResidueStore, Scored, StoreBase
 from kenning.stores.sqlite.migrations import migrate
-from kenning.types import AuditEntry, Changeset, Kind, Memory, Scope, Status
+from kenning.types import AuditEntry, Changeset, Filter, Kind, Memory, Scope, Status
 
+from kenning.stores.sqlite import filters
 from kenning.stores.sqlite.admin import AdminMixin, _mark_residue
 from kenning.stores.sqlite.partition import _Partition
 from kenning.stores.sqlite.rows import (
@@ -44,8 +45,8 @@ from kenning.stores.sqlite.rows import (
 )
 
 
-class SQLiteStore(AdminMixin, StoreBase):
-    """A ``Store`` in one SQLite file. Safe to share between threads and processes."""
+class SQLiteStore(AdminMixin, StoreBase, KeyStore, LeaseStore, ResidueStore):
+    """A ``Store`` in one SQLite file (keys, leases, residue purging too). Safe to share between threads and processes."""
 
     def __init__(self, path: str | Path, *, dim: int, embedder_id: str, cache_bytes: int = 1 << 30) -> None:
         self.path = str(path)
@@ -322,11 +323,14 @@ class SQLiteStore(AdminMixin, StoreBase):
         return part
 
     def search_vector(
-        self, scope: Scope, vector: np.ndarray, *, k: int, now: datetime, statuses: Sequence[Status] = RETRIEVABLE
+        self, scope: Scope, vector: np.ndarray, *, k: int, now: datetime, statuses: Sequence[Status] = RETRIEVABLE,
+        where: Filter | None = None,
     ) -> list[Scored]:
         vector = np.asarray(vector, dtype=np.float32)
         if vector.shape != (self.dim,):
             raise ValidationError(f"query vector has shape {vector.shape}; this store holds {self.dim} dims")
+        if where:
+            return filters.search_vector(self, scope, vector, k=k, now=now, statuses=statuses, where=where)
         wanted = {s.value for s in statuses}
         if not wanted <= {"active", "provisional"}:
             return self._search_vector_uncached(scope, vector, k=k, now=now, wanted=wanted)
@@ -384,8 +388,11 @@ class SQLiteStore(AdminMixin, StoreBase):
         return [Scored(mems[rows[i][0]], float(sims[i])) for i in order if rows[i][0] in mems and mems[rows[i][0]].status.value in wanted]
 
     def search_keywords(
-        self, scope: Scope, query: str, *, k: int, now: datetime, statuses: Sequence[Status] = RETRIEVABLE
+        self, scope: Scope, query: str, *, k: int, now: datetime, statuses: Sequence[Status] = RETRIEVABLE,
+        where: Filter | None = None,
     ) -> list[Scored]:
+        if where:
+            return filters.search_keywords(self, scope, query, k=k, now=now, statuses=statuses, where=where)
         # Ranked by the sum of the matched words' IDF within this scope; among equal
         # sums the newer record first. FTS5's bm25() is not used: it counts every
         # posting of each word in the whole table (all tenants) on every query, which
@@ -456,12 +463,16 @@ class SQLiteStore(AdminMixin, StoreBase):
         kinds: Sequence[Kind] | None = None,
         limit: int | None = None,
         offset: int = 0,
+        where: Filter | None = None,
     ) -> list[Memory]:
         sql = f"SELECT {_MEM_COLS} {_FROM} WHERE m.tenant_id = ? AND m.user_id = ? AND m.status IN ({','.join('?' * len(statuses))})"
         args: list[object] = [scope.tenant_id, scope.user_id, *[s.value for s in statuses]]
         if kinds:
             sql += f" AND m.kind IN ({','.join('?' * len(kinds))})"
             args.extend(k.value for k in kinds)
+        extra, extra_args = filters.predicate(where)
+        sql += extra
+        args.extend(extra_args)
         sql += " ORDER BY m.created_at DESC, m.id DESC LIMIT ? OFFSET ?"
         args.extend([-1 if limit is None else int(limit), int(offset)])
         with self._read() as con:
