@@ -161,15 +161,18 @@ def test_every_benign_message_is_kept(system, client, acme):
         mem = system.scope("acme", f"b{i}")
         m = mem.remember(text)  # raises if refused
         assert m.text == text
+        # through extraction a benign turn may hold no claim (small talk), but nothing of it is withheld as a secret or an injection
         r = client.post(f"/v1/users/b{i}/messages", json={"messages": text, "wait": True}, headers=acme.auth)
         assert r.status_code == 200, r.text
-        if not r.json()["memories"]:
+        if r.json()["withheld"]:
             lost.append(("rest messages", text))
-        if _mcp(system, f"m{i}", {"messages": [{"role": "user", "content": text}]}) is None:
+        said = _mcp(system, f"m{i}", {"messages": [{"role": "user", "content": text}]})
+        if said is None or "Withheld" in said:
             lost.append(("mcp messages", text))
         if _mcp(system, f"n{i}", {"text": text, "infer": False}) is None:
             lost.append(("mcp remember", text))
-        if _mcp(system, f"t{i}", {"text": text}) is None or not system.scope("acme", f"t{i}").list(statuses=["active", "provisional"]):
+        said = _mcp(system, f"t{i}", {"text": text})
+        if said is None or "Withheld" in said:
             lost.append(("mcp text", text))
         r = client.post(f"/v1/users/r{i}/memories", json={"text": text}, headers=acme.auth)
         if r.status_code != 201:

@@ -70,8 +70,8 @@ def is_noise(clause: Clause, sent: Sentence) -> bool:
         return True
     if rules.is_small_talk(clause.text):
         return True
-    if clause.subject == "thing" and (_owned_figure(sent) or _concrete(sent)):
-        return False  # "total budget is £12,000", "the gate at the park opens at 7": a figure or a name, said by the user
+    if clause.subject == "thing" and _owned_figure(sent):
+        return False  # "total budget is £12,000": a figure the user gives about their own plans
     if clause.subject in ("thing", "you") and not clause.request and not first_person(clause.text) and _opens_with(sent, clause.subject_text or "it"):
         return True  # "that sounds amazing", "you both looked so great", "it was so powerful"
     if clause.subject == "thing" and clause.root in lx.EVALUATIVE_VERBS | {"be"} and not clause.request and _opens_with(sent, clause.subject_text or "it"):
@@ -93,7 +93,7 @@ def is_noise(clause: Clause, sent: Sentence) -> bool:
 def _evaluates(sent: Sentence) -> bool:
     """A feeling about the other speaker is the predicate ("so proud of you", "so happy for you")."""
     for t in sent.tokens:
-        if (t.lemma in lx.FEELINGS or t.lower in lx.FEELINGS) and t.dep in ("ROOT", "acomp", "attr"):
+        if t.lemma in lx.FEELINGS or t.lower in lx.FEELINGS:
             if any(sent.tokens[i].lower in ("you", "your", "yourself", "u", "ur") for i in sent.subtree(t.i)):
                 return True
     return False
@@ -117,17 +117,6 @@ def is_feeling(sent: Sentence) -> bool:
         return False
     attached = [c for t in feeling for c in sent.children(t.i) if c.dep in ("prep", "dobj", "pobj", "ccomp", "xcomp", "advcl")]
     return not attached and not any(t.pos in ("NUM", "PROPN") for t in sent.tokens)
-
-
-def _concrete(sent: Sentence) -> bool:
-    """A noun subject (not it/that/this) in a clause holding a number, a time or a name: "the alarm goes off at 6:30"."""
-    subj = next((t for t in sent.tokens if t.dep in ("nsubj", "nsubjpass")), None)
-    if subj is None or subj.pos not in ("NOUN", "PROPN") or subj.lower in lx.THING_PRONOUNS:
-        return False
-    if any(t.pos in ("NUM", "PROPN") or t.tag == "$" or any(ch.isdigit() for ch in t.text) for t in sent.tokens if t.i != subj.i):
-        return True
-    root = sent.tokens[subj.head]
-    return root.lemma == "be" and any(c.dep == "attr" and c.pos in ("NOUN", "PROPN") for c in sent.children(root.i))
 
 
 def _has_verb(sent: Sentence) -> bool:
@@ -386,6 +375,8 @@ def _ellipsis(sent: Sentence) -> str:
         return restore("I", first)
     if first.tag in ("VB", "VBP") and any(t.lower in lx.HABITUAL for t in sent.tokens) and "please" not in {t.lower for t in sent.tokens}:
         return "I"  # "cycle to work every day now": a habit, not an order
+    if first.tag == "VBZ":
+        return ""  # "needs decent driver support": about the thing named before, not the user
     if first.tag == "VBN" and first.lower in ("been", "done", "gone", "had", "got", "seen"):
         return restore("I", first)  # "been up since 4"
     if first.tag in ("VBD", "VBN") or (first.tag == "MD" and first.lower not in ("can", "could", "would", "will")):

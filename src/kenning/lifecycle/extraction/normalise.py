@@ -49,7 +49,7 @@ def normalise(text: str) -> str:
     text = _ASIDE.sub("", text)
     for pattern, forms in _PHRASAL:
         text = pattern.sub(lambda m: forms[(m.group(2) or "").lower()], text)
-    return re.sub(r"(?i)^lets\b", "let's", text)
+    return re.sub(r"(?i)(^|[,;.!?]\s*)lets\b", lambda m: f"{m.group(1)}let's", text)
 
 
 def trim(clause: str) -> str:
