@@ -21,7 +21,7 @@ from kenning.context import Context
 from kenning.embedders.base import Embedder
 from kenning.errors import NotFound, ValidationError
 from kenning.lifecycle import retrieve
-from kenning.lifecycle.retrieve import Candidate, Policy
+from kenning.lifecycle.retrieve import Policy
 from kenning.stores.base import Store, audit_entry
 from kenning.types import (
     ApiKey,
@@ -341,25 +341,16 @@ class ScopedMemory:
             raise ValidationError(f"k must be an integer from 1 to {MAX_K}")
         store, policy = self.ctx.store, self.ctx.policy
         vector = self.ctx.embed_query(self.scope, query)
-        n = max(policy.candidates, k)
-        cands: dict[str, Candidate] = {
-            s.memory.id: Candidate(s.memory, s.similarity) for s in store.search_vector(self.scope, vector, k=n, now=at)
-        }
-        keyword = store.search_keywords(self.scope, query, k=n, now=at)
-        missing = [s.memory for s in keyword if s.memory.id not in cands]
-        cosines = _cosines(vector, missing)
-        for m in missing:
-            cands[m.id] = Candidate(m, cosines[m.id])
-        # Keyword evidence for every candidate (a vector candidate may hold query
-        # words too), weighted by IDF over this query's candidates.
-        pool = list(cands.values())
-        kws = retrieve.keyword_scores(
-            retrieve.query_terms(query, self.scope.user_id),
-            [c.memory.text for c in pool],
-            [c.memory.metadata.get("context") for c in pool],
-            policy.context_keyword_weight,
+        # One pass over the scope's cached partition: cosine and keyword evidence for
+        # every record in numpy, whole records read only for the k returned.
+        part = store.partition(self.scope)
+        ranked = retrieve.search_partition(
+            part, vector, retrieve.query_terms(query, self.scope.user_id), at, policy, k, min_relevance
         )
-        hits = retrieve.rank([Candidate(c.memory, c.cosine, w) for c, w in zip(pool, kws)], at, policy, k, min_relevance)
+        records = {m.id: m for m in store.records(self.scope, part, [r.position for r in ranked])}
+        hits = [
+            Hit(records[part.ids[r.position]], r.score, r.components) for r in ranked if part.ids[r.position] in records
+        ]
         if refresh and hits:
             allowed = self.system._allowed_refreshes(self.scope, session_id or at.date().isoformat(), [h.memory.id for h in hits])
             if allowed:
@@ -461,10 +452,6 @@ def _context_of(memory: Memory) -> str | None:
     """The context a memory was remembered with (``metadata["context"]``), if any: a new version keeps it."""
     c = memory.metadata.get("context")
     return c if isinstance(c, str) and c.strip() else None
-
-
-def _cosines(vector: Any, memories: Sequence[Memory]) -> dict[str, float]:
-    return {m.id: float(m.embedding @ vector) if m.embedding is not None else 0.0 for m in memories}
 
 
 __all__ = ["open", "Kenning", "ScopedMemory", "History", "DeletionReport", "DEFAULT_IMPORTANCE", "DEFAULT_CONFIDENCE"]

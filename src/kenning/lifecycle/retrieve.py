@@ -33,7 +33,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from kenning.types import Hit, Kind, Memory
@@ -242,3 +242,143 @@ def rank(candidates: Iterable[Candidate], now: datetime, policy: Policy, k: int,
         hits.append(Hit(c.memory, s, comps))
     hits.sort(key=lambda h: (-h.score, h.memory.id))
     return hits[: max(0, k)]
+
+
+# -- the whole partition at once ------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    """One result of ``search_partition``: a position in the partition, its score and components."""
+
+    position: int
+    score: float
+    components: dict[str, float]
+
+
+def search_partition(
+    part: Any,
+    vector: Any,
+    query_terms: set[str],
+    now: datetime,
+    policy: Policy,
+    k: int,
+    min_relevance: float | None = None,
+) -> list[Ranked]:
+    """The top ``k`` active, unexpired records of a partition (``stores.partition.Partition``), best first.
+
+    The same ranking as ``keyword_scores`` + ``rank`` over the same candidates,
+    computed in numpy over the whole partition: the candidates are the
+    ``policy.candidates`` best by cosine and the as many best by the summed
+    IDF (within the scope) of the query words they hold, newer first among
+    equals; keyword evidence is then weighted by IDF over those candidates.
+    Ties in score go to the smaller id (partition positions are in id order).
+    """
+    import numpy as np
+
+    n_all = len(part)
+    if n_all == 0 or k <= 0:
+        return []
+    now_us = _us(now)
+    live = part.active & (part.expires > now_us)
+    n_live = int(live.sum())
+    if n_live == 0:
+        return []
+    sims = part.matrix @ np.asarray(vector, dtype=np.float32)
+    n = max(policy.candidates, k)
+    vec_cand = _top(np.where(live, sims, -np.inf), n, live)
+
+    words = sorted(query_terms)
+    text_marks = np.zeros((len(words), n_all), dtype=bool)
+    ctx_marks = np.zeros((len(words), n_all), dtype=bool) if policy.context_keyword_weight > 0 else None
+    for i, w in enumerate(words):
+        text_marks[i, part.postings(w)] = True
+        if ctx_marks is not None:
+            ctx_marks[i, part.postings(w, context=True)] = True
+    if words:
+        text_marks &= live
+        df = text_marks.sum(axis=1)
+        idf = np.log1p((n_live - df + 0.5) / (df + 0.5))
+        sums = idf @ text_marks
+        matched = np.flatnonzero(sums > 0)
+        if matched.size > n:  # best sum first, then the newer record
+            matched = matched[np.lexsort((-part.created[matched], -sums[matched]))[:n]]
+        pool = np.union1d(vec_cand, matched)
+    else:
+        pool = vec_cand
+
+    cos = sims[pool].astype(np.float64)
+    if words:
+        dp = text_marks[:, pool]
+        dfp = dp.sum(axis=1)
+        w = np.log1p((pool.size - dfp + 0.5) / (dfp + 0.5))
+        kw = w @ dp
+        if ctx_marks is not None:
+            kw = kw + policy.context_keyword_weight * (w @ (ctx_marks[:, pool] & ~dp))
+        kw = kw / w.sum()
+    else:
+        kw = np.zeros(pool.size)
+    rel = _relevance(cos, kw, policy)
+    floor = policy.min_relevance if min_relevance is None else min_relevance
+    keep = rel >= floor
+    pool, cos, kw, rel = pool[keep], cos[keep], kw[keep], rel[keep]
+    if pool.size == 0:
+        return []
+    half = np.array([policy.half_life(kind) or np.inf for kind in _KINDS], dtype=np.float64)[part.kinds[pool]]
+    age_days = np.maximum(0.0, (now_us - part.last_used[pool]) / 1e6 / DAY_S)
+    rec = np.power(0.5, age_days / half)
+    imp, conf = part.importance[pool], part.confidence[pool]
+    total_w = policy.w_relevance + policy.w_recency + policy.w_importance
+    scores = (policy.w_relevance * rel + policy.w_recency * rec + policy.w_importance * imp) / total_w
+    scores = scores * (1.0 - policy.confidence_weight * (1.0 - conf))
+    order = np.lexsort((pool, -scores))[:k]
+    return [
+        Ranked(
+            int(pool[i]),
+            float(scores[i]),
+            {
+                "relevance": float(rel[i]),
+                "recency": float(rec[i]),
+                "importance": float(imp[i]),
+                "confidence": float(conf[i]),
+                "cosine": float(cos[i]),
+                "keyword": float(kw[i]),
+            },
+        )
+        for i in order
+    ]
+
+
+_KINDS = tuple(Kind)
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+
+
+def _us(at: datetime) -> int:
+    """Microseconds since the epoch, exactly (as the engines store times)."""
+    return (at - _EPOCH) // timedelta(microseconds=1)
+
+
+def _top(values: Any, n: int, live: Any) -> Any:
+    """Positions of the ``n`` largest live ``values`` in descending order, ties to the lower position (a stable sort's first n)."""
+    import numpy as np
+
+    idx = np.flatnonzero(live)
+    if idx.size > n:
+        v = values[idx]
+        kth = v[np.argpartition(-v, n - 1)[n - 1]]
+        idx = idx[v >= kth]
+        idx = idx[np.argsort(-values[idx], kind="stable")[:n]]
+    return idx
+
+
+def _relevance(cos: Any, kw: Any, policy: Policy) -> Any:
+    """``relevance`` over arrays."""
+    import numpy as np
+
+    span = policy.cos_ceiling - policy.cos_floor
+    x = np.clip((cos - policy.cos_floor) / span, 0.0, 1.0) + policy.keyword_weight * np.clip(kw, 0.0, 1.0)
+    t = policy.saturation
+    if t >= 1.0:
+        return np.minimum(x, 1.0)
+    capped = np.minimum(1.0, t + (1.0 - t) * -np.expm1(-(x - t) / (1.0 - t)))
+    return np.where(x <= t, x, capped)

@@ -19,6 +19,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from kenning.errors import Conflict, ValidationError
+from kenning.stores.partition import Partition
 from kenning.types import (
     ApiKey,
     AuditEntry,
@@ -82,6 +83,15 @@ class Store(Protocol):
         statuses: Sequence[Status] = RETRIEVABLE,
     ) -> list[Scored]:
         """Full-text top-k among unexpired memories of the scope; similarity > 0, best first."""
+
+    def partition(self, scope: Scope) -> Partition:
+        """The scope's active and provisional records as one in-memory ``Partition`` (what search scores), current now.
+
+        Engines cache it per scope, invalidated by the scope's write generation.
+        """
+
+    def records(self, scope: Scope, part: Partition, positions: Sequence[int]) -> list[Memory]:
+        """Whole records for these positions of ``part``, in order, leaving out any no longer active or provisional."""
 
     def touch(self, scope: Scope, ids: Sequence[str], now: datetime) -> None:
         """Set ``last_used_at = now`` on these memories of the scope."""
