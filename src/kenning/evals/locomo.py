@@ -213,13 +213,16 @@ def run(
     limit: int | None = None,
     context_turns: int = CONTEXT_TURNS,
     progress: Callable[[str], None] | None = None,
+    policy: Any = None,
 ) -> dict[str, Any]:
     """Ingest every conversation through the facade, ask every question, return the report.
 
     The report has ``pooled`` (categories 1-4), ``categories`` (1..5, each with
-    ``n``), ``ingest_s``, ``search_ms_p50`` and ``search_ms_p95``.
-    ``context_turns`` earlier turns of the same session are each turn's
-    ``remember(context=...)``; 0 stores turns without context.
+    ``n``), ``halves`` (the same pooled figure and categories over conversations
+    1-5 and 6-10 apart: constants tuned on one half are reported on the other),
+    ``ingest_s``, ``search_ms_p50`` and ``search_ms_p95``. ``context_turns``
+    earlier turns of the same session are each turn's ``remember(context=...)``;
+    0 stores turns without context. ``policy`` overrides the retrieval policy.
     """
     import kenning
     from kenning.embedders.base import CachedEmbedder
@@ -238,10 +241,11 @@ def run(
     # documents; ``remember`` then finds each vector in the cache.
     cached = CachedEmbedder(embedder, size=4096)
     rows: dict[str, list[dict[str, float]]] = {c: [] for c in CATEGORIES}
+    by_conv: list[dict[str, list[dict[str, float]]]] = []
     ingest_s = 0.0
     search_ms: list[float] = []
     with tempfile.TemporaryDirectory(prefix="kenning-locomo-") as tmp:
-        system = kenning.open(f"sqlite:///{tmp}/locomo.db", embedder=cached)
+        system = kenning.open(f"sqlite:///{tmp}/locomo.db", embedder=cached, policy=policy)
         try:
             for conv in convs:
                 mem = system.scope("locomo", conv.sample_id)
@@ -254,12 +258,15 @@ def run(
                     )
                     ids[m.id] = t.dia_id
                 ingest_s += time.perf_counter() - t0
+                by_conv.append({})
                 for q in conv.questions:
                     t1 = time.perf_counter()
                     hits = mem.search(q.question, k=k, now=conv.last_at, refresh=False)
                     search_ms.append((time.perf_counter() - t1) * 1000)
                     ranked = [ids[h.memory.id] for h in hits]
-                    rows.setdefault(q.category, []).append(item_metrics(ranked, q.gold))
+                    metrics = item_metrics(ranked, q.gold)
+                    rows.setdefault(q.category, []).append(metrics)
+                    by_conv[-1].setdefault(q.category, []).append(metrics)
                 if progress:
                     progress(f"{conv.sample_id}: {len(conv.turns)} turns, {len(conv.questions)} questions")
         finally:
@@ -267,10 +274,22 @@ def run(
     return {
         "pooled": aggregate([r for c in POOLED for r in rows.get(c, [])]),
         "categories": {c: aggregate(rows.get(c, [])) for c in CATEGORIES},
+        "halves": halves(by_conv),
         "ingest_s": round(ingest_s, 2),
         "search_ms_p50": round(statistics.median(search_ms), 2) if search_ms else 0.0,
         "search_ms_p95": round(percentile(search_ms, 95), 2),
     }
+
+
+def halves(by_conv: Sequence[dict[str, list[dict[str, float]]]], first: int = 5) -> dict[str, Any]:
+    """Pooled (1-4) and per-category figures over conversations 1..``first`` and the rest, apart."""
+    out = {}
+    for name, convs in ((f"1-{first}", by_conv[:first]), (f"{first + 1}-{len(by_conv)}", by_conv[first:])):
+        if not convs:
+            continue
+        cats = {c: [r for conv in convs for r in conv.get(c, [])] for c in CATEGORIES}
+        out[name] = {"pooled": aggregate([r for c in POOLED for r in cats[c]]), "categories": {c: aggregate(cats[c]) for c in CATEGORIES}}
+    return out
 
 
 def format_table(report: dict[str, Any]) -> str:
@@ -282,6 +301,10 @@ def format_table(report: dict[str, Any]) -> str:
         lines.append(f"{c:<4}{CATEGORY_NAMES[c]:<13}{r['n']:>6}" + "".join(f"{r[key]:>11.3f}" for key in METRIC_KEYS))
     p = report["pooled"]
     lines.append(f"{'1-4':<4}{'pooled':<13}{p['n']:>6}" + "".join(f"{p[key]:>11.3f}" for key in METRIC_KEYS))
+    for name, half in report.get("halves", {}).items():
+        p = half["pooled"]
+        cats = " ".join(f"{c}:{half['categories'][c]['recall@10']:.3f}" for c in POOLED)
+        lines.append(f"conversations {name}: pooled n={p['n']} R@10 {p['recall@10']:.3f} (by category R@10 {cats})")
     lines.append(
         f"ingest {report['ingest_s']:.1f} s · search p50 {report['search_ms_p50']:.1f} ms · p95 {report['search_ms_p95']:.1f} ms"
     )
