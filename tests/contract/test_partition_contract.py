@@ -46,16 +46,17 @@ def test_a_write_invalidates_and_records_are_read_whole(engine):
     engine.insert(A, [a])
     first = engine.partition(A)
     assert engine.partition(A) is first  # cached
-    b = mem(A, "Alice works in Leeds")
-    engine.insert(A, [b])
+    b, c = mem(A, "Alice works in Leeds"), mem(A, "Alice has a dog")
+    engine.insert(A, [b, c])
     second = engine.partition(A)
-    assert second is not first and len(second) == 2
+    assert second is not first and len(second) == 3
     got = engine.records(A, second, [second.position(b.id), second.position(a.id)])
     assert [m.id for m in got] == [b.id, a.id]
     assert got[0] == b
-    engine.delete(A, [b.id], later(2))
-    assert engine.partition(A).ids == [a.id]
-    assert engine.records(A, second, [second.position(b.id)]) == []  # gone since that partition was read
+    assert engine.records(A, second, [second.position(b.id)])[0] is got[0]  # built once per generation
+    engine.delete(A, [c.id], later(2))
+    assert sorted(engine.partition(A).ids) == sorted([a.id, b.id])
+    assert engine.records(A, second, [second.position(c.id)]) == []  # gone since that partition was read
 
 
 def test_refreshes_update_the_cached_partition_in_this_process_and_others(engine):
@@ -65,8 +66,10 @@ def test_refreshes_update_the_cached_partition_in_this_process_and_others(engine
     try:
         mine, theirs = engine.partition(A), other.partition(A)
         at = T0 + timedelta(days=3)
+        before = engine.records(A, mine, [mine.position(a.id)])[0]
         engine.touch(A, [a.id], at)
         assert engine.partition(A) is mine  # not invalidated: updated in place
+        assert engine.records(A, mine, [mine.position(a.id)])[0] == before.evolve(last_used_at=at)
         assert mine.last_used[mine.position(a.id)] == (at - T0).total_seconds() * 1e6 + mine.created[mine.position(a.id)]
         seen = other.partition(A)  # the other process reloads the refreshed column
         assert seen.last_used[seen.position(a.id)] == mine.last_used[mine.position(a.id)]

@@ -280,35 +280,42 @@ def search_partition(
     if n_all == 0 or k <= 0:
         return []
     now_us = _us(now)
-    live = part.active & (part.expires > now_us)
-    n_live = int(live.sum())
+    live = part.live(now_us)  # None: every record is live (the usual case, no masking)
+    n_live = n_all if live is None else int(live.sum())
     if n_live == 0:
         return []
     sims = part.matrix @ np.asarray(vector, dtype=np.float32)
     n = max(policy.candidates, k)
-    vec_cand = _top(np.where(live, sims, -np.inf), n, live)
+    vec_cand = _top(sims if live is None else np.where(live, sims, -np.inf), n, live)
 
     words = sorted(query_terms)
-    text_marks = np.zeros((len(words), n_all), dtype=bool)
-    ctx_marks = np.zeros((len(words), n_all), dtype=bool) if policy.context_keyword_weight > 0 else None
-    for i, w in enumerate(words):
-        text_marks[i, part.postings(w)] = True
-        if ctx_marks is not None:
-            ctx_marks[i, part.postings(w, context=True)] = True
+    text_marks = ctx_marks = None
     if words:
-        text_marks &= live
-        df = text_marks.sum(axis=1)
-        idf = np.log1p((n_live - df + 0.5) / (df + 0.5))
-        sums = idf @ text_marks
-        matched = np.flatnonzero(sums > 0)
+        posts = [part.postings(w) for w in words]
+        if live is not None:
+            posts = [p[live[p]] for p in posts]
+        lengths = np.fromiter(map(len, posts), dtype=np.int64, count=len(words))
+        flat = np.concatenate(posts) if posts else np.zeros(0, dtype=np.int64)
+        idf = np.log1p((n_live - lengths + 0.5) / (lengths + 0.5))
+        sums = np.bincount(flat, weights=np.repeat(idf, lengths), minlength=n_all)
+        matched = np.flatnonzero(sums)
         if matched.size > n:  # best sum first, then the newer record
             matched = matched[np.lexsort((-part.created[matched], -sums[matched]))[:n]]
         pool = np.union1d(vec_cand, matched)
+        text_marks = np.zeros(len(words) * n_all, dtype=bool)
+        text_marks[flat + np.repeat(np.arange(len(words)) * n_all, lengths)] = True
+        text_marks = text_marks.reshape(len(words), n_all)
+        if policy.context_keyword_weight > 0 and part.ctx_terms is not None:
+            cposts = [part.postings(w, context=True) for w in words]
+            clen = np.fromiter(map(len, cposts), dtype=np.int64, count=len(words))
+            ctx_marks = np.zeros(len(words) * n_all, dtype=bool)
+            ctx_marks[np.concatenate(cposts) + np.repeat(np.arange(len(words)) * n_all, clen)] = True
+            ctx_marks = ctx_marks.reshape(len(words), n_all)
     else:
-        pool = vec_cand
+        pool = np.sort(vec_cand)
 
     cos = sims[pool].astype(np.float64)
-    if words:
+    if text_marks is not None:
         dp = text_marks[:, pool]
         dfp = dp.sum(axis=1)
         w = np.log1p((pool.size - dfp + 0.5) / (dfp + 0.5))
@@ -359,10 +366,13 @@ def _us(at: datetime) -> int:
 
 
 def _top(values: Any, n: int, live: Any) -> Any:
-    """Positions of the ``n`` largest live ``values`` in descending order, ties to the lower position (a stable sort's first n)."""
+    """Positions of the ``n`` largest live ``values`` in descending order, ties to the lower position (a stable sort's first n).
+
+    ``live`` None means every position is live.
+    """
     import numpy as np
 
-    idx = np.flatnonzero(live)
+    idx = np.arange(values.size) if live is None else np.flatnonzero(live)
     if idx.size > n:
         v = values[idx]
         kth = v[np.argpartition(-v, n - 1)[n - 1]]

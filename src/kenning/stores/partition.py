@@ -28,16 +28,19 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from threading import Lock
+from collections.abc import Callable
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 import numpy as np
 
 from kenning.lifecycle.retrieve import terms
-from kenning.types import Kind
+from kenning.types import Kind, Memory
 
 # Bump when ``retrieve.terms`` changes meaning: engines that persist terms recompute them.
 TERMS_VERSION = "1"
 NEVER = np.iinfo(np.int64).max
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 KIND_CODES = {k: i for i, k in enumerate(Kind)}
 KINDS = tuple(Kind)
 _CTX = "|"  # never inside a term (terms are letters and digits)
@@ -90,6 +93,9 @@ class Partition:
     starts: np.ndarray  # offset of each record's part in text_terms
     ctx_starts: np.ndarray | None
     _postings: dict[tuple[int, str], np.ndarray] = field(default_factory=dict, repr=False)
+    _records: dict[int, Memory] = field(default_factory=dict, repr=False)
+    _all_active: bool | None = field(default=None, repr=False)
+    _first_expiry: int = field(default=0, repr=False)
     _index: dict[str, int] | None = field(default=None, repr=False)
     _lock: Lock = field(default_factory=Lock, repr=False)
 
@@ -144,6 +150,15 @@ class Partition:
     def __len__(self) -> int:
         return len(self.ids)
 
+    def live(self, now_us: int) -> np.ndarray | None:
+        """Which records are retrievable (active, unexpired) at ``now_us``; None when all are."""
+        if self._all_active is None:
+            self._all_active = bool(self.active.all())
+            self._first_expiry = int(self.expires.min()) if len(self.ids) else NEVER
+        if self._all_active and now_us < self._first_expiry:
+            return None
+        return self.active & (self.expires > now_us)
+
     @property
     def nbytes(self) -> int:
         """Approximate memory held: vectors, columns, term strings, ids."""
@@ -185,6 +200,31 @@ class Partition:
             i = self.position(m)
             if i is not None:
                 out[m] = self.matrix[i]
+        return out
+
+    def records(self, positions: Sequence[int], fetch: Callable[[list[str]], list[Memory]]) -> list[Memory]:
+        """Whole records for ``positions``, in order: built once per generation (``fetch`` reads the missing ones by id).
+
+        A record cannot change within a generation except for ``last_used_at``,
+        which is taken from the partition; records ``fetch`` no longer finds
+        active or provisional (a concurrent write) are left out.
+        """
+        missing = [self.ids[i] for i in positions if i not in self._records]
+        if missing:
+            for m in fetch(missing):
+                if m.status.value in ("active", "provisional"):
+                    i = self.position(m.id)
+                    if i is not None:
+                        self._records[i] = m
+        out = []
+        for i in positions:
+            m = self._records.get(i)
+            if m is None:
+                continue
+            used = _EPOCH + timedelta(microseconds=int(self.last_used[i]))
+            if m.last_used_at != used:
+                m = self._records[i] = m.evolve(last_used_at=used)
+            out.append(m)
         return out
 
     def touch(self, ids: Sequence[str], at_us: int, touched: int) -> None:

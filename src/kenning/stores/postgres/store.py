@@ -287,10 +287,8 @@ class PostgresStore(StoreBase):
         return part
 
     def records(self, scope: Scope, part: Partition, positions: Sequence[int]) -> list[Memory]:
-        """Whole records for these partition positions, in that order, leaving out any no longer active or provisional."""
-        ids = [part.ids[i] for i in positions]
-        found = {m.id: m for m in self.get_many(scope, ids)}
-        return [found[i] for i in ids if i in found and found[i].status.value in ("active", "provisional")]
+        """Whole records for these partition positions, in order; read once per generation, leaving out any no longer live."""
+        return part.records(positions, lambda ids: self.get_many(scope, ids))
 
     def search_vector(
         self, scope: Scope, vector: np.ndarray, *, k: int, now: datetime, statuses: Sequence[Status] = RETRIEVABLE

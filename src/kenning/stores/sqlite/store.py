@@ -393,14 +393,12 @@ class SQLiteStore(AdminMixin, StoreBase):
         return part
 
     def records(self, scope: Scope, part: Partition, positions: Sequence[int]) -> list[Memory]:
-        """Whole records for these partition positions, in that order (vectors from the partition, the rest read now).
+        """Whole records for these partition positions, in order; read once per generation (vectors from the partition).
 
         A record that changed status since the partition was loaded (retired or
         deleted by a concurrent write) is left out.
         """
-        ids = [part.ids[i] for i in positions]
-        found = {m.id: m for m in self._fetch(scope, ids, part.vectors(ids))}
-        return [found[i] for i in ids if i in found and found[i].status.value in ("active", "provisional")]
+        return part.records(positions, lambda ids: self._fetch(scope, ids, part.vectors(ids)))
 
     def search_vector(
         self, scope: Scope, vector: np.ndarray, *, k: int, now: datetime, statuses: Sequence[Status] = RETRIEVABLE
