@@ -15,8 +15,13 @@ both alike), in wall-clock and this thread's CPU time:
   (a new session per query, so it always writes);
 
 and then ``facade cold``: each user's first query on a store whose cache
-holds one partition, queries spread over all users. Reported: p50 / p95 and
-each p50 as a ratio of the bare scan's in the same run.
+holds one partition, queries spread over all users. With ``--embed``, also
+the bundled model on one thread: the query embedding alone and the warm
+facade search including it (every query text new, so no cache answers), and
+with ``--dynamic-int8 PATH`` the same for the dynamically quantised model
+(``scripts/build_minilm_dynamic_int8.py``; timing only, the corpus vectors
+are synthetic). Reported: p50 / p95 and each p50 as a ratio of the bare
+scan's in the same run.
 """
 
 from __future__ import annotations
@@ -67,7 +72,7 @@ def interleaved(calls: dict, items: list) -> dict[str, dict[str, float]]:
     return out
 
 
-def measure(path: Path, corpus: Corpus, n: int, users_active: int) -> dict[str, dict[str, float]]:
+def measure(path: Path, corpus: Corpus, n: int, users_active: int, embedders=()) -> dict[str, dict[str, float]]:
     queries = corpus.queries(n, seed=1, users=users_active)
     cold_q = corpus.queries(n, seed=2)
     fake = FakeEmbedder(queries + cold_q, MiniLMEmbedder.model_id, corpus.dim)
@@ -93,6 +98,23 @@ def measure(path: Path, corpus: Corpus, n: int, users_active: int) -> dict[str, 
         for iq in enumerate(queries):  # load the active users' partitions
             warm(iq)
         res = interleaved({"bare numpy scan": bare, "facade warm": warm, "facade warm + refresh": refresh}, list(enumerate(queries)))
+    for label, model in embedders:
+        model.embed(["load the model"], "query")
+        emb_q = corpus.queries(n, seed=3, users=users_active)
+        with kenning.open(f"sqlite:///{path}", embedder=model) as k:
+            for q in emb_q[:20]:
+                k.scope(q.scope.tenant_id, q.scope.user_id).search(q.text + " warm", k=5, now=NOW, refresh=False)
+            res.update(
+                interleaved(
+                    {
+                        f"{label} query embedding alone": lambda iq: model.embed([iq[1].text + " alone"], "query"),
+                        f"facade warm + {label} embedding": lambda iq: k.scope(iq[1].scope.tenant_id, iq[1].scope.user_id).search(
+                            iq[1].text, k=5, now=NOW, refresh=False
+                        ),
+                    },
+                    list(enumerate(emb_q)),
+                )
+            )
     store = SQLiteStore(path, dim=corpus.dim, embedder_id=MiniLMEmbedder.model_id, cache_bytes=1)
     with kenning.open(f"sqlite:///{path}", embedder=fake, store=store) as k:
         walls, cpus = [], []
@@ -115,7 +137,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dir", type=Path)
     ap.add_argument("--reuse", action="store_true")
     ap.add_argument("--json", type=Path)
+    ap.add_argument("--embed", action="store_true", help="also time the bundled model, alone and inside search")
+    ap.add_argument("--dynamic-int8", type=Path, help="with --embed, also the dynamically quantised model at this path")
     args = ap.parse_args(argv)
+    embedders = []
+    if args.embed:
+        embedders.append(("MiniLM", MiniLMEmbedder(threads=1)))
+        if args.dynamic_int8:
+            # Same model id as the corpus's store: only its speed is measured here.
+            embedders.append(("MiniLM dynamic int8", MiniLMEmbedder(args.dynamic_int8, threads=1)))
     tmp = None if args.dir else tempfile.TemporaryDirectory(prefix="kenning-bench-")
     root = args.dir or Path(tmp.name)  # type: ignore[union-attr]
     root.mkdir(parents=True, exist_ok=True)
@@ -131,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
                 ingest = build(path, corpus)
                 print(f"  ingest {ingest['rows_per_s']:,.0f} rows/s", flush=True)
             load = os.getloadavg()[0]
-            figures = measure(path, corpus, args.queries, min(args.active, users))
+            figures = measure(path, corpus, args.queries, min(args.active, users), embedders)
             label = f"{users} users x {per:,}"
             report[label] = {"latency_ms": figures, "load": [load, os.getloadavg()[0]]}
             _print(label, figures, load)

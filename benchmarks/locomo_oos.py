@@ -38,6 +38,8 @@ GRID: dict[str, list] = {
     "context_keyword_weight": [0.3, 0.45, 0.6],
     "saturation": [0.7, 0.8, 0.9],
     "candidates": [30, 50, 100],
+    "feedback": [0.0, 0.25, 0.5, 1.0],
+    "diversity": [0.0, 0.05, 0.1, 0.2],
 }
 
 

@@ -74,3 +74,29 @@ def test_keyword_candidates_come_from_the_whole_partition(tmp_path):
     assert rare.id in [part.ids[r.position] for r in got]
     assert search_partition(part, np.zeros(EMB.dim), set(), T0, Policy(), 0) == []
     store.close()
+
+
+def test_diversity_lets_other_evidence_past_a_near_duplicate(tmp_path):
+    from dataclasses import replace
+
+    base = EMB.embed(["alice dog greyhound"])[0]
+    twin = base + 0.01 * EMB.embed(["x"])[0]
+    other = EMB.embed(["alice dog walks"])[0]
+    texts = [("alice dog greyhound", base), ("alice dog greyhound again", twin / np.linalg.norm(twin)), ("alice dog walks", other)]
+    mems = [
+        Memory(
+            id=f"mem_{i}", tenant_id=SCOPE.tenant_id, user_id=SCOPE.user_id, kind=Kind.FACT, text=t, embedding=v,
+            source=Source.USER_SAID, source_refs=(), created_at=T0, last_used_at=T0, importance=0.5, confidence=0.9,
+        )
+        for i, (t, v) in enumerate(texts)
+    ]
+    store = SQLiteStore(tmp_path / "p.db", dim=EMB.dim, embedder_id=EMB.model_id)
+    store.insert(SCOPE, mems)
+    part = store.partition(SCOPE)
+    q, qt = base, query_terms("alice dog greyhound", SCOPE.user_id)
+    plain = [part.ids[r.position] for r in search_partition(part, q, qt, T0, Policy(), 2)]
+    diverse = [part.ids[r.position] for r in search_partition(part, q, qt, T0, replace(Policy(), diversity=0.5), 2)]
+    assert plain == ["mem_0", "mem_1"] and diverse == ["mem_0", "mem_2"]
+    fed = search_partition(part, q, qt, T0, replace(Policy(), feedback=0.5), 3)
+    assert {part.ids[r.position] for r in fed} == {"mem_0", "mem_1", "mem_2"}
+    store.close()

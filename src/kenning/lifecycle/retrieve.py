@@ -69,6 +69,11 @@ class Policy:
     saturation: float = 0.8
     min_relevance: float = 0.05
     candidates: int = 50
+    # Options of ``search_partition``, off by default (see docs/benchmarks.md for
+    # what they did on LoCoMo, chosen on one half of the conversations, measured on the other).
+    feedback: float = 0.0
+    feedback_hits: int = 3
+    diversity: float = 0.0
 
     def half_life(self, kind: Kind) -> float | None:
         return self.half_life_days.get(kind)
@@ -273,49 +278,84 @@ def search_partition(
     IDF (within the scope) of the query words they hold, newer first among
     equals; keyword evidence is then weighted by IDF over those candidates.
     Ties in score go to the smaller id (partition positions are in id order).
+
+    Two options, off by default: ``policy.feedback`` > 0 ranks a second time
+    with the query vector moved towards the first pass's best hits (pseudo-
+    relevance feedback), and ``policy.diversity`` > 0 picks the k greedily,
+    each pick's score lowered by that share of its largest cosine with the
+    picks before it (maximal marginal relevance), so near-duplicates give way
+    to other evidence.
     """
     import numpy as np
 
-    n_all = len(part)
-    if n_all == 0 or k <= 0:
+    if len(part) == 0 or k <= 0:
         return []
     now_us = _us(now)
     live = part.live(now_us)  # None: every record is live (the usual case, no masking)
-    n_live = n_all if live is None else int(live.sum())
+    n_live = len(part) if live is None else int(live.sum())
     if n_live == 0:
         return []
-    sims = part.matrix @ np.asarray(vector, dtype=np.float32)
+    floor = policy.min_relevance if min_relevance is None else min_relevance
+    words = sorted(query_terms)
+    keywords = _keyword_marks(part, words, live, n_live, policy)
+    q = np.asarray(vector, dtype=np.float32)
+    found = _score_pass(part, q, keywords, live, now_us, policy, k, floor)
+    if policy.feedback > 0 and found is not None:
+        top = found[0][np.lexsort((found[0], -found[1]))[: policy.feedback_hits]]
+        moved = q + policy.feedback * part.matrix[top].mean(axis=0)
+        moved = moved / max(float(np.linalg.norm(moved)), 1e-12)
+        found = _score_pass(part, moved.astype(np.float32), keywords, live, now_us, policy, k, floor) or found
+    if found is None:
+        return []
+    pool, scores, comps = found
+    if policy.diversity > 0 and pool.size > 1:
+        order = _diverse(part.matrix[pool], scores, pool, k, policy.diversity)
+    else:
+        order = np.lexsort((pool, -scores))[:k]
+    names = ("relevance", "recency", "importance", "confidence", "cosine", "keyword")
+    return [Ranked(int(pool[i]), float(scores[i]), {n: float(c[i]) for n, c in zip(names, comps)}) for i in order]
+
+
+def _keyword_marks(part: Any, words: list[str], live: Any, n_live: int, policy: Policy) -> Any:
+    """Per query word, which records hold it in their text (and context), and the records' summed IDF; None without words."""
+    import numpy as np
+
+    if not words:
+        return None
+    n_all = len(part)
+    posts = [part.postings(w) for w in words]
+    if live is not None:
+        posts = [p[live[p]] for p in posts]
+    lengths = np.fromiter(map(len, posts), dtype=np.int64, count=len(words))
+    flat = np.concatenate(posts)
+    idf = np.log1p((n_live - lengths + 0.5) / (lengths + 0.5))
+    sums = np.bincount(flat, weights=np.repeat(idf, lengths), minlength=n_all)
+    rows = np.repeat(np.arange(len(words)) * n_all, lengths)
+    text_marks = np.zeros(len(words) * n_all, dtype=bool)
+    text_marks[flat + rows] = True
+    ctx_marks = None
+    if policy.context_keyword_weight > 0 and part.ctx_terms is not None:
+        cposts = [part.postings(w, context=True) for w in words]
+        clen = np.fromiter(map(len, cposts), dtype=np.int64, count=len(words))
+        ctx_marks = np.zeros(len(words) * n_all, dtype=bool)
+        ctx_marks[np.concatenate(cposts) + np.repeat(np.arange(len(words)) * n_all, clen)] = True
+        ctx_marks = ctx_marks.reshape(len(words), n_all)
+    return sums, text_marks.reshape(len(words), n_all), ctx_marks
+
+
+def _score_pass(part: Any, q: Any, keywords: Any, live: Any, now_us: int, policy: Policy, k: int, floor: float) -> Any:
+    """Candidates for query vector ``q``, scored: (positions, scores, components) above ``floor``; None if none."""
+    import numpy as np
+
+    sims = part.matrix @ q
     n = max(policy.candidates, k)
     vec_cand = _top(sims if live is None else np.where(live, sims, -np.inf), n, live)
-
-    words = sorted(query_terms)
-    text_marks = ctx_marks = None
-    if words:
-        posts = [part.postings(w) for w in words]
-        if live is not None:
-            posts = [p[live[p]] for p in posts]
-        lengths = np.fromiter(map(len, posts), dtype=np.int64, count=len(words))
-        flat = np.concatenate(posts) if posts else np.zeros(0, dtype=np.int64)
-        idf = np.log1p((n_live - lengths + 0.5) / (lengths + 0.5))
-        sums = np.bincount(flat, weights=np.repeat(idf, lengths), minlength=n_all)
+    if keywords is not None:
+        sums, text_marks, ctx_marks = keywords
         matched = np.flatnonzero(sums)
         if matched.size > n:  # best sum first, then the newer record
             matched = matched[np.lexsort((-part.created[matched], -sums[matched]))[:n]]
         pool = np.union1d(vec_cand, matched)
-        text_marks = np.zeros(len(words) * n_all, dtype=bool)
-        text_marks[flat + np.repeat(np.arange(len(words)) * n_all, lengths)] = True
-        text_marks = text_marks.reshape(len(words), n_all)
-        if policy.context_keyword_weight > 0 and part.ctx_terms is not None:
-            cposts = [part.postings(w, context=True) for w in words]
-            clen = np.fromiter(map(len, cposts), dtype=np.int64, count=len(words))
-            ctx_marks = np.zeros(len(words) * n_all, dtype=bool)
-            ctx_marks[np.concatenate(cposts) + np.repeat(np.arange(len(words)) * n_all, clen)] = True
-            ctx_marks = ctx_marks.reshape(len(words), n_all)
-    else:
-        pool = np.sort(vec_cand)
-
-    cos = sims[pool].astype(np.float64)
-    if text_marks is not None:
         dp = text_marks[:, pool]
         dfp = dp.sum(axis=1)
         w = np.log1p((pool.size - dfp + 0.5) / (dfp + 0.5))
@@ -324,13 +364,14 @@ def search_partition(
             kw = kw + policy.context_keyword_weight * (w @ (ctx_marks[:, pool] & ~dp))
         kw = kw / w.sum()
     else:
+        pool = np.sort(vec_cand)
         kw = np.zeros(pool.size)
+    cos = sims[pool].astype(np.float64)
     rel = _relevance(cos, kw, policy)
-    floor = policy.min_relevance if min_relevance is None else min_relevance
     keep = rel >= floor
     pool, cos, kw, rel = pool[keep], cos[keep], kw[keep], rel[keep]
     if pool.size == 0:
-        return []
+        return None
     half = np.array([policy.half_life(kind) or np.inf for kind in _KINDS], dtype=np.float64)[part.kinds[pool]]
     age_days = np.maximum(0.0, (now_us - part.last_used[pool]) / 1e6 / DAY_S)
     rec = np.power(0.5, age_days / half)
@@ -338,22 +379,27 @@ def search_partition(
     total_w = policy.w_relevance + policy.w_recency + policy.w_importance
     scores = (policy.w_relevance * rel + policy.w_recency * rec + policy.w_importance * imp) / total_w
     scores = scores * (1.0 - policy.confidence_weight * (1.0 - conf))
-    order = np.lexsort((pool, -scores))[:k]
-    return [
-        Ranked(
-            int(pool[i]),
-            float(scores[i]),
-            {
-                "relevance": float(rel[i]),
-                "recency": float(rec[i]),
-                "importance": float(imp[i]),
-                "confidence": float(conf[i]),
-                "cosine": float(cos[i]),
-                "keyword": float(kw[i]),
-            },
-        )
-        for i in order
-    ]
+    return pool, scores, (rel, rec, imp, conf, cos, kw)
+
+
+def _diverse(vectors: Any, scores: Any, pool: Any, k: int, weight: float) -> list[int]:
+    """Greedy maximal marginal relevance: indices into ``scores``, each pick the best score minus ``weight`` x its largest
+    cosine with the picks so far (ties to the smaller position)."""
+    import numpy as np
+
+    order = np.lexsort((pool, -scores))
+    cand = order[: max(k * 4, 40)]  # diversity only reorders the head of the ranking
+    gram = vectors[cand] @ vectors[cand].T
+    penalty = np.zeros(cand.size)
+    taken = np.zeros(cand.size, dtype=bool)
+    picks: list[int] = []
+    for _ in range(min(k, cand.size)):
+        adjusted = np.where(taken, -np.inf, scores[cand] - weight * penalty)
+        j = int(np.argmax(adjusted))  # first maximum: cand is in rank order, so ties keep it
+        picks.append(int(cand[j]))
+        taken[j] = True
+        penalty = np.maximum(penalty, gram[j])
+    return picks
 
 
 _KINDS = tuple(Kind)
