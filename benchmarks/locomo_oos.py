@@ -40,6 +40,7 @@ GRID: dict[str, list] = {
     "candidates": [30, 50, 100],
     "feedback": [0.0, 0.25, 0.5, 1.0],
     "diversity": [0.0, 0.05, 0.1, 0.2],
+    "dates": ["raw", "day"],
 }
 
 
@@ -72,15 +73,17 @@ class DiskCachedEmbedder:
 
 
 def run_one(data: Path, embedder, name: str | None = None, value=None) -> dict:
-    policy, turns, blend = Policy(), locomo.CONTEXT_TURNS, kcontext.CONTEXT_BLEND
+    policy, turns, blend, dates = Policy(), locomo.CONTEXT_TURNS, kcontext.CONTEXT_BLEND, "raw"
     if name == "context_turns":
         turns = value
+    elif name == "dates":
+        dates = value
     elif name == "context_blend":
         kcontext.CONTEXT_BLEND = value
     elif name is not None:
         policy = replace(policy, **{name: value})
     try:
-        return locomo.run(data, embedder=embedder, context_turns=turns, policy=policy)
+        return locomo.run(data, embedder=embedder, context_turns=turns, policy=policy, dates=dates)
     finally:
         kcontext.CONTEXT_BLEND = blend
 

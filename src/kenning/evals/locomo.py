@@ -129,11 +129,20 @@ def with_context(turns: Sequence[Turn], lines: Sequence[str], sessions: Sequence
     return out
 
 
-def load(path: str | Path, context_turns: int = CONTEXT_TURNS) -> list[Conversation]:
+def day_text(at: datetime) -> str:
+    """A session date as normalised searchable text: ``"Monday 8 May 2023"`` (no clock time)."""
+    return f"{at:%A} {at.day} {at:%B %Y}"
+
+
+def load(path: str | Path, context_turns: int = CONTEXT_TURNS, dates: str = "raw") -> list[Conversation]:
     """Parse ``locomo10.json``; raises ValidationError naming what is wrong.
 
     Each turn's ``context`` is the ``context_turns`` turns before it in its session (0: none).
+    ``dates``: ``"raw"`` appends the session's date as LoCoMo writes it ("1:56 pm on 8 May,
+    2023"), ``"day"`` as ``day_text`` (weekday, day, month, year).
     """
+    if dates not in ("raw", "day"):
+        raise ValidationError('dates must be "raw" or "day"')
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
@@ -143,13 +152,13 @@ def load(path: str | Path, context_turns: int = CONTEXT_TURNS) -> list[Conversat
     convs = []
     for i, sample in enumerate(data):
         try:
-            convs.append(_conversation(sample, context_turns))
+            convs.append(_conversation(sample, context_turns, dates))
         except (KeyError, TypeError, AttributeError) as exc:
             raise ValidationError(f"{path}: conversation {i} is not in LoCoMo's format ({exc!r})") from exc
     return convs
 
 
-def _conversation(sample: dict[str, Any], context_turns: int) -> Conversation:
+def _conversation(sample: dict[str, Any], context_turns: int, dates: str = "raw") -> Conversation:
     conv = sample["conversation"]
     sessions = sorted(int(m.group(1)) for k in conv if (m := _SESSION.match(k)) and isinstance(conv[k], list))
     turns: list[Turn] = []
@@ -161,7 +170,7 @@ def _conversation(sample: dict[str, Any], context_turns: int) -> Conversation:
         at = parse_date(when)
         last = at if last is None or at > last else last
         for t in conv[f"session_{n}"]:
-            turns.append(Turn(evidence_ids([t["dia_id"]])[0], turn_text(t, when), at))
+            turns.append(Turn(evidence_ids([t["dia_id"]])[0], turn_text(t, when if dates == "raw" else day_text(at)), at))
             lines.append(turn_text(t))
             of_session.append(n)
     turns = with_context(turns, lines, of_session, context_turns)
@@ -214,6 +223,7 @@ def run(
     context_turns: int = CONTEXT_TURNS,
     progress: Callable[[str], None] | None = None,
     policy: Any = None,
+    dates: str = "raw",
 ) -> dict[str, Any]:
     """Ingest every conversation through the facade, ask every question, return the report.
 
@@ -231,7 +241,7 @@ def run(
         raise ValidationError(f"--k must be an integer of at least {max(KS)} (recall@{max(KS)} is reported)")
     if not isinstance(context_turns, int) or context_turns < 0:
         raise ValidationError("context_turns must be a non-negative integer")
-    convs = load(path, context_turns)[:limit]
+    convs = load(path, context_turns, dates)[:limit]
     if embedder is None:
         from kenning.embedders.minilm import MiniLMEmbedder
 
