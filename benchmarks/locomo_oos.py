@@ -37,7 +37,7 @@ GRID: dict[str, list] = {
     "keyword_weight": [0.5, 0.75, 1.0],
     "context_keyword_weight": [0.3, 0.45, 0.6],
     "saturation": [0.7, 0.8, 0.9],
-    "candidates": [30, 50, 100],
+    "candidates": [30, 50, 100, 200],
     "feedback": [0.0, 0.25, 0.5, 1.0],
     "diversity": [0.0, 0.05, 0.1, 0.2],
     "dates": ["raw", "day"],
