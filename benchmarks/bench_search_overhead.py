@@ -128,6 +128,42 @@ def measure(path: Path, corpus: Corpus, n: int, users_active: int, embedders=())
     return res
 
 
+def growth(small: Path, big: Path, per_user: int, users: tuple[int, int], n: int) -> dict[str, dict[str, float]]:
+    """The same queries (users both databases hold, with the same memories) on both, interleaved: table growth alone."""
+    corpus = Corpus(users[0], per_user)
+    queries = corpus.queries(n, seed=1)
+    cold_q = corpus.queries(n, seed=2)
+    fake = FakeEmbedder(queries + cold_q, MiniLMEmbedder.model_id, corpus.dim)
+    systems = {
+        "small": kenning.open(f"sqlite:///{small}", embedder=fake),
+        "big": kenning.open(f"sqlite:///{big}", embedder=fake),
+        "small cold": kenning.open(
+            f"sqlite:///{small}", embedder=fake, store=SQLiteStore(small, dim=corpus.dim, embedder_id=fake.model_id, cache_bytes=1)
+        ),
+        "big cold": kenning.open(
+            f"sqlite:///{big}", embedder=fake, store=SQLiteStore(big, dim=corpus.dim, embedder_id=fake.model_id, cache_bytes=1)
+        ),
+    }
+
+    def search(name):
+        return lambda iq: systems[name].scope(iq[1].scope.tenant_id, iq[1].scope.user_id).search(
+            iq[1].text, k=5, now=NOW, refresh=False
+        )
+
+    try:
+        for q in enumerate(queries):
+            search("small")(q)
+            search("big")(q)
+        res = interleaved({f"facade warm, {users[0]} users": search("small"), f"facade warm, {users[1]} users": search("big")}, list(enumerate(queries)))
+        res.update(
+            interleaved({f"facade cold, {users[0]} users": search("small cold"), f"facade cold, {users[1]} users": search("big cold")}, list(enumerate(cold_q)))
+        )
+    finally:
+        for system in systems.values():
+            system.close()
+    return res
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--per-user", default="1000,10000", help="memories per user, comma-separated")
@@ -138,6 +174,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--reuse", action="store_true")
     ap.add_argument("--json", type=Path)
     ap.add_argument("--embed", action="store_true", help="also time the bundled model, alone and inside search")
+    ap.add_argument(
+        "--growth", help="SMALL,BIG user counts (databases built before, in --dir): the same queries on both, interleaved"
+    )
     ap.add_argument("--dynamic-int8", type=Path, help="with --embed, also the dynamically quantised model at this path")
     args = ap.parse_args(argv)
     embedders = []
@@ -150,6 +189,19 @@ def main(argv: list[str] | None = None) -> int:
     root = args.dir or Path(tmp.name)  # type: ignore[union-attr]
     root.mkdir(parents=True, exist_ok=True)
     report = {}
+    if args.growth:
+        per = int(args.per_user.split(",")[0])
+        a, b = (int(x) for x in args.growth.split(","))
+        figures = growth(root / f"bench-{a}u-{per}pu.db", root / f"bench-{b}u-{per}pu.db", per, (a, b), args.queries)
+        print(f"\nthe same queries on {a} and {b} users x {per:,}    wall ms: p50     p95   CPU ms: p50     p95")
+        for name, f in figures.items():
+            print(f"  {name:38s} {f['p50']:8.3f} {f['p95']:7.3f}       {f['cpu_p50']:8.3f} {f['cpu_p95']:7.3f}")
+        for kind in ("warm", "cold"):
+            lo, hi = figures[f"facade {kind}, {a} users"], figures[f"facade {kind}, {b} users"]
+            print(f"  growth, {kind}: wall {hi['p50'] / lo['p50']:.3f}x  CPU {hi['cpu_p50'] / lo['cpu_p50']:.3f}x")
+        if args.json:
+            args.json.write_text(json.dumps(figures, indent=2))
+        return 0
     for per in [int(s) for s in args.per_user.split(",")]:
         for users in [int(s) for s in args.users.split(",")]:
             corpus = Corpus(users, per)
