@@ -40,6 +40,8 @@ GRID: dict[str, list] = {
     "candidates": [30, 50, 100, 200],
     "feedback": [0.0, 0.25, 0.5, 1.0],
     "diversity": [0.0, 0.05, 0.1, 0.2],
+    "cos_floor": [-0.25, -0.15, -0.05],
+    "cos_ceiling": [0.65, 0.75, 0.85],
     "dates": ["raw", "day"],
 }
 
