@@ -314,9 +314,13 @@ def search_partition(
     if policy.diversity > 0 and pool.size > 1:
         order = _diverse(part.matrix[pool], scores, pool, k, policy.diversity)
     else:
-        order = np.lexsort((pool, -scores))[:k]
+        order = np.argsort(-scores, kind="stable")[:k]  # pool is ascending: ties go to the smaller position
     names = ("relevance", "recency", "importance", "confidence", "cosine", "keyword")
-    return [Ranked(int(pool[i]), float(scores[i]), {n: float(c[i]) for n, c in zip(names, comps)}) for i in order]
+    picked = [c[order].tolist() for c in comps]
+    return [
+        Ranked(p, s, dict(zip(names, values)))
+        for p, s, *values in zip(pool[order].tolist(), scores[order].tolist(), *picked)
+    ]
 
 
 def _keyword_marks(part: Any, words: list[str], live: Any, n_live: int, policy: Policy) -> Any:
@@ -352,13 +356,16 @@ def _score_pass(part: Any, q: Any, keywords: Any, live: Any, now_us: int, policy
 
     sims = part.matrix @ q
     n = max(policy.candidates, k)
-    vec_cand = _top(sims if live is None else np.where(live, sims, -np.inf), n, live)
+    vec_cand = _top(sims, n, live)
     if keywords is not None:
         sums, text_marks, ctx_marks = keywords
         matched = np.flatnonzero(sums)
         if matched.size > n:  # best sum first, then the newer record
             matched = matched[np.lexsort((-part.created[matched], -sums[matched]))[:n]]
-        pool = np.union1d(vec_cand, matched)
+        mark = np.zeros(len(part), dtype=bool)
+        mark[vec_cand] = True
+        mark[matched] = True
+        pool = np.flatnonzero(mark)
         dp = text_marks[:, pool]
         dfp = dp.sum(axis=1)
         w = np.log1p((pool.size - dfp + 0.5) / (dfp + 0.5))
@@ -377,7 +384,7 @@ def _score_pass(part: Any, q: Any, keywords: Any, live: Any, now_us: int, policy
         return None
     half = np.array([policy.half_life(kind) or np.inf for kind in _KINDS], dtype=np.float64)[part.kinds[pool]]
     age_days = np.maximum(0.0, (now_us - part.last_used[pool]) / 1e6 / DAY_S)
-    rec = np.power(0.5, age_days / half)
+    rec = np.exp2(-age_days / half)
     imp, conf = part.importance[pool], part.confidence[pool]
     total_w = policy.w_relevance + policy.w_recency + policy.w_importance
     scores = (policy.w_relevance * rel + policy.w_recency * rec + policy.w_importance * imp) / total_w
@@ -415,19 +422,18 @@ def _us(at: datetime) -> int:
 
 
 def _top(values: Any, n: int, live: Any) -> Any:
-    """Positions of the ``n`` largest live ``values`` in descending order, ties to the lower position (a stable sort's first n).
-
-    ``live`` None means every position is live.
-    """
+    """Positions (in no particular order) of the ``n`` largest live ``values``, ties at the cut to the lower positions:
+    the set a stable descending sort's first ``n`` would hold. ``live`` None means every position is live."""
     import numpy as np
 
-    idx = np.arange(values.size) if live is None else np.flatnonzero(live)
-    if idx.size > n:
-        v = values[idx]
-        kth = v[np.argpartition(-v, n - 1)[n - 1]]
-        idx = idx[v >= kth]
-        idx = idx[np.argsort(-values[idx], kind="stable")[:n]]
-    return idx
+    idx = None if live is None else np.flatnonzero(live)
+    v = values if idx is None else values[idx]
+    if v.size <= n:
+        return np.arange(v.size) if idx is None else idx
+    kth = v[np.argpartition(-v, n - 1)[n - 1]]
+    above = np.flatnonzero(v > kth)
+    chosen = np.concatenate((above, np.flatnonzero(v == kth)[: n - above.size]))
+    return chosen if idx is None else idx[chosen]
 
 
 def _relevance(cos: Any, kw: Any, policy: Policy) -> Any:
@@ -435,9 +441,12 @@ def _relevance(cos: Any, kw: Any, policy: Policy) -> Any:
     import numpy as np
 
     span = policy.cos_ceiling - policy.cos_floor
-    x = np.clip((cos - policy.cos_floor) / span, 0.0, 1.0) + policy.keyword_weight * np.clip(kw, 0.0, 1.0)
+    x = np.minimum(np.maximum((cos - policy.cos_floor) / span, 0.0), 1.0)
+    x += policy.keyword_weight * np.minimum(np.maximum(kw, 0.0), 1.0)
     t = policy.saturation
     if t >= 1.0:
         return np.minimum(x, 1.0)
-    capped = np.minimum(1.0, t + (1.0 - t) * -np.expm1(-(x - t) / (1.0 - t)))
-    return np.where(x <= t, x, capped)
+    over = x > t
+    if over.any():
+        x[over] = np.minimum(1.0, t + (1.0 - t) * -np.expm1(-(x[over] - t) / (1.0 - t)))
+    return x
