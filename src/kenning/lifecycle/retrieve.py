@@ -367,12 +367,13 @@ def _score_pass(part: Any, q: Any, keywords: Any, live: Any, now_us: int, policy
         mark[matched] = True
         pool = np.flatnonzero(mark)
         dp = text_marks[:, pool]
-        dfp = dp.sum(axis=1)
+        dpf = dp.astype(np.float64)
+        dfp = dpf.sum(axis=1)
         w = np.log1p((pool.size - dfp + 0.5) / (dfp + 0.5))
-        kw = w @ dp
+        kw = w @ dpf
         if ctx_marks is not None:
-            kw = kw + policy.context_keyword_weight * (w @ (ctx_marks[:, pool] & ~dp))
-        kw = kw / w.sum()
+            kw += policy.context_keyword_weight * (w @ (ctx_marks[:, pool] & ~dp))
+        kw /= w.sum()
     else:
         pool = np.sort(vec_cand)
         kw = np.zeros(pool.size)
@@ -382,9 +383,8 @@ def _score_pass(part: Any, q: Any, keywords: Any, live: Any, now_us: int, policy
     pool, cos, kw, rel = pool[keep], cos[keep], kw[keep], rel[keep]
     if pool.size == 0:
         return None
-    half = np.array([policy.half_life(kind) or np.inf for kind in _KINDS], dtype=np.float64)[part.kinds[pool]]
-    age_days = np.maximum(0.0, (now_us - part.last_used[pool]) / 1e6 / DAY_S)
-    rec = np.exp2(-age_days / half)
+    half_us = np.array([(policy.half_life(kind) or np.inf) * DAY_S * 1e6 for kind in _KINDS])[part.kinds[pool]]
+    rec = np.exp2(-np.maximum(0, now_us - part.last_used[pool]) / half_us)
     imp, conf = part.importance[pool], part.confidence[pool]
     total_w = policy.w_relevance + policy.w_recency + policy.w_importance
     scores = (policy.w_relevance * rel + policy.w_recency * rec + policy.w_importance * imp) / total_w
