@@ -26,9 +26,15 @@ smallest.
 
 from __future__ import annotations
 
+import os
+
+# One thread for numpy's BLAS as for the model: a matrix-vector product split across
+# threads only queues for the other core on a shared machine.
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
 import argparse
 import json
-import os
 import sys
 import tempfile
 import time

@@ -22,7 +22,7 @@ from kenning.embedders.base import Embedder
 from kenning.errors import ConfigError, NotFound, ValidationError
 from kenning.lifecycle import guard, retrieve, safety
 from kenning.lifecycle.retrieve import Candidate, Policy
-from kenning.stores.base import KeyStore, MemoryStore, audit_entry, supports
+from kenning.stores.base import KeyStore, MemoryStore, PartitionStore, audit_entry, supports
 from kenning.types import (
     ApiKey,
     DEFAULT_CONFIDENCE,
@@ -498,6 +498,31 @@ class ScopedMemory:
         where = _filter(where, filters)
         store, policy = self.ctx.store, self.ctx.policy
         vector = self.ctx.embed_query(self.scope, query)
+        terms = retrieve.query_terms(query, self.scope.user_id)
+        if not where and supports(store, PartitionStore):
+            # One pass over the scope's cached partition: cosine and keyword evidence for
+            # every record in numpy, whole records read only for the k returned.
+            part = store.partition(self.scope)
+            ranked = retrieve.search_partition(part, vector, terms, at, policy, k, min_relevance)
+            records = {m.id: m for m in store.records(self.scope, part, [r.position for r in ranked])}
+            hits = [
+                Hit(records[part.ids[r.position]], r.score, r.components) for r in ranked if part.ids[r.position] in records
+            ]
+        else:
+            # A filtered search (or a store without a partition): the filter is part of the
+            # store's queries, so the candidates are the best of what it keeps, ranked as above.
+            hits = self._search_candidates(query, terms, vector, at, k, min_relevance, where)
+        if refresh and hits:
+            allowed = self.system._allowed_refreshes(self.scope, session_id or at.date().isoformat(), [h.memory.id for h in hits])
+            if allowed:
+                store.touch(self.scope, allowed, at)
+        return hits
+
+    def _search_candidates(
+        self, query: str, terms: set[str], vector: Any, at: datetime, k: int, min_relevance: float | None, where: dict[str, Any]
+    ) -> list[Hit]:
+        """Search through ``search_vector`` and ``search_keywords`` (with ``where`` inside their queries), then ``rank``."""
+        store, policy = self.ctx.store, self.ctx.policy
         n = max(policy.candidates, k)
         cands: dict[str, Candidate] = {
             s.memory.id: Candidate(s.memory, s.similarity) for s in store.search_vector(self.scope, vector, k=n, now=at, **where)
@@ -511,17 +536,12 @@ class ScopedMemory:
         # words too), weighted by IDF over this query's candidates.
         pool = list(cands.values())
         kws = retrieve.keyword_scores(
-            retrieve.query_terms(query, self.scope.user_id),
+            terms,
             [c.memory.text for c in pool],
             [c.memory.metadata.get("context") for c in pool],
             policy.context_keyword_weight,
         )
-        hits = retrieve.rank([Candidate(c.memory, c.cosine, w) for c, w in zip(pool, kws)], at, policy, k, min_relevance)
-        if refresh and hits:
-            allowed = self.system._allowed_refreshes(self.scope, session_id or at.date().isoformat(), [h.memory.id for h in hits])
-            if allowed:
-                store.touch(self.scope, allowed, at)
-        return hits
+        return retrieve.rank([Candidate(c.memory, c.cosine, w) for c, w in zip(pool, kws)], at, policy, k, min_relevance)
 
     def get(self, memory_id: str) -> Memory:
         """The memory with this id in this scope (any status); ``NotFound`` otherwise, also for other tenants' ids."""

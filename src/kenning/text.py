@@ -1,6 +1,9 @@
-"""Words shared by the stores (keyword queries) and the lifecycle (scoring, slots): no imports from either."""
+"""Words shared by the stores (keyword queries, the search partition's stored terms) and the lifecycle (scoring, slots): no imports from either."""
 
 from __future__ import annotations
+
+import re
+from functools import lru_cache
 
 # Function words that carry no content: left out of keyword queries and evidence.
 STOPWORDS = frozenset(
@@ -10,4 +13,31 @@ STOPWORDS = frozenset(
 )
 
 
-__all__ = ["STOPWORDS"]
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+
+
+def terms(text: str) -> set[str]:
+    """Content words of ``text``, lower-cased and crudely stemmed (plural and verb endings dropped).
+
+    Single characters are dropped: the "s" of "Alice's" would otherwise count as a shared word.
+    """
+    return set(_text_terms(text))
+
+
+# Retrieval computes the words of every candidate on every query; the same
+# memories come back query after query, so both steps are cached (bounded).
+@lru_cache(maxsize=16384)
+def _text_terms(text: str) -> frozenset[str]:
+    return frozenset(stem(w) for w in _WORD.findall(text.lower()) if len(w) > 1 and w not in STOPWORDS)
+
+
+@lru_cache(maxsize=65536)
+def stem(w: str) -> str:
+    """A crude stem: one of -ing, -ed, -es, -s dropped from words long enough to keep four letters."""
+    for suffix in ("ing", "ed", "es", "s"):
+        if len(w) > len(suffix) + 3 and w.endswith(suffix):
+            return w[: -len(suffix)]
+    return w
+
+
+__all__ = ["STOPWORDS", "stem", "terms"]

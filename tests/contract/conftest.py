@@ -4,7 +4,8 @@ Add an engine by adding a parameter to ``ENGINES`` and a branch to ``engine``;
 the same tests then run on it unchanged. ``plugin`` is a store written outside
 the package (``tests/plugin``) that implements only ``MemoryStore`` and is
 found through its ``kenning.stores`` entry point. The tests of the optional
-capabilities (keys, leases) run on ``ADMIN_ENGINES``, the engines declaring them.
+capabilities (keys, leases) run on ``ADMIN_ENGINES``, the engines declaring them;
+those of the search partition (``PartitionStore``) on ``PARTITION_ENGINES``.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ ENGINES = [
     pytest.param("plugin", id="plugin"),
 ]
 ADMIN_ENGINES = ENGINES[:2]
+PARTITION_ENGINES = ENGINES[:2]
 
 
 def open_engine(kind: str, request, tmp_path):
@@ -46,6 +48,14 @@ def engine(request, tmp_path):
 @pytest.fixture(params=ADMIN_ENGINES)
 def admin_engine(request, tmp_path):
     """A fresh store of each engine that also holds keys, secrets and leases."""
+    store = open_engine(request.param, request, tmp_path)
+    yield store
+    store.close()
+
+
+@pytest.fixture(params=PARTITION_ENGINES)
+def partition_engine(request, tmp_path):
+    """A fresh store of each engine that serves search from a cached per-scope partition."""
     store = open_engine(request.param, request, tmp_path)
     yield store
     store.close()

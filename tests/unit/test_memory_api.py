@@ -89,3 +89,35 @@ def test_add_waits_by_default_so_a_search_right_after_sees_it(system):
     texts = [h.memory.text for h in alice.search("What does Alice eat?", k=3)]
     assert any("vegetarian" in t for t in texts)
     assert kenning.memory.WAIT_DEFAULT is True
+
+
+def test_unfiltered_search_ranks_the_partition_and_filtered_search_stays_in_the_store(system, monkeypatch):
+    """Both paths rank alike; a filter goes into the store's queries (top k after it), never the cached partition."""
+    alice, bob = system.scope("acme", "alice"), system.scope("acme", "bob")
+    crowd = [f"Alice wants the aisle seat on flight {i}" for i in range(30)]
+    alice.remember_many([{"text": t, "kind": "preference", "agent_id": "other"} for t in crowd], now=T0)
+    alice.remember("Alice would take a window seat", kind="preference", agent_id="me", now=T0)
+    bob.remember("Bob wants the aisle seat", kind="preference", agent_id="me", now=T0)
+    store, now = system.ctx.store, T0 + timedelta(days=1)
+    calls = {"partition": 0, "vector": 0}
+    real_partition, real_vector = store.partition, store.search_vector
+
+    def partition(scope):
+        calls["partition"] += 1
+        return real_partition(scope)
+
+    def search_vector(scope, vector, **kw):
+        calls["vector"] += 1
+        return real_vector(scope, vector, **kw)
+
+    monkeypatch.setattr(store, "partition", partition)
+    monkeypatch.setattr(store, "search_vector", search_vector)
+    plain = alice.search("aisle seat", k=31, now=now, refresh=False)
+    assert calls == {"partition": 1, "vector": 0}
+    kept_all = alice.search("aisle seat", k=31, now=now, refresh=False, min_confidence=0.0)
+    assert calls == {"partition": 1, "vector": 1}
+    # With every record a candidate, both paths give the same hits and scores.
+    assert [(h.memory.id, round(h.score, 9)) for h in plain] == [(h.memory.id, round(h.score, 9)) for h in kept_all]
+    mine = alice.search("aisle seat", k=1, now=now, refresh=False, agent_id="me")
+    assert [h.memory.text for h in mine] == ["Alice would take a window seat"]  # not crowded out by the 30
+    assert all(h.memory.scope == alice.scope for h in alice.search("aisle seat", k=40, now=now, refresh=False, agent_id="me"))

@@ -129,11 +129,20 @@ def with_context(turns: Sequence[Turn], lines: Sequence[str], sessions: Sequence
     return out
 
 
-def load(path: str | Path, context_turns: int = CONTEXT_TURNS) -> list[Conversation]:
+def day_text(at: datetime) -> str:
+    """A session date as normalised searchable text: ``"Monday 8 May 2023"`` (no clock time)."""
+    return f"{at:%A} {at.day} {at:%B %Y}"
+
+
+def load(path: str | Path, context_turns: int = CONTEXT_TURNS, dates: str = "raw") -> list[Conversation]:
     """Parse ``locomo10.json``; raises ValidationError naming what is wrong.
 
     Each turn's ``context`` is the ``context_turns`` turns before it in its session (0: none).
+    ``dates``: ``"raw"`` appends the session's date as LoCoMo writes it ("1:56 pm on 8 May,
+    2023"), ``"day"`` as ``day_text`` (weekday, day, month, year).
     """
+    if dates not in ("raw", "day"):
+        raise ValidationError('dates must be "raw" or "day"')
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
@@ -143,13 +152,13 @@ def load(path: str | Path, context_turns: int = CONTEXT_TURNS) -> list[Conversat
     convs = []
     for i, sample in enumerate(data):
         try:
-            convs.append(_conversation(sample, context_turns))
+            convs.append(_conversation(sample, context_turns, dates))
         except (KeyError, TypeError, AttributeError) as exc:
             raise ValidationError(f"{path}: conversation {i} is not in LoCoMo's format ({exc!r})") from exc
     return convs
 
 
-def _conversation(sample: dict[str, Any], context_turns: int) -> Conversation:
+def _conversation(sample: dict[str, Any], context_turns: int, dates: str = "raw") -> Conversation:
     conv = sample["conversation"]
     sessions = sorted(int(m.group(1)) for k in conv if (m := _SESSION.match(k)) and isinstance(conv[k], list))
     turns: list[Turn] = []
@@ -161,7 +170,7 @@ def _conversation(sample: dict[str, Any], context_turns: int) -> Conversation:
         at = parse_date(when)
         last = at if last is None or at > last else last
         for t in conv[f"session_{n}"]:
-            turns.append(Turn(evidence_ids([t["dia_id"]])[0], turn_text(t, when), at))
+            turns.append(Turn(evidence_ids([t["dia_id"]])[0], turn_text(t, when if dates == "raw" else day_text(at)), at))
             lines.append(turn_text(t))
             of_session.append(n)
     turns = with_context(turns, lines, of_session, context_turns)
@@ -213,15 +222,19 @@ def run(
     limit: int | None = None,
     context_turns: int = CONTEXT_TURNS,
     progress: Callable[[int, int, str], None] | None = None,
+    policy: Any = None,
+    dates: str = "raw",
 ) -> dict[str, Any]:
     """Ingest every conversation through the facade, ask every question, return the report.
 
     ``progress(done, total, label)`` counts turns stored plus questions asked, over all conversations.
 
     The report has ``pooled`` (categories 1-4), ``categories`` (1..5, each with
-    ``n``), ``ingest_s``, ``search_ms_p50`` and ``search_ms_p95``.
-    ``context_turns`` earlier turns of the same session are each turn's
-    ``remember(context=...)``; 0 stores turns without context.
+    ``n``), ``halves`` (the same pooled figure and categories over conversations
+    1-5 and 6-10 apart: constants tuned on one half are reported on the other),
+    ``ingest_s``, ``search_ms_p50`` and ``search_ms_p95``. ``context_turns``
+    earlier turns of the same session are each turn's ``remember(context=...)``;
+    0 stores turns without context. ``policy`` overrides the retrieval policy.
     """
     import kenning
     from kenning.embedders.base import CachedEmbedder
@@ -230,7 +243,7 @@ def run(
         raise ValidationError(f"--k must be an integer of at least {max(KS)} (recall@{max(KS)} is reported)")
     if not isinstance(context_turns, int) or context_turns < 0:
         raise ValidationError("context_turns must be a non-negative integer")
-    convs = load(path, context_turns)[:limit]
+    convs = load(path, context_turns, dates)[:limit]
     if embedder is None:
         from kenning.embedders.minilm import MiniLMEmbedder
 
@@ -240,12 +253,13 @@ def run(
     # documents; ``remember`` then finds each vector in the cache.
     cached = CachedEmbedder(embedder, size=4096)
     rows: dict[str, list[dict[str, float]]] = {c: [] for c in CATEGORIES}
+    by_conv: list[dict[str, list[dict[str, float]]]] = []
     ingest_s = 0.0
     search_ms: list[float] = []
     total = sum(len(c.turns) + len(c.questions) for c in convs)
     done = 0
     with tempfile.TemporaryDirectory(prefix="kenning-locomo-") as tmp:
-        system = kenning.open(f"sqlite:///{tmp}/locomo.db", embedder=cached)
+        system = kenning.open(f"sqlite:///{tmp}/locomo.db", embedder=cached, policy=policy)
         try:
             for conv in convs:
                 mem = system.scope("locomo", conv.sample_id)
@@ -261,12 +275,15 @@ def run(
                     if progress and done % 25 == 0:
                         progress(done, total, f"{conv.sample_id}: storing turns")
                 ingest_s += time.perf_counter() - t0
+                by_conv.append({})
                 for q in conv.questions:
                     t1 = time.perf_counter()
                     hits = mem.search(q.question, k=k, now=conv.last_at, refresh=False)
                     search_ms.append((time.perf_counter() - t1) * 1000)
                     ranked = [ids[h.memory.id] for h in hits]
-                    rows.setdefault(q.category, []).append(item_metrics(ranked, q.gold))
+                    metrics = item_metrics(ranked, q.gold)
+                    rows.setdefault(q.category, []).append(metrics)
+                    by_conv[-1].setdefault(q.category, []).append(metrics)
                     done += 1
                     if progress and done % 25 == 0:
                         progress(done, total, f"{conv.sample_id}: asking questions")
@@ -277,10 +294,22 @@ def run(
     return {
         "pooled": aggregate([r for c in POOLED for r in rows.get(c, [])]),
         "categories": {c: aggregate(rows.get(c, [])) for c in CATEGORIES},
+        "halves": halves(by_conv),
         "ingest_s": round(ingest_s, 2),
         "search_ms_p50": round(statistics.median(search_ms), 2) if search_ms else 0.0,
         "search_ms_p95": round(percentile(search_ms, 95), 2),
     }
+
+
+def halves(by_conv: Sequence[dict[str, list[dict[str, float]]]], first: int = 5) -> dict[str, Any]:
+    """Pooled (1-4) and per-category figures over conversations 1..``first`` and the rest, apart."""
+    out = {}
+    for name, convs in ((f"1-{first}", by_conv[:first]), (f"{first + 1}-{len(by_conv)}", by_conv[first:])):
+        if not convs:
+            continue
+        cats = {c: [r for conv in convs for r in conv.get(c, [])] for c in CATEGORIES}
+        out[name] = {"pooled": aggregate([r for c in POOLED for r in cats[c]]), "categories": {c: aggregate(cats[c]) for c in CATEGORIES}}
+    return out
 
 
 def format_table(report: dict[str, Any]) -> str:
@@ -292,6 +321,10 @@ def format_table(report: dict[str, Any]) -> str:
         lines.append(f"{c:<4}{CATEGORY_NAMES[c]:<13}{r['n']:>6}" + "".join(f"{r[key]:>11.3f}" for key in METRIC_KEYS))
     p = report["pooled"]
     lines.append(f"{'1-4':<4}{'pooled':<13}{p['n']:>6}" + "".join(f"{p[key]:>11.3f}" for key in METRIC_KEYS))
+    for name, half in report.get("halves", {}).items():
+        p = half["pooled"]
+        cats = " ".join(f"{c}:{half['categories'][c]['recall@10']:.3f}" for c in POOLED)
+        lines.append(f"conversations {name}: pooled n={p['n']} R@10 {p['recall@10']:.3f} (by category R@10 {cats})")
     lines.append(
         f"ingest {report['ingest_s']:.1f} s · search p50 {report['search_ms_p50']:.1f} ms · p95 {report['search_ms_p95']:.1f} ms"
     )

@@ -276,7 +276,7 @@ def run(
 ) -> dict[str, Any]:
     """Ingest every conversation through ``add``, ask every question, measure coverage; return the report.
 
-    The report has ``recall`` (``pooled`` and ``categories``, as in the raw
+    The report has ``recall`` (``pooled``, ``categories`` and ``halves``, as in the raw
     report), ``raw`` (the raw-turn report on the same conversations, unless
     ``baseline`` is false), ``coverage`` (per threshold), ``routing``,
     ``ingest`` (per-turn statistics) and ``per_conversation``.
@@ -298,6 +298,7 @@ def run(
     done = 0
     rows: dict[str, list[dict[str, float]]] = {c: [] for c in CATEGORIES}
     both_rows: dict[str, list[dict[str, float]]] = {c: [] for c in CATEGORIES}
+    by_conv: list[dict[str, list[dict[str, float]]]] = []
     counts: dict[float, list[dict[str, int]]] = {t: [] for t in THRESHOLDS}
     add_ms: list[float] = []
     claims: list[int] = []
@@ -320,11 +321,14 @@ def run(
                             done += 1
                         report_progress(done, total, f"{d.sample_id} {d.speakers[side]} as user: session {s.number}")
                 ingest_s += time.perf_counter() - t0
+                by_conv.append({})
                 for q in d.questions:
                     sides = route(q.question, d.speakers)
                     routed, merged = (routed + 1, merged) if len(sides) == 1 else (routed, merged + 1)
                     found = [mem.search(q.question, k=k, now=d.last_at, refresh=False) for mem in scopes]
-                    rows.setdefault(q.category, []).append(ref_metrics(_merge([found[i] for i in sides], k), q.gold))
+                    metrics = ref_metrics(_merge([found[i] for i in sides], k), q.gold)
+                    rows.setdefault(q.category, []).append(metrics)
+                    by_conv[-1].setdefault(q.category, []).append(metrics)
                     both_rows.setdefault(q.category, []).append(ref_metrics(_merge(found, k), q.gold))
                     done += 1
                 conv_counts = _coverage_of(d, scopes, embedder)
@@ -351,6 +355,7 @@ def run(
         "recall": {
             "pooled": locomo.aggregate([r for c in POOLED for r in rows.get(c, [])]),
             "categories": {c: locomo.aggregate(rows.get(c, [])) for c in CATEGORIES},
+            "halves": locomo.halves(by_conv),
         },
         "recall_both_scopes": {
             "pooled": locomo.aggregate([r for c in POOLED for r in both_rows.get(c, [])]),
@@ -417,6 +422,14 @@ def format_table(report: dict[str, Any]) -> str:
     for c, name, r, b in series:
         line = f"{c:<4}{name:<13}{r['n']:>6}" + "".join(f"{r[key]:>15.3f}" for key in keys)
         lines.append(line + ("".join(f"{b[key]:>15.3f}" for key in keys) if b else ""))
+    for name, half in report["recall"].get("halves", {}).items():
+        p = half["pooled"]
+        cats = " ".join(f"{c}:{half['categories'][c]['recall@10']:.3f}" for c in POOLED)
+        lines.append(f"conversations {name} through add(): pooled n={p['n']} R@10 {p['recall@10']:.3f} (by category R@10 {cats})")
+    if raw:
+        for name, half in raw.get("halves", {}).items():
+            p = half["pooled"]
+            lines.append(f"conversations {name} raw turns: pooled n={p['n']} R@10 {p['recall@10']:.3f}")
     rt = report["routing"]
     lines.append(f"questions searched in the named speaker's scope: {rt['one_speaker']}, in both scopes: {rt['both_scopes']}")
     both = report["recall_both_scopes"]

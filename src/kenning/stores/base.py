@@ -4,8 +4,9 @@
 are separate, small capabilities an engine declares by inheriting them:
 ``KeyStore`` (tenant API keys and database secrets, for the server),
 ``LeaseStore`` (per-scope leases, for ``kenning worker`` beside other
-workers) and ``ResidueStore`` (rewriting what deletions leave outside rows).
-``Store`` is the three everyday ones together, what the built-in engines are.
+workers), ``ResidueStore`` (rewriting what deletions leave outside rows) and
+``PartitionStore`` (a cached per-scope search partition, the fast search path).
+``Store`` is the everyday ones together (memories, leases, keys, partition), what the built-in engines are.
 Callers check a capability with ``supports(store, KeyStore)``.
 
 Every method that touches memories takes a ``Scope`` and the engine applies
@@ -27,6 +28,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from kenning.errors import Conflict, ValidationError
+from kenning.stores.partition import Partition
 from kenning.types import (
     ApiKey,
     AuditEntry,
@@ -177,12 +179,31 @@ class ResidueStore(Protocol):
 
 
 @runtime_checkable
-class Store(MemoryStore, LeaseStore, KeyStore, Protocol):
-    """A memory store with leases and keys: what the built-in engines are."""
+class PartitionStore(Protocol):
+    """An engine that serves unfiltered search from a cached per-scope ``Partition`` (``stores.partition``).
+
+    The facade ranks such a store's searches in numpy over the partition and
+    asks for whole records only for the k it returns; a store without it (or a
+    filtered search) goes through ``search_vector`` and ``search_keywords``.
+    """
+
+    def partition(self, scope: Scope) -> Partition:
+        """The scope's active and provisional records as one in-memory ``Partition`` (what search scores), current now.
+
+        Engines cache it per scope, invalidated by the scope's write generation.
+        """
+
+    def records(self, scope: Scope, part: Partition, positions: Sequence[int]) -> list[Memory]:
+        """Whole records for these positions of ``part``, in order, leaving out any no longer active or provisional."""
+
+
+@runtime_checkable
+class Store(MemoryStore, LeaseStore, KeyStore, PartitionStore, Protocol):
+    """A memory store with leases, keys and a search partition: what the built-in engines are."""
 
 
 def supports(store: object, capability: type) -> bool:
-    """Whether ``store`` provides ``capability`` (``KeyStore``, ``LeaseStore``, ``ResidueStore``)."""
+    """Whether ``store`` provides ``capability`` (``KeyStore``, ``LeaseStore``, ``ResidueStore``, ``PartitionStore``)."""
     return isinstance(store, capability)
 
 
@@ -228,4 +249,4 @@ def audit_entry(scope: Scope, at: datetime | None, op: Op, ids: Iterable[str], s
     return AuditEntry(new_id("aud"), scope.tenant_id, scope.user_id, at or now_utc(), op, tuple(ids), source, reason)
 
 
-__all__ = ["MemoryStore", "KeyStore", "LeaseStore", "ResidueStore", "Store", "supports", "StoreBase", "Scored", "RETRIEVABLE", "Conflict", "audit_entry"]
+__all__ = ["MemoryStore", "KeyStore", "LeaseStore", "ResidueStore", "PartitionStore", "Store", "supports", "StoreBase", "Scored", "RETRIEVABLE", "Conflict", "audit_entry"]

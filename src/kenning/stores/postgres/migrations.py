@@ -95,9 +95,26 @@ CREATE INDEX kenning_api_keys_tenant ON kenning_api_keys (tenant_id, created_at)
 CREATE TABLE kenning_secrets (name text PRIMARY KEY, value text NOT NULL);
 """
 
+# Search keeps each scope's records in process memory (``stores.partition``), as the
+# SQLite engine does: a per-scope generation (bumped by every write) invalidates it,
+# ``touched`` counts last_used_at refreshes apart, and each record's keyword terms
+# are stored with it (NULL for rows written before: computed when loaded).
+M003_SEARCH_PARTITION = """
+ALTER TABLE kenning_memories ADD COLUMN terms text;
+CREATE TABLE kenning_scope_gen (
+    tenant_id text COLLATE "C" NOT NULL,
+    user_id text COLLATE "C" NOT NULL,
+    gen bigint NOT NULL DEFAULT 1,
+    touched bigint NOT NULL DEFAULT 0,
+    PRIMARY KEY (tenant_id, user_id)
+);
+INSERT INTO kenning_scope_gen (tenant_id, user_id) SELECT DISTINCT tenant_id, user_id FROM kenning_memories;
+"""
+
 MIGRATIONS: list[tuple[str, str]] = [
     ("m001_initial", M001_INITIAL),
     ("m002_api_keys", M002_API_KEYS),
+    ("m003_search_partition", M003_SEARCH_PARTITION),
 ]
 
 

@@ -11,6 +11,10 @@
   scope's true neighbours (see docs/scaling.md for the measurements).
 - Keyword search is PostgreSQL full-text search (English stemming, as the
   SQLite engine's porter tokenizer) ranked by ``ts_rank``.
+- The facade's search runs over an in-process ``Partition`` of the scope
+  (``stores.partition``), as on SQLite: loaded in one query, cached, and
+  checked against ``kenning_scope_gen`` (bumped in every write transaction)
+  with one primary-key read per search.
 - Leases are rows taken with ``INSERT … ON CONFLICT … DO UPDATE … WHERE``,
   which locks the row, so two processes can never both win.
 """
@@ -20,7 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 
 import numpy as np
 import psycopg
@@ -29,7 +33,8 @@ from psycopg_pool import ConnectionPool
 
 from kenning.errors import ConfigError, Conflict, StoreError, ValidationError
 from kenning.text import STOPWORDS
-from kenning.stores.base import RETRIEVABLE, KeyStore, LeaseStore, ResidueStore, Scored, StoreBase
+from kenning.stores.base import RETRIEVABLE, KeyStore, LeaseStore, PartitionStore, ResidueStore, Scored, StoreBase
+from kenning.stores.partition import KIND_CODES, NEVER, Partition, PartitionCache, context_of, encode_terms
 from kenning.stores.postgres.filters import predicate
 from kenning.stores.postgres.adapt import Vector, register_vector, translated
 from kenning.stores.postgres.migrations import migrate
@@ -42,8 +47,12 @@ _COLS = (
 _SCOPE = "m.tenant_id = %(t)s AND m.user_id = %(u)s"
 _INSERT = (
     "INSERT INTO kenning_memories (tenant_id, user_id, id, kind, text, source, source_refs, created_at, last_used_at, "
-    "importance, confidence, supersedes, expires_at, sensitivity, status, session_id, metadata, embedding) "
-    "VALUES (%s, %s, %s, %s, %s, %s, %s::text[], %s, %s, %s, %s, %s::text[], %s, %s, %s, %s, %s, %s)"
+    "importance, confidence, supersedes, expires_at, sensitivity, status, session_id, metadata, embedding, terms) "
+    "VALUES (%s, %s, %s, %s, %s, %s, %s::text[], %s, %s, %s, %s, %s::text[], %s, %s, %s, %s, %s, %s, %s)"
+)
+_BUMP = (
+    "INSERT INTO kenning_scope_gen (tenant_id, user_id) VALUES (%s, %s) "
+    "ON CONFLICT (tenant_id, user_id) DO UPDATE SET gen = kenning_scope_gen.gen + 1"
 )
 _AUDIT_COLS = "id, tenant_id, user_id, at, op, memory_ids, source, reason"
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
@@ -62,7 +71,7 @@ def tsquery(text: str) -> str | None:
     return " | ".join(f"'{w}'" for w in words[:32]) or None
 
 
-class PostgresStore(StoreBase, KeyStore, LeaseStore, ResidueStore):
+class PostgresStore(StoreBase, KeyStore, LeaseStore, ResidueStore, PartitionStore):
     """A ``Store`` in a PostgreSQL database with the pgvector extension. Safe across threads and processes."""
 
     def __init__(
@@ -74,10 +83,12 @@ class PostgresStore(StoreBase, KeyStore, LeaseStore, ResidueStore):
         min_connections: int = 1,
         max_connections: int = 10,
         timeout_s: float = 30.0,
+        cache_bytes: int | None = None,
     ) -> None:
         self.url = url
         self.dim = dim
         self._closed = False
+        self._cache = PartitionCache(cache_bytes)
         kwargs = {"autocommit": True, "options": "-c timezone=UTC"}
         try:
             with psycopg.connect(url, **kwargs) as conn:
@@ -163,7 +174,7 @@ class PostgresStore(StoreBase, KeyStore, LeaseStore, ResidueStore):
                     raise Conflict(f"memory {tr.memory_id} is not in state {'/'.join(s.value for s in tr.from_)} in this scope")
             for mid in change.deletes:
                 cur.execute(
-                    "UPDATE kenning_memories SET text = '', metadata = '{}', status = 'deleted', embedding = NULL "
+                    "UPDATE kenning_memories SET text = '', metadata = '{}', terms = NULL, status = 'deleted', embedding = NULL "
                     "WHERE tenant_id = %s AND user_id = %s AND id = %s",
                     (t, u, mid),
                 )
@@ -174,6 +185,8 @@ class PostgresStore(StoreBase, KeyStore, LeaseStore, ResidueStore):
                     f"INSERT INTO kenning_audit ({_AUDIT_COLS}) VALUES (%s, %s, %s, %s, %s, %s::text[], %s, %s)",
                     [(a.id, t, u, a.at, a.op.value, list(a.memory_ids), a.source, a.reason) for a in change.audit],
                 )
+            cur.execute(_BUMP, (t, u))
+        self._cache.discard(scope)
 
     def touch(self, scope: Scope, ids: Sequence[str], now: datetime) -> None:
         if not ids:
@@ -187,12 +200,22 @@ class PostgresStore(StoreBase, KeyStore, LeaseStore, ResidueStore):
                 "WHERE tenant_id = %s AND user_id = %s AND id = ANY(%s::text[])",
                 (now, scope.tenant_id, scope.user_id, list(ids)),
             )
+            # The row lock orders refreshes of one scope: a cached partition exactly one
+            # behind missed none and is brought forward; otherwise the next search reloads.
+            row = conn.execute(
+                "UPDATE kenning_scope_gen SET touched = touched + 1 WHERE tenant_id = %s AND user_id = %s RETURNING gen, touched",
+                (scope.tenant_id, scope.user_id),
+            ).fetchone()
+        if row is not None:
+            self._cache.touched(scope, row[0], row[1], ids, _us(now))
 
     def delete_scope(self, scope: Scope) -> int:
         args = (scope.tenant_id, scope.user_id)
         with self._tx("delete scope") as conn:
             n = conn.execute("DELETE FROM kenning_memories WHERE tenant_id = %s AND user_id = %s", args).rowcount
             conn.execute("DELETE FROM kenning_audit WHERE tenant_id = %s AND user_id = %s", args)
+            conn.execute(_BUMP, args)
+        self._cache.discard(scope)
         return n
 
     # -- reads ----------------------------------------------------------------
@@ -215,6 +238,58 @@ class PostgresStore(StoreBase, KeyStore, LeaseStore, ResidueStore):
             {"t": scope.tenant_id, "u": scope.user_id, "ids": ids},
         )
         return [_memory(r) for r in rows]
+
+    def partition(self, scope: Scope) -> Partition:
+        """The scope's active and provisional records as one in-memory ``Partition``, current as of this call."""
+        args = {"t": scope.tenant_id, "u": scope.user_id}
+        with self._conn("search") as conn, conn.cursor(binary=True) as cur:
+            row = cur.execute("SELECT gen, touched FROM kenning_scope_gen m WHERE " + _SCOPE, args).fetchone()
+            gen, touched = (row[0], row[1]) if row else (0, 0)
+            part = self._cache.get(scope)
+            if part is not None and part.gen == gen:
+                if part.touched != touched:  # refreshed by another process: reload that one column
+                    fresh = part.last_used.copy()
+                    for mid, used in cur.execute(
+                        f"SELECT m.id, m.last_used_at FROM kenning_memories m WHERE {_SCOPE} AND m.status IN ('active', 'provisional')",
+                        args,
+                    ):
+                        i = part.position(mid)
+                        if i is not None:
+                            fresh[i] = _us(used)
+                    part.last_used, part.touched = fresh, touched
+                return part
+            rows = cur.execute(
+                "SELECT m.id, m.status, m.expires_at, m.embedding, m.kind, m.importance, m.confidence, m.created_at, "
+                "m.last_used_at, m.terms, CASE WHEN m.terms IS NULL THEN m.text END, "
+                "CASE WHEN m.terms IS NULL THEN m.metadata->>'context' END "
+                f"FROM kenning_memories m WHERE {_SCOPE} AND m.status IN ('active', 'provisional') "
+                "AND m.embedding IS NOT NULL ORDER BY m.id",
+                args,
+            ).fetchall()
+        part = Partition.build(
+            gen=gen,
+            touched=touched,
+            ids=[r[0] for r in rows],
+            active=[r[1] == "active" for r in rows],
+            expires=[NEVER if r[2] is None else _us(r[2]) for r in rows],
+            matrix=(
+                np.stack([np.asarray(r[3], dtype=np.float32) for r in rows])
+                if rows
+                else np.zeros((0, self.dim), dtype=np.float32)
+            ),
+            kinds=[KIND_CODES[Kind(r[4])] for r in rows],
+            importance=[r[5] for r in rows],
+            confidence=[r[6] for r in rows],
+            created=[_us(r[7]) for r in rows],
+            last_used=[_us(r[8]) for r in rows],
+            encoded_terms=[r[9] if r[9] is not None else encode_terms(r[10], r[11]) for r in rows],
+        )
+        self._cache.put(scope, part)
+        return part
+
+    def records(self, scope: Scope, part: Partition, positions: Sequence[int]) -> list[Memory]:
+        """Whole records for these partition positions, in order; read once per generation, leaving out any no longer live."""
+        return part.records(positions, lambda ids: self.get_many(scope, ids))
 
     def search_vector(
         self, scope: Scope, vector: np.ndarray, *, k: int, now: datetime, statuses: Sequence[Status] = RETRIEVABLE,
@@ -406,7 +481,15 @@ def _insert_row(m: Memory) -> tuple:
         m.last_used_at, m.importance, m.confidence, list(m.supersedes), m.expires_at, m.sensitivity.value,
         m.status.value, m.session_id, Jsonb(dict(m.metadata)),
         None if tombstone or m.embedding is None else Vector(m.embedding),
+        None if tombstone else encode_terms(m.text, context_of(m.metadata)),
     )
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+
+
+def _us(at: datetime) -> int:
+    return (at - _EPOCH) // timedelta(microseconds=1)
 
 
 def _memory(r: tuple) -> Memory:

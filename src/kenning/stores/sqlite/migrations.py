@@ -109,10 +109,25 @@ DROP TABLE memory_fts;
 ALTER TABLE memory_fts_v2 RENAME TO memory_fts;
 """
 
+# Search keeps each scope's records in memory (``stores.partition``), loaded in one
+# range scan of the scope-clustered ``memory_vectors``: each row also carries what
+# scoring needs, its keyword terms, its packed immutable attributes (kind,
+# importance, confidence, created_at) and its ``last_used_at`` (kept in step by
+# ``touch``). Existing rows are filled when the store opens
+# (``SQLiteStore._check_terms``). ``touched`` counts refreshes apart from ``gen``
+# so a refresh does not invalidate a cached partition.
+M004_SEARCH_PARTITION = """
+ALTER TABLE memory_vectors ADD COLUMN terms TEXT;
+ALTER TABLE memory_vectors ADD COLUMN attrs BLOB;
+ALTER TABLE memory_vectors ADD COLUMN last_used_at INTEGER;
+ALTER TABLE scope_gen ADD COLUMN touched INTEGER NOT NULL DEFAULT 0;
+"""
+
 MIGRATIONS: list[tuple[str, str]] = [
     ("m001_initial", M001_INITIAL),
     ("m002_api_keys", M002_API_KEYS),
     ("m003_fts_scope", M003_FTS_SCOPE),
+    ("m004_search_partition", M004_SEARCH_PARTITION),
 ]
 
 

@@ -3,10 +3,13 @@
 - WAL mode; reads on per-thread connections, writes through one connection
   under a lock with ``BEGIN IMMEDIATE`` (datasette's pattern).
 - The scope is a parameter of every statement that touches memories.
-- Vector search is exact: a user's vectors are clustered by scope
-  (``memory_vectors`` is keyed on tenant, user, id), loaded as one numpy
-  matrix and kept in a bounded cache that a per-scope generation number,
-  bumped by every write, invalidates, across processes too.
+- Search is exact and in memory: a user's vectors are clustered by scope
+  (``memory_vectors`` is keyed on tenant, user, id) and loaded, with the
+  columns scoring needs and each record's stored keyword terms, as one
+  ``Partition`` (``stores.partition``), kept in a cache that a per-scope
+  generation number, bumped by every write, invalidates, across processes
+  too. ``touch`` counts its refreshes apart, so a refresh updates a cached
+  partition in place instead of invalidating it.
 - Keyword search is FTS5: each entry carries a scope token that the MATCH
   query requires, and matches are ranked by word rarity within the scope, so
   it reads one user's postings and other tenants never sway a ranking.
@@ -17,7 +20,6 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import datetime
@@ -26,13 +28,22 @@ from pathlib import Path
 import numpy as np
 
 from kenning.errors import ConfigError, Conflict, StoreError, ValidationError
-from kenning.stores.base import RETRIEVABLE, KeyStore, LeaseStore, ResidueStore, Scored, StoreBase
+from kenning.stores.base import RETRIEVABLE, KeyStore, LeaseStore, PartitionStore, ResidueStore, Scored, StoreBase
 from kenning.stores.sqlite.migrations import migrate
 from kenning.types import AuditEntry, Changeset, Filter, Kind, Memory, Scope, Status
 
 from kenning.stores.sqlite import filters
 from kenning.stores.sqlite.admin import AdminMixin, _mark_residue
-from kenning.stores.sqlite.partition import _Partition
+from kenning.stores.partition import (
+    ATTRS,
+    NEVER,
+    TERMS_VERSION,
+    Partition,
+    PartitionCache,
+    context_of,
+    encode_terms,
+    pack_attrs,
+)
 from kenning.stores.sqlite.rows import (
     _FROM,
     _MEM_COLS,
@@ -45,10 +56,18 @@ from kenning.stores.sqlite.rows import (
 )
 
 
-class SQLiteStore(AdminMixin, StoreBase, KeyStore, LeaseStore, ResidueStore):
-    """A ``Store`` in one SQLite file (keys, leases, residue purging too). Safe to share between threads and processes."""
+# One scope's partition in one range scan of the scope-clustered vectors; the
+# attributes come packed, so decoding a thousand rows allocates little.
+_LOAD = (
+    f"SELECT id, status = 'active', coalesce(expires_at, {NEVER}), embedding, attrs, last_used_at, terms FROM memory_vectors "
+    "WHERE tenant_id = ? AND user_id = ? AND status IN ('active', 'provisional') ORDER BY id"
+)
 
-    def __init__(self, path: str | Path, *, dim: int, embedder_id: str, cache_bytes: int = 1 << 30) -> None:
+
+class SQLiteStore(AdminMixin, StoreBase, KeyStore, LeaseStore, ResidueStore, PartitionStore):
+    """A ``Store`` in one SQLite file (keys, leases, residue purging, the search partition too). Safe to share between threads and processes."""
+
+    def __init__(self, path: str | Path, *, dim: int, embedder_id: str, cache_bytes: int | None = None) -> None:
         self.path = str(path)
         if self.path in ("", ":memory:"):
             raise ConfigError("the SQLite engine needs a file path (several connections share it)")
@@ -59,16 +78,17 @@ class SQLiteStore(AdminMixin, StoreBase, KeyStore, LeaseStore, ResidueStore):
         self.dim = dim
         self._local = threading.local()
         self._write_lock = threading.Lock()
-        self._cache: OrderedDict[Scope, _Partition] = OrderedDict()
-        self._cache_lock = threading.Lock()
-        self._cache_bytes = cache_bytes
+        self._cache = PartitionCache(cache_bytes)
         self._conns: list[sqlite3.Connection] = []
         self._conns_lock = threading.Lock()
         self._closed = False
         try:
             self._writer = self._connect()
+            self._writer.create_function("kenning_terms", 2, _terms_of_row, deterministic=True)
+            self._writer.create_function("kenning_attrs", 4, _attrs_of_row, deterministic=True)
             migrate(self._writer)
             self._check_embedder(embedder_id, dim)
+            self._check_terms()
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open SQLite database {self.path}: {exc}") from exc
 
@@ -137,6 +157,25 @@ class SQLiteStore(AdminMixin, StoreBase, KeyStore, LeaseStore, ResidueStore):
                     f"it cannot be opened with {embedder_id} ({dim} dims)"
                 )
 
+    def _check_terms(self, only_missing: bool = False) -> None:
+        """Fill (or, after a change of ``retrieve.terms``, refill) the search columns of ``memory_vectors``."""
+        with self._write() as con:
+            row = con.execute("SELECT value FROM meta WHERE key = 'terms_version'").fetchone()
+            if row is not None and row[0] == TERMS_VERSION and not only_missing:
+                return
+            con.execute(
+                "UPDATE memory_vectors SET terms = kenning_terms(m.text, m.metadata), "
+                "attrs = kenning_attrs(m.kind, m.importance, m.confidence, m.created_at), last_used_at = m.last_used_at "
+                "FROM memories m WHERE m.id = memory_vectors.id"
+                + (" AND (memory_vectors.terms IS NULL OR memory_vectors.attrs IS NULL)" if only_missing else "")
+            )
+            con.execute(
+                "INSERT INTO meta (key, value) VALUES ('terms_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (TERMS_VERSION,),
+            )
+            con.execute("UPDATE scope_gen SET gen = gen + 1")
+        self._cache.clear()
+
     def close(self) -> None:
         self._closed = True
         with self._conns_lock:
@@ -173,7 +212,8 @@ class SQLiteStore(AdminMixin, StoreBase, KeyStore, LeaseStore, ResidueStore):
                 _mark_residue(con)
             for mid in change.deletes:
                 cur = con.execute(
-                    "UPDATE memories SET text = '', metadata = '{}', status = 'deleted' WHERE tenant_id = ? AND user_id = ? AND id = ?",
+                    "UPDATE memories SET text = '', metadata = '{}', status = 'deleted' "
+                    "WHERE tenant_id = ? AND user_id = ? AND id = ?",
                     (t, u, mid),
                 )
                 if cur.rowcount != 1:
@@ -204,8 +244,13 @@ class SQLiteStore(AdminMixin, StoreBase, KeyStore, LeaseStore, ResidueStore):
             return
         if m.embedding is not None:
             con.execute(
-                "INSERT INTO memory_vectors (tenant_id, user_id, id, status, expires_at, embedding) VALUES (?, ?, ?, ?, ?, ?)",
-                (m.tenant_id, m.user_id, m.id, m.status.value, to_us(m.expires_at), m.embedding.astype(np.float32).tobytes()),
+                "INSERT INTO memory_vectors (tenant_id, user_id, id, status, expires_at, embedding, attrs, last_used_at, terms) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    m.tenant_id, m.user_id, m.id, m.status.value, to_us(m.expires_at), m.embedding.astype(np.float32).tobytes(),
+                    pack_attrs(m.kind, m.importance, m.confidence, to_us(m.created_at)), to_us(m.last_used_at),
+                    encode_terms(m.text, context_of(m.metadata)),
+                ),
             )
         con.execute(
             "INSERT INTO memory_fts (rowid, text, scope, id, tenant_id, user_id) VALUES (?, ?, ?, ?, ?, ?)",
@@ -223,18 +268,31 @@ class SQLiteStore(AdminMixin, StoreBase, KeyStore, LeaseStore, ResidueStore):
             "ON CONFLICT (tenant_id, user_id) DO UPDATE SET gen = gen + 1",
             (scope.tenant_id, scope.user_id),
         )
-        with self._cache_lock:
-            self._cache.pop(scope, None)
+        self._cache.discard(scope)
 
     def touch(self, scope: Scope, ids: Sequence[str], now: datetime) -> None:
         if not ids:
             return
         marks = ",".join("?" * len(ids))
+        at = to_us(now)
         with self._write() as con:
             con.execute(
                 f"UPDATE memories SET last_used_at = max(last_used_at, ?) WHERE +tenant_id = ? AND +user_id = ? AND id IN ({marks})",
-                (to_us(now), scope.tenant_id, scope.user_id, *ids),
+                (at, scope.tenant_id, scope.user_id, *ids),
             )
+            con.execute(
+                f"UPDATE memory_vectors SET last_used_at = max(last_used_at, ?) WHERE tenant_id = ? AND user_id = ? AND id IN ({marks})",
+                (at, scope.tenant_id, scope.user_id, *ids),
+            )
+            row = con.execute(
+                "UPDATE scope_gen SET touched = touched + 1 WHERE tenant_id = ? AND user_id = ? RETURNING gen, touched",
+                (scope.tenant_id, scope.user_id),
+            ).fetchone()
+            # Writes are serialised (BEGIN IMMEDIATE), so a cached partition one refresh
+            # behind has missed none from another process: bring it forward in place.
+            # Otherwise the next search sees ``touched`` differ and reloads the column.
+            if row is not None:
+                self._cache.touched(scope, row[0], row[1], ids, at)
 
     def delete_scope(self, scope: Scope) -> int:
         t, u = scope.tenant_id, scope.user_id
@@ -278,49 +336,76 @@ class SQLiteStore(AdminMixin, StoreBase, KeyStore, LeaseStore, ResidueStore):
                 out.extend(_row(r) if vectors is None else _row(r, vectors.get(r[0])) for r in rows)
         return out
 
-    def _gen(self, con: sqlite3.Connection, scope: Scope) -> int:
+    def _gen(self, con: sqlite3.Connection, scope: Scope) -> tuple[int, int]:
         row = con.execute(
-            "SELECT gen FROM scope_gen WHERE tenant_id = ? AND user_id = ?", (scope.tenant_id, scope.user_id)
+            "SELECT gen, touched FROM scope_gen WHERE tenant_id = ? AND user_id = ?", (scope.tenant_id, scope.user_id)
         ).fetchone()
-        return row[0] if row else 0
+        return (row[0], row[1]) if row else (0, 0)
 
-    def _current_partition(self, con: sqlite3.Connection, scope: Scope) -> _Partition | None:
+    def _current_partition(self, con: sqlite3.Connection, scope: Scope) -> Partition | None:
         """The scope's cached partition if it is current; None (nothing loaded) otherwise."""
-        with self._cache_lock:
-            part = self._cache.get(scope)
-        return part if part is not None and part.gen == self._gen(con, scope) else None
+        part = self._cache.get(scope)
+        return part if part is not None and part.gen == self._gen(con, scope)[0] else None
 
-    def _partition(self, con: sqlite3.Connection, scope: Scope) -> _Partition:
-        gen = self._gen(con, scope)
-        with self._cache_lock:
-            part = self._cache.get(scope)
-            if part is not None and part.gen == gen:
-                self._cache.move_to_end(scope)
-                return part
-        rows = con.execute(
-            "SELECT id, status, expires_at, embedding FROM memory_vectors WHERE tenant_id = ? AND user_id = ? "
-            "AND status IN ('active', 'provisional')",
-            (scope.tenant_id, scope.user_id),
-        ).fetchall()
-        never = np.iinfo(np.int64).max
-        part = _Partition(
+    def partition(self, scope: Scope) -> Partition:
+        """The scope's active and provisional records as one in-memory ``Partition``, current as of this call."""
+        with self._read() as con:
+            return self._partition(con, scope)
+
+    def _partition(self, con: sqlite3.Connection, scope: Scope) -> Partition:
+        gen, touched = self._gen(con, scope)
+        part = self._cache.get(scope)
+        if part is not None and part.gen == gen:
+            if part.touched != touched:  # refreshed by another process: reload that one column
+                rows = con.execute(
+                    "SELECT id, last_used_at FROM memory_vectors WHERE tenant_id = ? AND user_id = ? "
+                    "AND status IN ('active', 'provisional')",
+                    (scope.tenant_id, scope.user_id),
+                ).fetchall()
+                fresh = part.last_used.copy()
+                for mid, used in rows:
+                    i = part.position(mid)
+                    if i is not None:
+                        fresh[i] = used
+                part.last_used, part.touched = fresh, touched
+            return part
+        rows = con.execute(_LOAD, (scope.tenant_id, scope.user_id)).fetchall()
+        ids, active, expires, blobs, attrs, last_used, encoded = zip(*rows) if rows else [()] * 7
+        if None in encoded or None in attrs:  # rows an older version wrote since this store opened
+            self._check_terms(only_missing=True)
+            rows = con.execute(_LOAD, (scope.tenant_id, scope.user_id)).fetchall()
+            ids, active, expires, blobs, attrs, last_used, encoded = zip(*rows) if rows else [()] * 7
+            if None in encoded or None in attrs:
+                raise StoreError("memory_vectors rows without their search columns (a record missing from memories?)")
+        packed = np.frombuffer(b"".join(attrs), dtype=ATTRS)
+        part = Partition.build(
             gen=gen,
-            ids=[r[0] for r in rows],
-            statuses=np.array([r[1] for r in rows], dtype=object),
-            expires=np.array([never if r[2] is None else r[2] for r in rows], dtype=np.int64),
+            touched=touched,
+            ids=ids,
+            active=active,
+            expires=expires,
             matrix=(
-                np.frombuffer(b"".join(r[3] for r in rows), dtype=np.float32).reshape(len(rows), self.dim)
+                np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(rows), self.dim)
                 if rows
                 else np.zeros((0, self.dim), dtype=np.float32)
             ),
+            kinds=packed["kind"],
+            importance=packed["importance"],
+            confidence=packed["confidence"],
+            created=packed["created"],
+            last_used=last_used,
+            encoded_terms=encoded,
         )
-        with self._cache_lock:
-            self._cache[scope] = part
-            total = sum(p.nbytes for p in self._cache.values())
-            while total > self._cache_bytes and len(self._cache) > 1:
-                _, old = self._cache.popitem(last=False)
-                total -= old.nbytes
+        self._cache.put(scope, part)
         return part
+
+    def records(self, scope: Scope, part: Partition, positions: Sequence[int]) -> list[Memory]:
+        """Whole records for these partition positions, in order; read once per generation (vectors from the partition).
+
+        A record that changed status since the partition was loaded (retired or
+        deleted by a concurrent write) is left out.
+        """
+        return part.records(positions, lambda ids: self._fetch(scope, ids, part.vectors(ids)))
 
     def search_vector(
         self, scope: Scope, vector: np.ndarray, *, k: int, now: datetime, statuses: Sequence[Status] = RETRIEVABLE,
@@ -339,8 +424,10 @@ class SQLiteStore(AdminMixin, StoreBase, KeyStore, LeaseStore, ResidueStore):
         if not part.ids or k <= 0:
             return []
         mask = part.expires > to_us(now)
-        if wanted != {"active", "provisional"}:
-            mask &= np.isin(part.statuses, list(wanted))
+        if wanted == {"active"}:
+            mask &= part.active
+        elif wanted == {"provisional"}:
+            mask &= ~part.active
         if mask.all():  # the usual case: no copy of the matrix
             idx, sims = None, part.matrix @ vector
         else:
@@ -519,3 +606,19 @@ class SQLiteStore(AdminMixin, StoreBase, KeyStore, LeaseStore, ResidueStore):
         with self._read() as con:
             rows = con.execute("SELECT DISTINCT tenant_id, user_id FROM memories ORDER BY tenant_id, user_id").fetchall()
         return [Scope(t, u) for t, u in rows]
+
+
+def _terms_of_row(text: str | None, metadata: str | None) -> str | None:
+    """``encode_terms`` of a stored row (``metadata`` as JSON): the SQL function ``kenning_terms``."""
+    if text is None:
+        return None
+    try:
+        meta = json.loads(metadata) if metadata else {}
+    except ValueError:
+        meta = {}
+    return encode_terms(text, context_of(meta))
+
+
+def _attrs_of_row(kind: str, importance: float, confidence: float, created_us: int) -> bytes:
+    """``pack_attrs`` of a stored row: the SQL function ``kenning_attrs``."""
+    return pack_attrs(Kind(kind), importance, confidence, created_us)

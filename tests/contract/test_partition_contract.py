@@ -1,0 +1,87 @@
+"""The search partition (``PartitionStore.partition`` / ``records``): current after every write and refresh, on every engine declaring it."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import numpy as np
+import pytest
+
+from kenning.stores.partition import encode_terms
+from kenning.types import Status
+
+from .factory import A, B, T0, Kind, mem, later
+
+
+@pytest.fixture
+def engine(partition_engine):
+    """Here ``engine`` is one of the engines with a search partition (the plugin store has none)."""
+    return partition_engine
+
+
+def _reopen(engine):
+    """A second store on the same database: another process, as far as caches go."""
+    from kenning.stores.postgres import PostgresStore
+    from kenning.stores.sqlite import SQLiteStore
+
+    if isinstance(engine, SQLiteStore):
+        return SQLiteStore(engine.path, dim=engine.dim, embedder_id="hash-256")
+    return PostgresStore(engine.url, dim=engine.dim, embedder_id="hash-256")
+
+
+def test_partition_holds_the_scopes_live_records_in_id_order(engine):
+    a = mem(A, "Alice lives in York", kind=Kind.PREFERENCE, importance=0.25, confidence=0.5)
+    p = mem(A, "Alice likes tea", status=Status.PROVISIONAL, metadata={"context": "Bob: what do you drink?"})
+    r = mem(A, "Alice lived in Leeds")
+    engine.insert(A, [a, p, r])
+    engine.insert(B, [mem(B, "Bob lives in York")])
+    engine.retire(A, [r.id], later(1))
+    part = engine.partition(A)
+    assert part.ids == sorted([a.id, p.id])
+    i = part.position(a.id)
+    assert part.active[i] and not part.active[part.position(p.id)]
+    assert part.importance[i] == 0.25 and part.confidence[i] == 0.5
+    assert np.allclose(part.matrix[i], a.embedding)
+    assert set(part.postings("york").tolist()) == {i}
+    assert part.postings("drink", context=True).tolist() == [part.position(p.id)]
+    assert part.postings("drink").size == 0
+    assert encode_terms(p.text, "Bob: what do you drink?") == "alice like tea|bob drink"
+
+
+def test_a_write_invalidates_and_records_are_read_whole(engine):
+    a = mem(A, "Alice lives in York")
+    engine.insert(A, [a])
+    first = engine.partition(A)
+    assert engine.partition(A) is first  # cached
+    b, c = mem(A, "Alice works in Leeds"), mem(A, "Alice has a dog")
+    engine.insert(A, [b, c])
+    second = engine.partition(A)
+    assert second is not first and len(second) == 3
+    got = engine.records(A, second, [second.position(b.id), second.position(a.id)])
+    assert [m.id for m in got] == [b.id, a.id]
+    assert got[0] == b
+    assert engine.records(A, second, [second.position(b.id)])[0] is got[0]  # built once per generation
+    engine.delete(A, [c.id], later(2))
+    assert sorted(engine.partition(A).ids) == sorted([a.id, b.id])
+    assert engine.records(A, second, [second.position(c.id)]) == []  # gone since that partition was read
+
+
+def test_refreshes_update_the_cached_partition_in_this_process_and_others(engine):
+    a, b = mem(A, "Alice lives in York"), mem(A, "Alice works in Leeds")
+    engine.insert(A, [a, b])
+    other = _reopen(engine)
+    try:
+        mine, theirs = engine.partition(A), other.partition(A)
+        at = T0 + timedelta(days=3)
+        before = engine.records(A, mine, [mine.position(a.id)])[0]
+        engine.touch(A, [a.id], at)
+        assert engine.partition(A) is mine  # not invalidated: updated in place
+        assert engine.records(A, mine, [mine.position(a.id)])[0] == before.evolve(last_used_at=at)
+        assert mine.last_used[mine.position(a.id)] == (at - T0).total_seconds() * 1e6 + mine.created[mine.position(a.id)]
+        seen = other.partition(A)  # the other process reloads the refreshed column
+        assert seen.last_used[seen.position(a.id)] == mine.last_used[mine.position(a.id)]
+        other.touch(A, [b.id], at)
+        assert engine.partition(A).last_used[mine.position(b.id)] == seen.last_used[seen.position(b.id)]
+        assert theirs is seen
+    finally:
+        other.close()
