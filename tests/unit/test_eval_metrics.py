@@ -193,7 +193,7 @@ def test_run_on_tiny_file_through_the_facade(tmp_path, minilm):
     f = tmp_path / "locomo.json"
     f.write_text(json.dumps(TINY))
     report = locomo.run(f, embedder=minilm)
-    assert set(report) == {"pooled", "categories", "halves", "ingest_s", "search_ms_p50", "search_ms_p95"}
+    assert set(report) == {"pooled", "categories", "halves", "ingest_s", "refused_turns", "search_ms_p50", "search_ms_p95"}
     assert list(report["categories"]) == ["1", "2", "3", "4", "5"]
     assert report["pooled"]["n"] == 2 and report["categories"]["5"]["n"] == 1 and report["categories"]["3"]["n"] == 0
     # three turns, k=20: every gold turn is retrieved

@@ -48,6 +48,7 @@ from typing import Any
 
 from kenning.errors import ValidationError
 from kenning.evals.metrics import percentile
+from kenning.lifecycle.guard import Refused
 
 KS = (5, 10, 20)
 # How many earlier turns of the same session a turn is remembered with as its
@@ -258,6 +259,7 @@ def run(
     search_ms: list[float] = []
     total = sum(len(c.turns) + len(c.questions) for c in convs)
     done = 0
+    refused = 0
     with tempfile.TemporaryDirectory(prefix="kenning-locomo-") as tmp:
         system = kenning.open(f"sqlite:///{tmp}/locomo.db", embedder=cached, policy=policy)
         try:
@@ -267,9 +269,13 @@ def run(
                 system.ctx.embed_documents(mem.scope, [t.text for t in conv.turns], [t.context for t in conv.turns])
                 ids: dict[str, str] = {}
                 for t in conv.turns:
-                    m = mem.remember(
-                        t.text, kind="fact", importance=0.5, source_refs=[t.dia_id], context=t.context, now=t.at
-                    )
+                    try:
+                        m = mem.remember(
+                            t.text, kind="fact", importance=0.5, source_refs=[t.dia_id], context=t.context, now=t.at
+                        )
+                    except Refused:
+                        refused += 1  # the write guard keeps it out (it reads as a secret or an instruction): as in use
+                        continue
                     ids[m.id] = t.dia_id
                     done += 1
                     if progress and done % 25 == 0:
@@ -296,6 +302,7 @@ def run(
         "categories": {c: aggregate(rows.get(c, [])) for c in CATEGORIES},
         "halves": halves(by_conv),
         "ingest_s": round(ingest_s, 2),
+        "refused_turns": refused,
         "search_ms_p50": round(statistics.median(search_ms), 2) if search_ms else 0.0,
         "search_ms_p95": round(percentile(search_ms, 95), 2),
     }

@@ -80,6 +80,7 @@ from kenning.errors import ValidationError
 from kenning.evals import locomo
 from kenning.evals.locomo import CATEGORIES, CATEGORY_NAMES, KS, METRIC_KEYS, POOLED, Question
 from kenning.evals.metrics import percentile
+from kenning.lifecycle.guard import Refused
 
 THRESHOLDS = (0.5, 0.6)
 TENANT = "locomo"
@@ -304,6 +305,7 @@ def run(
     claims: list[int] = []
     routed = merged = active_total = 0
     ingest_s = 0.0
+    refused = 0
     per_conv = []
     with tempfile.TemporaryDirectory(prefix="kenning-locomo-add-") as tmp:
         system = kenning.open(f"sqlite:///{tmp}/locomo.db", embedder=embedder)
@@ -315,7 +317,11 @@ def run(
                     for s in d.sessions:
                         for session_id, at, message in calls(d, side, s):
                             t1 = time.perf_counter()
-                            result = mem.add([message], session_id=session_id, now=at, wait=True)
+                            try:
+                                result = mem.add([message], session_id=session_id, now=at, wait=True)
+                            except Refused:
+                                refused += 1  # the write guard refused the turn: nothing stored, as in use
+                                continue
                             add_ms.append((time.perf_counter() - t1) * 1000)
                             claims.append(len(result.ids))
                             done += 1
@@ -365,6 +371,7 @@ def run(
         "coverage": {str(t): summarise_coverage(counts[t]) for t in THRESHOLDS},
         "ingest": {
             "add_calls": len(add_ms),
+            "refused_turns": refused,
             "claims_per_turn": round(sum(claims) / len(claims), 3) if claims else 0.0,
             "turns_without_claims": _share(sum(1 for c in claims if c == 0), len(claims)),
             "active_memories": active_total,
