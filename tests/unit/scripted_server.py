@@ -4,7 +4,7 @@ Answers come from ``Script.answers`` in order: ``("content", text)`` (a chat
 completion with that content and a ``usage`` block), ``("raw", body)``,
 ``("status", code)`` or ``("slow", seconds)`` (sleeps, then answers ADD-ish
 JSON the client has stopped waiting for). With the script empty it answers
-``Script.default`` (HTTP 503 unless set). Every request body is kept.
+``Script.default`` (HTTP 503 unless set). Every request body and its headers are kept.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ class Script:
         self.answers: list[tuple[str, Any]] = []
         self.default: tuple[str, Any] = ("status", 503)
         self.requests: list[dict] = []
+        self.headers: list[dict] = []
         self.count = count
         self.lock = threading.Lock()
 
@@ -57,6 +58,7 @@ def serve(script: Script) -> Iterator[str]:
 
         def do_POST(self) -> None:
             body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            script.headers.append(dict(self.headers))
             kind, value = script.next(body)
             if kind == "slow":
                 time.sleep(float(value))

@@ -5,11 +5,8 @@ nothing is ever dropped or corrupted. Plus the pure answer parser on hostile out
 from __future__ import annotations
 
 import json
-import threading
-import time
 from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
@@ -22,65 +19,17 @@ from kenning.llms import LLMDecider, OpenAIChat, RulesDecider, ScriptedLLM, buil
 from kenning.llms.parse import INVENTED, MalformedAnswer, parse_decision
 from kenning.llms.prompts import reconcile_messages
 from kenning.types import Op, Status
+from tests.unit.scripted_server import Script, serve
 
 T0 = datetime(2026, 1, 5, 9, 0, tzinfo=timezone.utc)
 T1 = T0 + timedelta(days=30)
 
 
-class Script:
-    """What the fake server answers, in order; 'slow' sleeps past the client's timeout."""
-
-    def __init__(self) -> None:
-        self.answers: list[tuple[str, object]] = []
-        self.requests: list[dict] = []
-        self.headers: list[dict] = []
-        self.lock = threading.Lock()
-
-    def next(self) -> tuple[str, object]:
-        with self.lock:
-            return self.answers.pop(0) if self.answers else ("status", 503)
-
-
 @pytest.fixture
 def server() -> Iterator[tuple[str, Script]]:
     script = Script()
-
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, *args):  # keep pytest output clean
-            pass
-
-        def do_POST(self):
-            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-            script.requests.append(body)
-            script.headers.append(dict(self.headers))
-            kind, value = script.next()
-            if kind == "slow":
-                time.sleep(float(value))
-                kind, value = "content", '{"op": "ADD"}'
-            if kind == "status":
-                self.send_response(int(value))
-                self.end_headers()
-                return
-            payload = value if kind == "raw" else json.dumps({"choices": [{"message": {"role": "assistant", "content": value}}]})
-            data = payload.encode()
-            try:
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-            except (BrokenPipeError, ConnectionResetError):  # the client gave up (timeout)
-                pass
-
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}/v1", script
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
-        thread.join(5)
+    with serve(script) as url:
+        yield url, script
 
 
 @pytest.fixture
