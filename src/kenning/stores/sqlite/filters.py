@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from kenning.stores.base import Scored
-from kenning.stores.sqlite.rows import _MEM_COLS, _FROM, _row, fts_words, scope_token, to_us
+from kenning.stores.sqlite.rows import _MEM_COLS, _FROM, _row, fts_words, to_us, word_postings
 from kenning.types import Filter, Scope, Status
 
 if TYPE_CHECKING:
@@ -96,15 +96,10 @@ def search_keywords(
     words = fts_words(query)
     if not words or k <= 0 or not statuses:
         return []
-    in_scope = f'scope : "{scope_token(scope)}"'
-    arms = ["SELECT -1, count(*) FROM memory_fts WHERE memory_fts MATCH ?"]
-    arms += ["SELECT ?, rowid FROM memory_fts WHERE memory_fts MATCH ?"] * len(words)
-    args: list[object] = [in_scope]
-    for i, w in enumerate(words):
-        args += [i, f'{in_scope} AND text : "{w}"']
+    sql, args = word_postings(scope, words)
     extra, extra_args = predicate(where)
     with store._read() as con:
-        hits = np.array(con.execute(" UNION ALL ".join(arms), args).fetchall(), dtype=np.int64).reshape(-1, 2)
+        hits = np.array(con.execute(sql, args).fetchall(), dtype=np.int64).reshape(-1, 2)
         docs = int(hits[hits[:, 0] < 0][0, 1])
         hits = hits[hits[:, 0] >= 0]
         if not hits.size:

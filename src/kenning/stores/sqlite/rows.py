@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import json
 import math
 import re
@@ -52,6 +54,19 @@ def fts_query(text: str) -> str | None:
 def scope_token(scope: Scope) -> str:
     """The one FTS5 token naming a scope in ``memory_fts.scope`` (migration m003 builds the same in SQL)."""
     return f"k{scope.tenant_id.encode().hex()}x{scope.user_id.encode().hex()}"
+
+
+def word_postings(scope: Scope, words: Sequence[str]) -> tuple[str, list[object]]:
+    """One query for the scope's document count (word -1) and, per word, the rowids of the scope's texts
+    holding it: rows ``(word index, rowid)``. The scope token is part of every MATCH, so no other
+    scope's postings are read."""
+    in_scope = f'scope : "{scope_token(scope)}"'
+    arms = ["SELECT -1, count(*) FROM memory_fts WHERE memory_fts MATCH ?"]
+    arms += ["SELECT ?, rowid FROM memory_fts WHERE memory_fts MATCH ?"] * len(words)
+    args: list[object] = [in_scope]
+    for i, w in enumerate(words):
+        args += [i, f'{in_scope} AND text : "{w}"']
+    return " UNION ALL ".join(arms), args
 
 
 def keyword_idf(docs: int, matching: int) -> float:

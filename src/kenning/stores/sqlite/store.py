@@ -53,6 +53,7 @@ from kenning.stores.sqlite.rows import (
     from_us,
     scope_token,
     to_us,
+    word_postings,
 )
 
 
@@ -487,14 +488,9 @@ class SQLiteStore(AdminMixin, StoreBase, KeyStore, LeaseStore, ResidueStore, Par
         words = fts_words(query)
         if not words or k <= 0 or not statuses:
             return []
-        in_scope = f'scope : "{scope_token(scope)}"'
-        arms = ["SELECT -1, count(*) FROM memory_fts WHERE memory_fts MATCH ?"]
-        arms += ["SELECT ?, rowid FROM memory_fts WHERE memory_fts MATCH ?"] * len(words)
-        args: list[object] = [in_scope]
-        for i, w in enumerate(words):
-            args += [i, f'{in_scope} AND text : "{w}"']
+        sql, args = word_postings(scope, words)
         with self._read() as con:
-            rows = np.array(con.execute(" UNION ALL ".join(arms), args).fetchall(), dtype=np.int64).reshape(-1, 2)
+            rows = np.array(con.execute(sql, args).fetchall(), dtype=np.int64).reshape(-1, 2)
             docs = int(rows[rows[:, 0] < 0][0, 1])
             hits = rows[rows[:, 0] >= 0]  # (word, rowid)
             if not hits.size:
