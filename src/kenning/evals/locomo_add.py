@@ -78,7 +78,7 @@ import numpy as np
 
 from kenning.errors import ValidationError
 from kenning.evals import locomo
-from kenning.evals.locomo import CATEGORIES, CATEGORY_NAMES, KS, METRIC_KEYS, POOLED, Question
+from kenning.evals.locomo import CATEGORIES, CATEGORY_NAMES, KS, POOLED, Question
 from kenning.evals.metrics import percentile
 from kenning.lifecycle.guard import Refused
 

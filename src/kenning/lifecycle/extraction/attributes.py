@@ -14,7 +14,7 @@ attribute + another value as an update, whatever the wording.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from kenning.lifecycle import slots
 from kenning.lifecycle.extraction import lexicon as lx
@@ -56,7 +56,6 @@ TABLE: tuple[Attribute, ...] = (
     Attribute("diet", Kind.FACT, 0.7, copula=_DIETS),
     Attribute("gym", Kind.FACT, 0.4, verbs=_set("train"), preps=_set("at")),
 )
-_BY_NAME = {a.name: a for a in TABLE}
 _FAN_NOUNS = frozenset({"fan", "supporter", "follower"})
 
 
@@ -68,7 +67,6 @@ class Fact:
     attribute: Attribute
     value: str
     negated: bool = False
-    extra: dict[str, str] = field(default_factory=dict)
 
     @property
     def key(self) -> tuple[str, str]:
@@ -179,7 +177,3 @@ def of_text(parser: Parser, text: str) -> Fact | None:
     """The attribute a claim's text sets (its first sentence), or None."""
     parsed = parser.parse([text])[0]
     return read(parsed[0]) if parsed else None
-
-
-def attribute(name: str) -> Attribute:
-    return _BY_NAME[name]

@@ -22,7 +22,6 @@ procedures, requests) decides its wording, kind and importance. In order:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from kenning.lifecycle import extract as rules
@@ -30,7 +29,7 @@ from kenning.lifecycle import safety, slots
 from kenning.lifecycle import reconcile
 from kenning.lifecycle.extraction import corrections
 from kenning.lifecycle.extraction import lexicon as lx
-from kenning.lifecycle.extraction.clauses import Clause, first_person, read, restore, split
+from kenning.lifecycle.extraction.clauses import POINTS, Clause, first_person, read, restore, split
 from kenning.lifecycle.extraction.normalise import normalise, sentences, trim
 from kenning.lifecycle.extraction import attributes
 from kenning.lifecycle.extraction.parse import Parser, Sentence, default_parser
@@ -125,26 +124,24 @@ def _has_verb(sent: Sentence) -> bool:
 
 def _pointer_topic(sent: Sentence) -> str | None:
     """The topic of a retraction pointing at an earlier claim: "forget/ignore/disregard what I said about
-    X" or "scratch the X thing" -> the words of X; None when the clause is not such a pointer."""
+    X", "scratch the bit about X" or "I was wrong about X" -> the words of X; None when the clause is not
+    such a pointer."""
     first = next((t for t in sent.tokens if t.lower not in lx.CLAUSE_ADVERBS and t.lower != "please" and t.pos != "PUNCT"), None)
     root = first if first is not None and first.lemma in lx.RETRACT_VERBS else next((t for t in sent.tokens if t.dep == "ROOT"), None)
     wrong = any(t.lemma in lx.WRONG_WORDS and t.dep in ("acomp", "attr") and sent.tokens[t.head].lemma == "be" for t in sent.tokens)
     if root is None or (not wrong and (root.lemma not in lx.RETRACT_VERBS or root.tag not in ("VB", "VBP", "NN"))):
         return None
-    said = any(t.lemma in ("say", "tell", "mention", "write") for t in sent.tokens)
     if wrong:
-        # "I was wrong about doing the Swansea half": the user takes it back
         about = next((t for t in sent.tokens if t.lower == "about"), None)
-        if about is not None:
-            words = [sent.tokens[i].text for i in sent.subtree(about.i) if i != about.i]
-            words = words[: next((k for k, w in enumerate(words) if w in (",", ";")), len(words))]
-            return " ".join(words) or None
-    about = next((t for t in sent.tokens if t.lower in ("about", "re", "regarding") and t.i > root.i), None)
-    if about is not None and (said or any(t.lower in ("bit", "part", "thing", "stuff") for t in sent.tokens)):
-        words = [sent.tokens[i].text for i in sent.subtree(about.i) if i != about.i]
-        words = words[: next((k for k, w in enumerate(words) if w in (",", ";")), len(words))]  # up to the replacement
-        return " ".join(words) or None
-    return None
+    else:
+        said = any(t.lemma in ("say", "tell", "mention", "write") for t in sent.tokens)
+        pointed = said or any(t.lower in ("bit", "part", "thing", "stuff") for t in sent.tokens)
+        about = next((t for t in sent.tokens if t.lower in ("about", "re", "regarding") and t.i > root.i), None) if pointed else None
+    if about is None:
+        return None
+    words = [sent.tokens[i].text for i in sent.subtree(about.i) if i != about.i]
+    words = words[: next((k for k, w in enumerate(words) if w in (",", ";")), len(words))]  # up to a replacement
+    return " ".join(words) or None
 
 
 def _owned_figure(sent: Sentence) -> bool:
@@ -170,7 +167,6 @@ def _people(sent: Sentence) -> list[str]:
     return out
 
 
-_POINTS = re.compile(r"(?i)\b(?:forget|disregard|ignore|scratch|strike)\b.*\babout\b")
 _REPLACES = re.compile(r"(?i)^(?:it'?s|it\s+is|its|it\s+should\s+be|actually|rather)\b")
 
 
@@ -182,7 +178,7 @@ def _keep_replacements(pieces: list[str]) -> list[str]:
     "got a new number, it's 07700 900456": a value stays with the noun it belongs to."""
     out: list[str] = []
     for p in pieces:
-        if out and ((_POINTS.search(out[-1]) and _REPLACES.match(p)) or _IT_IS_VALUE.match(p)):
+        if out and ((POINTS.search(out[-1]) and _REPLACES.match(p)) or _IT_IS_VALUE.match(p)):
             out[-1] = f"{out[-1]}, {p}"
         else:
             out.append(p)
@@ -241,9 +237,7 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
             continue
         if not parsed:
             continue
-        sent = parsed[0] if len(parsed) == 1 else Sentence(tuple(t for s in parsed for t in s.tokens))
-        if len(parsed) > 1:
-            sent = parsed[0]  # a clause the parser splits again: its first sentence carries the subject
+        sent = parsed[0]  # a clause the parser splits again: its first sentence carries the subject
         clause = read(sent, others=state.others)
         named = _people(sent)
         piece = _resolve_it(sent, piece, state)
@@ -393,8 +387,3 @@ def _hedge(text: str, clause: Clause, index: int) -> list[rules.Claim]:
         return []
     meta = {"subject": "user", "hedge": True}
     return [rules.Claim(body, Kind.EPISODE, Source.USER_SAID, EPISODE_IMPORTANCE, HEDGE_CONFIDENCE, safety.sensitivity_of(body), None, index, meta)]
-
-
-def turn_claims(parser: Parser, turns: Sequence[rules.Turn], index: int, text: str, state: TurnState) -> tuple[list[rules.Claim], list[str]]:
-    """Entry for one user turn (``text`` already masked)."""
-    return clause_claims(parser, text, index, state)

@@ -25,13 +25,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from kenning.lifecycle.extraction import corrections
 from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction.parse import Parser, Sentence, Token
 
-_POINTS = re.compile(r"(?i)\b(?:forget|disregard|ignore|scratch|strike)\b.*\babout\b")
+# a sentence taking back something said about X ("forget what I said about …"): its words about X stay whole
+POINTS = re.compile(r"(?i)\b(?:forget|disregard|ignore|scratch|strike)\b.*\babout\b")
 SEPARATORS = {",", ";", "—", "–", "-", "and", "but", "so", "plus", "also", "then", "&"}
 _LEAD_WORDS = {"and", "but", "so", "plus", "also", "then", "or", "&", ",", ";", "-", "—", "–", "oh", "well", "anyway", "anyways"}
 
@@ -51,13 +52,12 @@ class Clause:
     past: bool = False
     ended: bool = False
     future: bool = False
-    sentence: int = 0
 
 
 def pieces(sent: Sentence) -> list[tuple[int, int]]:
     """Token ranges ``[start, end)`` between separators, separators dropped."""
     out, start = [], 0
-    pointer = bool(_POINTS.search(sent.text))
+    pointer = bool(POINTS.search(sent.text))
     for t in sent.tokens:
         if t.text == "-" and (t.i == 0 or not sent.tokens[t.i - 1].space or not t.space):
             continue  # "left-handed", "5-a-side": a hyphen inside a word is no separator
@@ -290,7 +290,3 @@ def _hedged(sent: Sentence, root: Token, aux: set[str], words: set[str], lemmas:
 
 def first_person(text: str) -> bool:
     return bool(re.search(r"(?i)\b(?:i|i'm|im|i've|ive|i'd|i'll|me|my|mine|we|we're|our|us)\b", text))
-
-
-def with_subject(clause: Clause, text: str) -> Clause:
-    return replace(clause, text=text)
