@@ -286,13 +286,14 @@ def _contact_detail(c: str) -> tuple[str, Kind, float] | None:
     return text, Kind.FACT, IMPORTANCE[slot.key]
 
 
-def classify_user_clause(clause: str) -> tuple[str, Kind, float] | None:
+def classify_user_clause(clause: str, keep: frozenset[str] = frozenset()) -> tuple[str, Kind, float] | None:
     """(normalised text, kind, importance) for one clause of a user turn, or None for small talk.
 
     Order: small talk (nothing), standing instruction (procedure), request or
     question (episode), sarcasm (episode), statement about someone or something
     else (low episode), recognised attribute (fact or preference), recent or past
     event (episode), stated liking (preference), anything else about the user (fact).
+    ``keep``: words a parse says are not present-tense verbs, never inflected after "I".
     """
     c = _strip(clause)
     if not c or is_small_talk(c) or len(terms(c)) < 1:
@@ -308,14 +309,14 @@ def classify_user_clause(clause: str) -> tuple[str, Kind, float] | None:
     if contact is not None:
         return contact
     if not sarcastic and _is_standing_instruction(c, req, first):
-        body = third_person(req)
+        body = third_person(req, keep)
         return _finish(f"Standing instruction: {body[:1].lower() + body[1:]}"), Kind.PROCEDURE, 0.85
     if _is_request(c, req, first, starts_self):
-        body = third_person(req).rstrip("?.!")
+        body = third_person(req, keep).rstrip("?.!")
         if first in IMPERATIVES and req.split()[0].lower() == first:
             return _finish(f"User asked to {body[:1].lower() + body[1:]}"), Kind.EPISODE, 0.3
         return _finish(f"User asked: {body[:1].lower() + body[1:]}"), Kind.EPISODE, 0.3
-    text = _finish(third_person(c))
+    text = _finish(third_person(c, keep))
     if sarcastic:
         return text, Kind.EPISODE, 0.2
     if _ONE_OFF.search(clause):

@@ -46,13 +46,18 @@ def _third(verb: str) -> str:
 _SUBJ_VERB = re.compile(
     r"\b(?P<s>I|we|We)\b(?P<c>'m|'ve|'d|'ll|'re)?(?P<rest>(?:\s+(?:\w+ly|no\s+longer|" + "|".join(sorted(_MODALS - {"no", "not"})) + r"))*)(?:\s+(?P<v>[A-Za-z']+))?"
 )
+_QUANTIFIED = re.compile(r"\b(we|We)\s+(?:all|both)\b")  # "we all have" -> "User has"
 _AUX_FIRST = {"can", "could", "will", "would", "should", "shall", "may", "might", "must", "can't", "cannot", "won't",
               "wouldn't", "shouldn't", "couldn't", "didn't", "wasn't", "weren't"}
 _AUX_BEFORE = re.compile(r"(?i)\b(?:can|could|would|will|shall|should|do|did|does|may|might|must|to|let|make|help|have|had)\s*$")
 
 
-def third_person(clause: str) -> str:
-    """``clause`` rewritten with the user as a third person ("I walk my dog" -> "User walks their dog")."""
+def third_person(clause: str, keep: frozenset[str] = frozenset()) -> str:
+    """``clause`` rewritten with the user as a third person ("I walk my dog" -> "User walks their dog").
+
+    ``keep`` holds words (lowercase) that must not be inflected after "I"/"we": a parse knows "split" in
+    "we split up" is a past tense and "and" in "I and my husband" no verb.
+    """
 
     def sv(m: re.Match[str]) -> str:
         subj = "User" if m.start() == 0 else "the user"
@@ -73,9 +78,9 @@ def third_person(clause: str) -> str:
             return f"{subj}{rest} {verb}"
         if rest.strip() and rest.split()[0].lower() in _AUX_FIRST:
             return f"{subj}{rest} {verb}"  # "I wasn't ever vegan", "I can't ever sleep": the next word keeps its form
-        return f"{subj}{rest} {_third(verb)}"
+        return f"{subj}{rest} {verb if verb.lower() in keep else _third(verb)}"
 
-    text = _SUBJ_VERB.sub(sv, clause.strip())
+    text = _SUBJ_VERB.sub(sv, _QUANTIFIED.sub(r"\1", clause.strip()))
     text = re.sub(r"\bIm\b", "User is", text)
     starts_user = text.startswith("User")
     poss, obj = ("their", "them") if starts_user else ("the user's", "the user")

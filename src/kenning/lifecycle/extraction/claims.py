@@ -100,7 +100,8 @@ def _evaluates(sent: Sentence) -> bool:
 
 def _opens_with(sent: Sentence, words: str) -> bool:
     """Whether the clause opens (after fillers) with ``words``: "it's 07700 900456" after "got a new number, " does not."""
-    first = next((t for t in sent.tokens if t.lower not in lx.CLAUSE_ADVERBS and t.pos not in ("PUNCT", "INTJ")), None)
+    skip = vocatives(sent)
+    first = next((t for t in sent.tokens if t.lower not in lx.CLAUSE_ADVERBS and t.pos not in ("PUNCT", "INTJ") and t.i not in skip), None)
     return first is not None and first.lower == words.split()[0].lower()
 
 
@@ -162,8 +163,25 @@ def _people(sent: Sentence) -> list[str]:
         poss = [c for c in sent.children(t.i) if c.dep == "poss" and c.lower in ("my", "our")]
         if poss and (t.lemma in lx.PERSON_NOUNS or t.lower in lx.PERSON_NOUNS):
             out.append(f"{poss[0].text} {t.text}")
-        elif t.ent == "PERSON" and t.pos == "PROPN":
+        elif t.ent == "PERSON" and t.pos == "PROPN" and t.i not in vocatives(sent):
             out.append(t.text)
+    return out
+
+
+def vocatives(sent: Sentence) -> set[int]:
+    """Names the speaker addresses ("Wow, Caroline, that's gorgeous!", "Sounds great, Mel."): a name set
+    off by commas at the edge of the clause, or tagged as an address by the parser."""
+    toks = sent.tokens
+    out = set()
+    for t in toks:
+        if t.pos != "PROPN":
+            continue
+        before = next((u for u in reversed(toks[: t.i]) if u.pos != "PROPN"), None)
+        after = next((u for u in toks[t.i + 1 :] if u.pos != "PROPN"), None)
+        opens = before is None or before.text in (",", "!", "-") or before.pos == "INTJ" or before.lower in lx.CLAUSE_ADVERBS
+        closes = after is None or after.text in (",", "!", ".", "?", "!!")
+        if (opens and closes and (before is not None or after is not None)) or t.dep in ("vocative", "npadvmod") and closes:
+            out.add(t.i)
     return out
 
 
@@ -222,6 +240,7 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
     parsed_sentences = [s for doc in parser.parse(cut) for s in doc] if cut else []
     pieces: list[str] = []
     known: dict[str, list[Sentence]] = {}
+    addressed = {s.tokens[i].text for s in parsed_sentences for i in vocatives(s)}
     for s in parsed_sentences:
         cut_up = _keep_replacements([trim(c) for c in split(parser, s)])
         if cut_up == [s.text]:
@@ -239,7 +258,7 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
             continue
         sent = parsed[0]  # a clause the parser splits again: its first sentence carries the subject
         clause = read(sent, others=state.others)
-        named = _people(sent)
+        named = [n for n in _people(sent) if n not in addressed]
         piece = _resolve_it(sent, piece, state)
         got = _claim(clause, sent, piece, index, sarcastic, state)
         state.others.extend(named)
@@ -285,6 +304,16 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
     short = sum(1 for t in sent.tokens if t.pos not in ("PUNCT", "DET", "ADP", "CCONJ")) <= 4
     if clause.root == "thank" or (not _has_verb(sent) and not any(t.pos in ("PROPN", "NUM") for t in sent.tokens) and (short or not first_person(text))):
         return []  # thanks, and verbless fragments ("happy new year!!", "my dear!", "first ever half")
+    if not clause.request and any(t.lower in lx.SECOND_PERSON for t in sent.tokens) and not _you_know(sent):
+        return []  # "congrats on following your dreams", "I really appreciate your help": about the other speaker
+    if clause.subject == "none" and not clause.request and not first_person(text) and _comment_without_subject(sent):
+        return []  # "sounds great, Mel", "looks so cozy": "it" left out of a comment
+    if _fragment(sent) and not first_person(text) and not _pleads(sent):
+        return []  # "support to those who need it": a noun phrase, nothing asserted
+    if clause.question and not clause.request and not first_person(text):
+        return []  # "what concert was it?", "any tips?": a question about the other speaker's world, nothing of the user's
+    if clause.subject == "thing" and not clause.request and not first_person(text) and _common_subject(sent):
+        return []  # "the postman was late again", "life's all about memories": nothing here is the user's
     if clause.hedged and not clause.question and not clause.request:
         return _hedge(text, clause, index) if _has_content(sent) else []
     if clause.subject in ("none", "thing") and not _has_content(sent) and not clause.request:
@@ -292,12 +321,14 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
     if clause.request and _recurring(sent):
         text = rules._REQUEST_LEAD.sub("", text).rstrip("?")
         text = f"always {text[:1].lower()}{text[1:]}"  # "can you remind me every february to renew…": a standing rule
-    elif clause.request and _about_answers(sent):
+    elif clause.request and _about_answers(sent) and not rules.STANDING.search(text):
         text = f"always {text[:1].lower()}{text[1:]}"  # "keep answers short", "speak plainly": a rule for every answer
-    got = rules.classify_user_clause(text)
+    got = rules.classify_user_clause(text, _not_present(sent))
     if got is None:
         return []
     body, kind, importance = got
+    if kind is Kind.PROCEDURE and not _for_the_user(sent):
+        return []  # "never give up!", "take care of yourself": encouragement, not a rule for the assistant
     meta: dict[str, object] = {"subject": "other" if clause.subject == "other" else "user"}
     confidence = rules.USER_CONFIDENCE
     if clause.subject == "other" and kind in (Kind.FACT, Kind.PREFERENCE):
@@ -328,6 +359,62 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
     return out
 
 
+def _not_present(sent: Sentence) -> frozenset[str]:
+    """Words the parse does not read as a present-tense verb ("split" in "we split up", "and" in "I and my
+    husband"): the wording never inflects them after "I"."""
+    present = {t.lower for t in sent.tokens if t.tag in ("VBP", "VB")}
+    return frozenset(t.lower for t in sent.tokens if t.tag not in ("VBP", "VB") and t.lower not in present)
+
+
+def _you_know(sent: Sentence) -> bool:
+    """The other speaker only as a frame around the claim: "you know", "I told you", "update for you: …"."""
+    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
+    for t in sent.tokens:
+        if t.lower not in lx.SECOND_PERSON:
+            continue
+        head = sent.tokens[t.head]
+        if head.lemma in ("know", "tell", "mention", "say") and t.dep in ("nsubj", "dobj", "dative", "pobj"):
+            continue
+        if t.dep == "nsubj" and first_person(sent.text):
+            continue  # "whenever you book a hotel for me, …": the assistant acting for the user
+        if t.dep == "pobj" and head.pos == "ADP" and root is not None and sent.tokens[head.head].pos in ("NOUN", "PROPN") and head.head != root.i:
+            continue  # "update for you: we got the keys": the preposition belongs to a heading, not the claim
+        return False
+    return True
+
+
+def _pleads(sent: Sentence) -> bool:
+    return any(t.lower in ("please", "pls", "plz") for t in sent.tokens)
+
+
+def _comment_without_subject(sent: Sentence) -> bool:
+    """A clause opening with a third-person verb and no subject: "sounds great", "looks amazing"."""
+    first = next((t for t in sent.tokens if t.lower not in lx.CLAUSE_ADVERBS and t.pos not in ("PUNCT", "INTJ") and t.i not in vocatives(sent)), None)
+    return first is not None and first.tag == "VBZ"
+
+
+def _fragment(sent: Sentence) -> bool:
+    """A clause whose root is a noun and which has no subject: "support to those who need it"."""
+    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
+    if root is None or root.i == next((t.i for t in sent.tokens if t.pos not in ("PUNCT", "INTJ")), -1):
+        return False  # "Book a window seat on Friday's flight": an imperative the tagger read as a noun
+    return root.pos in ("NOUN", "PROPN") and not any(t.dep in ("nsubj", "nsubjpass") and t.head == root.i for t in sent.tokens) and not any(t.pos == "NUM" for t in sent.tokens)
+
+
+def _for_the_user(sent: Sentence) -> bool:
+    """A standing rule says what the assistant does, to something: "always remind me", "never suggest
+    anything with coriander". "never give up!" has nothing to act on and "take care of yourself" acts on
+    the other speaker: encouragement."""
+    if any(t.lower in lx.SECOND_PERSON and t.dep not in ("nsubj", "nsubjpass") for t in sent.tokens):
+        return False  # "take care of yourself", "talk to you soon": the other speaker is the one acted on
+    if first_person(sent.text) or "'s" in {t.lower for t in sent.tokens if t.dep == "nsubj"}:
+        return True
+    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
+    if root is None:
+        return False
+    return _about_answers(sent) or any(c.dep in ("dobj", "prep", "xcomp", "ccomp", "dative", "attr", "acomp") for c in sent.children(root.i))
+
+
 def _recurring(sent: Sentence) -> bool:
     """A time that repeats: "every February", "each Sunday night", "every morning"."""
     return any(t.lower in ("every", "each") and t.head != t.i and sent.tokens[t.head].pos in ("NOUN", "PROPN") for t in sent.tokens)
@@ -345,6 +432,16 @@ def _about_answers(sent: Sentence) -> bool:
 
 def _lower_first(text: str) -> str:
     return text[:1].lower() + text[1:] if text[:2].istitle() else text
+
+
+def _common_subject(sent: Sentence) -> bool:
+    """The main clause's subject is a common noun nobody owns: "the postman", "life" (not "Tomasz's
+    restaurant", not "it" in "off to walk Rolo before it gets dark")."""
+    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
+    subj = next((c for c in sent.children(root.i) if c.dep in ("nsubj", "nsubjpass")), None) if root else None
+    if subj is None or subj.pos != "NOUN" or any(t.pos == "PROPN" for t in sent.tokens):
+        return False  # "update on Arlo: veggie phase lasted 3 weeks": the named person's
+    return not any(c.dep == "poss" for c in sent.children(subj.i))
 
 
 def _names_person(clause: Clause) -> bool:

@@ -111,6 +111,10 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
             kinds.append("own")
             continue
         pleads = any(t.lower in ("please", "pls", "plz") for t in sent.tokens[a:b])
+        shared = first is not None and first.dep == "conj" and first.head < a and sent.tokens[first.head].pos in ("VERB", "AUX") and not pleads
+        if shared and n > 0:
+            kinds.append("verb")  # "they motivate me and give me strength": the verb shares the subject before it
+            continue
         if n > 0 and first is not None and (first.tag == "VB" or (pleads and first.tag == "VBP")) and first.lower not in lx.NOT_PREDICATES:
             kinds.append("bare")  # "…, schedule my workouts at 6am please": a request of its own
             continue
@@ -202,7 +206,7 @@ def read(sent: Sentence, *, others: Sequence[str] = ()) -> Clause:
     hedged = _hedged(sent, root, aux, words, lemmas)
     ended = "used" in words and any(t.lower == "used" and t.i + 1 < len(toks) and toks[t.i + 1].lower == "to" for t in toks)
     future = bool(aux & {"will", "shall"}) or (root.lemma == "go" and any(c.dep == "xcomp" for c in sent.children(root.i)) and root.tag == "VBG")
-    past = not ended and (root.tag == "VBD" or "did" in words or ("have" in aux and root.tag == "VBN") or bool(aux & {"be"} and root.tag == "VBN" and not toks[0].lower.startswith("i")))
+    past = not ended and (root.tag == "VBD" or "did" in words or ("have" in aux and root.tag == "VBN" and root.lower != "got") or bool(aux & {"be"} and root.tag == "VBN" and not toks[0].lower.startswith("i")))
     if root.lemma == "be" and root.tag == "VBD":
         past = True
     return Clause(text, subject, subject_text, root.lemma, negated, hedged, question, request, past, ended, future)

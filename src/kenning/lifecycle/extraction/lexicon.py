@@ -26,6 +26,8 @@ SUBORDINATORS = frozenset(
     {"if", "when", "whenever", "because", "since", "although", "though", "unless", "once", "while", "before", "after",
      "every time", "each time", "any time", "anytime", "as soon as", "as long as", "in case"}
 )
+# the other speaker, in any form chat spells it
+SECOND_PERSON = frozenset({"you", "your", "yours", "yourself", "yourselves", "u", "ur", "ya", "y'all", "yall"})
 FIRST_PERSON_STARTS = frozenset({"i", "im", "i'm", "ive", "i've", "id", "i'd", "ill", "i'll", "we", "we're", "we've", "me", "my"})
 NEGATORS = frozenset({"not", "n't", "never", "no", "nt", "dont", "didnt", "cant", "wont", "isnt", "arent", "havent", "hasnt"})
 

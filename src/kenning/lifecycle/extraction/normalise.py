@@ -36,6 +36,11 @@ _PHRASAL = [
 _ASIDE = re.compile(r"\s*\((?:[^()\d]{0,24})\)|\s*\((?:lies|jk|lol|haha|sigh|ugh)[^()]*$", re.I)
 
 
+# a square-bracketed span describes an attachment or an action ("[shares a photo of a bowl]", "[image]"):
+# a note about the message, not the speaker's words
+_ANNOTATION = re.compile(r"\s*\[[^\[\]]*\](?!\()|\s*\[[^\[\]]*$")
+
+
 def normalise(text: str) -> str:
     """``text`` with chat spellings made standard; meaning and secrets' masks untouched."""
 
@@ -46,6 +51,7 @@ def normalise(text: str) -> str:
         return _WORDS[w.lower()]
 
     text = _WORD.sub(word, text)
+    text = _ANNOTATION.sub("", text)
     text = _ASIDE.sub("", text)
     for pattern, forms in _PHRASAL:
         text = pattern.sub(lambda m: forms[(m.group(2) or "").lower()], text)
