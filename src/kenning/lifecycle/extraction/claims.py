@@ -327,8 +327,12 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
     if got is None:
         return []
     body, kind, importance = got
-    if kind is Kind.PROCEDURE and not _for_the_user(sent):
-        return []  # "never give up!", "take care of yourself": encouragement, not a rule for the assistant
+    if kind is Kind.PROCEDURE and (not _for_the_user(sent) or clause.subject == "user"):
+        return []  # "never give up!", "take care of yourself", "now I never want to see a hill again": no rule
+    if clause.request and _passes_on(sent):
+        return []  # "give Tom a hug from me", "keep me posted", "tell me everything": between the two speakers
+    if not (clause.request or clause.question or clause.hedged) and _bare_event(sent):
+        return []  # "I screamed", "I caved", "I can't wait", "I promise": a verb and nothing it is about
     meta: dict[str, object] = {"subject": "other" if clause.subject == "other" else "user"}
     confidence = rules.USER_CONFIDENCE
     if clause.subject == "other" and kind in (Kind.FACT, Kind.PREFERENCE):
@@ -375,12 +379,38 @@ def _you_know(sent: Sentence) -> bool:
         head = sent.tokens[t.head]
         if head.lemma in ("know", "tell", "mention", "say") and t.dep in ("nsubj", "dobj", "dative", "pobj"):
             continue
-        if t.dep == "nsubj" and first_person(sent.text):
+        if t.dep == "nsubj" and first_person(sent.text) and sent.tokens[t.head].dep != "ROOT":
             continue  # "whenever you book a hotel for me, …": the assistant acting for the user
         if t.dep == "pobj" and head.pos == "ADP" and root is not None and sent.tokens[head.head].pos in ("NOUN", "PROPN") and head.head != root.i:
             continue  # "update for you: we got the keys": the preposition belongs to a heading, not the claim
         return False
     return True
+
+
+def _passes_on(sent: Sentence) -> bool:
+    """A request about the conversation itself: a message passed on ("tell him well done from me", "give
+    her a kiss from Uncle Rhys") or news asked for with nothing named ("keep me posted", "tell me everything")."""
+    if any(t.lower == "from" and any(c.lower in ("me", "us") or c.pos == "PROPN" for i in sent.subtree(t.i) for c in (sent.tokens[i],)) for t in sent.tokens):
+        return True
+    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
+    if root is None or root.lemma not in lx.NEWS_VERBS:
+        return False
+    return not any(t.pos in ("NOUN", "PROPN", "NUM") for t in sent.tokens)
+
+
+def _bare_event(sent: Sentence) -> bool:
+    """A clause whose verb has nothing attached that says what it is about: no object, complement,
+    prepositional phrase, clause, particle-free noun, name or number ("I screamed", "I caved",
+    "I promise", "I can't wait"). Copulas ("I'm vegan") are never bare."""
+    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
+    if root is None or root.pos != "VERB" or root.lemma in ("be", "have"):
+        return False
+    if any(t.dep == "neg" or t.lower in lx.HABITUAL or t.lower in ("never", "always") for t in sent.tokens):
+        return False  # "I never smoked", "I don't drink": a habit, stated
+    attached = ("dobj", "attr", "acomp", "prep", "xcomp", "ccomp", "dative", "oprd", "npadvmod", "advcl", "agent", "pobj", "conj")
+    if any(c.dep in attached for c in sent.children(root.i)):
+        return False
+    return not any(t.pos in ("NOUN", "PROPN", "NUM") and t.i != root.i for t in sent.tokens)
 
 
 def _pleads(sent: Sentence) -> bool:

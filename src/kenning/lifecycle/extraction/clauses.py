@@ -111,14 +111,14 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
             kinds.append("own")
             continue
         pleads = any(t.lower in ("please", "pls", "plz") for t in sent.tokens[a:b])
-        shared = first is not None and first.dep == "conj" and first.head < a and sent.tokens[first.head].pos in ("VERB", "AUX") and not pleads
+        shared = first is not None and b - a >= 2 and first.dep == "conj" and first.head < a and sent.tokens[first.head].pos in ("VERB", "AUX") and not pleads
         if shared and n > 0:
             kinds.append("verb")  # "they motivate me and give me strength": the verb shares the subject before it
             continue
         if n > 0 and first is not None and (first.tag == "VB" or (pleads and first.tag == "VBP")) and first.lower not in lx.NOT_PREDICATES:
             kinds.append("bare")  # "…, schedule my workouts at 6am please": a request of its own
             continue
-        if first is not None and n > 0 and b - a >= 2 and first.lower not in lx.NOT_PREDICATES:
+        if first is not None and n > 0 and b - a >= 2 and first.lower not in lx.NOT_PREDICATES and not _nominal(sent, first):
             kinds.append("probe")
             probe.append(n)
         else:
@@ -139,7 +139,7 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
         first = _first_content(sent, a, b)
         lead = restore(last_subject, first) if last_subject else last_subject
         if kind == "verb" and last_subject:
-            out.append([f"{lead} ", first.i if first is not None else a, b])  # "yeah set it up…" -> "I set it up…"
+            out.append([f"{lead} ", _after_fillers(sent, a, b), b])  # "yeah set it up…" -> "I set it up…"
         elif kind == "own" or kind == "bare" or not out:
             out.append(["", a, b])
             if kind == "own":
@@ -147,6 +147,15 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
         else:
             out[-1][2] = b
     return [f"{prefix}{_words(sent, a, b)}" for prefix, a, b in out]
+
+
+def _after_fillers(sent: Sentence, a: int, b: int) -> int:
+    """Where a piece's words start once conjunctions, punctuation and fillers are left out; adverbs that
+    carry meaning stay ("and never smoked" -> "never smoked", not "smoked")."""
+    i = a
+    while i < b - 1 and (sent.tokens[i].pos in ("PUNCT", "CCONJ", "INTJ") or sent.tokens[i].lower in lx.FILLER_WORDS):
+        i += 1
+    return i
 
 
 def _subordinate(sent: Sentence, a: int, b: int) -> bool:
@@ -175,6 +184,15 @@ def _subject_words(sent: Sentence, a: int, b: int) -> str | None:
             span = [i for i in sent.subtree(t.i) if a <= i < b]
             return " ".join(sent.tokens[i].text for i in span)
     return None
+
+
+def _nominal(sent: Sentence, first: Token) -> bool:
+    """A piece opening with what the sentence reads as a plural noun, a name, an adjective, a number or an
+    interjection ("so lines everywhere", "and prayers", "and spite"), or with a noun joined to a noun
+    before it, is a list or a fragment: no subject is restored in front of it."""
+    if first.tag in ("NNS", "NNP", "NNPS", "JJ", "JJR", "JJS", "UH", "CD") or first.pos in ("PROPN", "INTJ", "NUM") or first.dep == "appos":
+        return True
+    return first.dep == "conj" and sent.tokens[first.head].pos in ("NOUN", "PROPN", "PRON", "ADJ")
 
 
 def _reads_as_clause(s: Sentence) -> bool:

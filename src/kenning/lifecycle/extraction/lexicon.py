@@ -15,6 +15,8 @@ CLAUSE_ADVERBS = frozenset(
     "always never sometimes often even only already again so and but plus oh well um uh like anyway anyways tbh "
     "btw lol haha ok okay yeah yes no hey hi hiya sorry though mostly kinda sorta gosh wow omg god jeez ugh aw aww".split()
 )
+# words that open a clause but say nothing: dropped before a restored subject ("yeah set it up" -> "I set it up")
+FILLER_WORDS = frozenset("and but plus so oh well um uh like anyway anyways tbh btw lol haha ok okay yeah yes hey hi hiya gosh wow omg jeez ugh aw aww then".split())
 # words that start a piece after a separator but never begin a clause of their own
 NOT_PREDICATES = frozenset(
     "a an the my our your his her their this that these those some any no not very too more most less so such "
@@ -26,6 +28,8 @@ SUBORDINATORS = frozenset(
     {"if", "when", "whenever", "because", "since", "although", "though", "unless", "once", "while", "before", "after",
      "every time", "each time", "any time", "anytime", "as soon as", "as long as", "in case"}
 )
+# verbs of keeping the other speaker up to date: "keep me posted", "tell me everything", "fill me in"
+NEWS_VERBS = frozenset({"tell", "keep", "fill", "update", "send", "show", "let"})
 # the other speaker, in any form chat spells it
 SECOND_PERSON = frozenset({"you", "your", "yours", "yourself", "yourselves", "u", "ur", "ya", "y'all", "yall"})
 FIRST_PERSON_STARTS = frozenset({"i", "im", "i'm", "ive", "i've", "id", "i'd", "ill", "i'll", "we", "we're", "we've", "me", "my"})
