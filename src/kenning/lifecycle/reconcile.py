@@ -400,32 +400,37 @@ def _pointer_words(text: str) -> set[str]:
     return _stems(text) | {w for w in text.lower().split() if re.search(r"\d", w)}
 
 
-def fact_of(memory: Memory) -> Fact | None:
-    """The attribute a fact or preference sets (``lifecycle.extraction.attributes``), read off its parsed text."""
+def facts_of(memory: Memory) -> list[Fact]:
+    """The attributes a fact or preference sets (``lifecycle.extraction.attributes``), read off its parsed text."""
     if memory.kind not in (Kind.FACT, Kind.PREFERENCE):
-        return None
-    return attributes.of_text(default_parser(), memory.text)
+        return []
+    parsed = default_parser().parse([memory.text])[0]
+    return attributes.read_all(parsed[0]) if parsed else []
 
 
 def attribute_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | None:
     """Same subject, same single-valued attribute of the table, another value: UPDATE of the old memory.
 
     "User moved to Exeter" replaces "User lives in Leeds"; "User is a Spurs fan" replaces "User supports
-    Arsenal". The same value, a negation or a relative's attribute beside the user's decide nothing here.
+    Arsenal"; an ending ("User quit keto") retires the fact it ends ("User is doing keto"). The same value,
+    or a relative's attribute beside the user's, decides nothing here.
     """
-    new = fact_of(candidate)
-    if new is None or new.negated or not new.attribute.single or not new.value:
+    news = [f for f in facts_of(candidate) if f.value and (f.attribute.single or f.negated)]
+    if not news:
         return None
     for n in ranked:
         old = n.memory
         if old.id == candidate.id or old.status is not Status.ACTIVE or old.scope != candidate.scope:
             continue
-        was = fact_of(old)
-        if was is None or was.key != new.key or was.negated:
-            continue
-        if _same_value(new.value.lower(), was.value.lower()):
-            return None  # a restatement: duplicates and merges are decided by the rules below
-        return Decision(Op.UPDATE, old.id, None, SLOT_CHANGE)
+        for was in facts_of(old):
+            for new in news:
+                if was.key != new.key or was.negated:
+                    continue
+                same = _same_value(new.value.lower(), was.value.lower())
+                if new.negated and same:
+                    return Decision(Op.UPDATE, old.id, None, RETRACTION)  # "quit keto" ends "is doing keto"
+                if not new.negated and not same:
+                    return Decision(Op.UPDATE, old.id, None, SLOT_CHANGE)
     return None
 
 

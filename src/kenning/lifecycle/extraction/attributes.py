@@ -21,7 +21,7 @@ from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction.parse import Parser, Sentence, Token
 from kenning.types import Kind
 
-_DIETS = frozenset(w.replace("[- ]", "-") for w in re.split(r"\|", slots.DIETS) if "(" not in w and "\\" not in w)
+_DIETS = frozenset(re.sub(r"\(\?:\w+\)\?", "", w).replace("[- ]", "-") for w in re.split(r"\|", slots.DIETS) if "\\" not in w)
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +40,7 @@ class Attribute:
     copula: frozenset[str] | str = frozenset()
     fan: bool = False  # "a Spurs fan", "a Liverpool supporter": the noun's modifier is the value
     shape: str = ""  # a value must hold this ("@" for an e-mail address), else the row does not apply
+    role_verbs: frozenset[str] = frozenset()  # verbs that set it only beside "as <role>": "started at X as an archivist"
 
 
 def _set(words: str) -> frozenset[str]:
@@ -48,13 +49,14 @@ def _set(words: str) -> frozenset[str]:
 
 TABLE: tuple[Attribute, ...] = (
     Attribute("residence", Kind.FACT, 0.7, verbs=_set("live reside base move relocate settle"), preps=_set("in to into at")),
-    Attribute("employer", Kind.FACT, 0.6, verbs=_set("work join employ"), preps=_set("at for with")),
-    Attribute("occupation", Kind.FACT, 0.6, verbs=_set("work retrain train qualify requalify"), preps=_set("as"), copula="occupation"),
+    Attribute("employer", Kind.FACT, 0.6, verbs=_set("work join employ"), preps=_set("at for with"), role_verbs=_set("start begin")),
+    Attribute("occupation", Kind.FACT, 0.6, verbs=_set("work retrain train qualify requalify start begin join become"), preps=_set("as"), copula="occupation"),
     Attribute("phone", Kind.FACT, 0.6, nouns=_set("number mobile phone cell")),
     Attribute("email", Kind.FACT, 0.6, verbs=_set("reach contact email use message"), preps=_set("on at via"), nouns=_set("email e-mail"), shape="@"),
     Attribute("team", Kind.PREFERENCE, 0.5, verbs=_set("support follow"), nouns=_set("team club"), fan=True),
-    Attribute("diet", Kind.FACT, 0.7, copula=_DIETS),
-    Attribute("gym", Kind.FACT, 0.4, verbs=_set("train"), preps=_set("at")),
+    Attribute("diet", Kind.FACT, 0.7, verbs=_set("do follow try go"), copula=_DIETS),
+    Attribute("gym", Kind.FACT, 0.4, verbs=_set("train lift exercise swim") | {"work out"}, preps=_set("at"), nouns=_set("gym")),
+    Attribute("car", Kind.FACT, 0.5, verbs=_set("drive"), nouns=_set("car")),
 )
 _FAN_NOUNS = frozenset({"fan", "supporter", "follower"})
 
@@ -103,56 +105,86 @@ def _phrase(sent: Sentence, head: Token) -> str:
 
 
 def read(sent: Sentence) -> Fact | None:
-    """The attribute one parsed claim sets, or None."""
-    fact = _read(sent)
-    if fact is not None and fact.attribute.shape and fact.attribute.shape not in fact.value:
-        return None
-    return fact
+    """The first attribute one parsed claim sets, or None."""
+    found = read_all(sent)
+    return found[0] if found else None
 
 
-def _read(sent: Sentence) -> Fact | None:
+def read_all(sent: Sentence) -> list[Fact]:
+    """Every attribute one parsed claim sets, in table order: "User started as an associate at Kessler"
+    sets the employer and the occupation."""
+    return [f for f in _read(sent) if not f.attribute.shape or f.attribute.shape in f.value]
+
+
+def _verb(sent: Sentence, root: Token) -> str:
+    """The predicate with its particle: "work out" is not "work", "give up" is not "give"."""
+    prt = next((c for c in sent.children(root.i) if c.dep == "prt"), None)
+    return f"{root.lemma} {prt.lower}" if prt is not None else root.lemma
+
+
+def _read(sent: Sentence) -> list[Fact]:
     root = next((t for t in sent.tokens if t.dep == "ROOT"), None) if sent.tokens else None
     if root is None:
-        return None
+        return []
     subject, subj = _subject(sent, root)
     if not subject:
-        return None
-    negated = any(t.dep == "neg" or t.lower in ("never", "longer") for t in sent.tokens)
+        return []
+    verb = _verb(sent, root)
+    ending = verb in lx.ENDING_VERBS
+    negated = ending or any(t.dep == "neg" or t.lower in ("never", "longer") for t in sent.tokens)
     kids = sent.children(root.i)
+    out: list[Fact] = []
     for attr in TABLE:
-        # a noun that names the attribute: "User's phone number is …", "User got a new mobile number: …"
-        if attr.nouns:
-            named = [subj] if subj is not None else []
-            named += [c for c in kids if c.dep == "dobj"]
-            for n in named:
-                if n.lemma in attr.nouns:
-                    value = _noun_value(sent, root, n)
-                    if value:
-                        return Fact(subject, attr, value, negated)
-        if attr.fan and root.lemma == "be":
-            fan = next((c for c in kids if c.dep == "attr" and c.lemma in _FAN_NOUNS), None)
-            mods = [c for c in sent.children(fan.i) if c.dep in ("compound", "amod", "nmod") and c.pos in ("PROPN", "NOUN", "VERB")] if fan else []
-            if mods:
-                return Fact(subject, attr, " ".join(m.text for m in mods), negated)
-        if attr.verbs and root.lemma in attr.verbs:
-            if attr.shape:  # "use kwame@… from now on", "reach me on kwame@…": the address wherever it sits
-                found = next((t.text for t in sent.tokens if attr.shape in t.text), None)
-                if found:
-                    return Fact(subject or "user", attr, found, negated)
-            if attr.preps:
-                for prep in (c for c in kids if c.dep == "prep" and c.lower in attr.preps):
-                    obj = next((c for c in sent.children(prep.i) if c.dep == "pobj"), None)
-                    if obj is not None and not _is_time(obj):
-                        return Fact(subject, attr, _phrase(sent, obj), negated)
-            else:
-                obj = next((c for c in kids if c.dep == "dobj"), None)
-                if obj is not None:
+        fact = _one(sent, root, verb, kids, attr, subject, subj, negated)
+        if fact is None and ending and attr.copula:
+            obj = next((c for c in kids if c.dep == "dobj"), None)  # "quit keto", "gave up being vegan"
+            if obj is not None and _in_class(obj, attr.copula):
+                fact = Fact(subject, attr, _phrase(sent, obj), True)
+        if fact is not None:
+            out.append(fact)
+    return out
+
+
+def _one(sent: Sentence, root: Token, verb: str, kids: list[Token], attr: Attribute, subject: str, subj: Token | None, negated: bool) -> Fact | None:
+    # a noun that names the attribute: "User's phone number is …", "User got a new mobile number: …"
+    if attr.nouns:
+        named = [subj] if subj is not None else []
+        named += [c for c in kids if c.dep == "dobj"]
+        for n in named:
+            if n.lemma in attr.nouns:
+                value = _noun_value(sent, root, n)
+                if value:
+                    return Fact(subject, attr, value, negated)
+    if attr.fan and root.lemma == "be":
+        fan = next((c for c in kids if c.dep == "attr" and c.lemma in _FAN_NOUNS), None)
+        mods = [c for c in sent.children(fan.i) if c.dep in ("compound", "amod", "nmod") and c.pos in ("PROPN", "NOUN", "VERB")] if fan else []
+        if mods:
+            return Fact(subject, attr, " ".join(m.text for m in mods), negated)
+    as_role = verb in attr.role_verbs and any(c.dep == "prep" and c.lower == "as" for c in kids)
+    if (attr.verbs and verb in attr.verbs) or as_role:
+        if attr.shape:  # "use kwame@… from now on", "reach me on kwame@…": the address wherever it sits
+            found = next((t.text for t in sent.tokens if attr.shape in t.text), None)
+            if found:
+                return Fact(subject or "user", attr, found, negated)
+        if attr.preps:
+            for prep in (c for c in kids if c.dep == "prep" and c.lower in attr.preps):
+                obj = next((c for c in sent.children(prep.i) if c.dep == "pobj"), None)
+                if obj is not None and not _is_time(obj):
                     return Fact(subject, attr, _phrase(sent, obj), negated)
-        if attr.copula and root.lemma == "be":
-            comp = next((c for c in kids if c.dep in ("attr", "acomp")), None)
-            if comp is not None and _in_class(comp, attr.copula):
-                return Fact(subject, attr, _phrase(sent, comp), negated)
+        else:
+            obj = next((c for c in kids if c.dep in ("dobj", "acomp", "oprd")), None)
+            if obj is not None and (not attr.copula or _in_class(obj, attr.copula)):
+                return Fact(subject, attr, _phrase(sent, obj), negated)
+    if attr.copula and root.lemma == "be":
+        comp = next((c for c in kids if c.dep in ("attr", "acomp")), None)
+        if comp is not None and (_in_class(comp, attr.copula) or (attr.copula == "occupation" and _role_at(sent, comp))):
+            return Fact(subject, attr, _phrase(sent, comp), negated)
     return None
+
+
+def _role_at(sent: Sentence, noun: Token) -> bool:
+    """ "a paralegal at a mid-size firm": a noun held at or for an organisation is a role."""
+    return noun.pos == "NOUN" and any(c.dep == "prep" and c.lower in ("at", "for") for c in sent.children(noun.i))
 
 
 def _noun_value(sent: Sentence, root: Token, noun: Token) -> str:

@@ -53,6 +53,7 @@ class TurnState:
     others: list[str] = field(default_factory=list)
     things: list[str] = field(default_factory=list)
     parser: Parser | None = None
+    hedged: bool = False  # the clause before was a hedge: "… I'd open a cafe. Or just repaint the flat."
 
 
 def is_noise(clause: Clause, sent: Sentence) -> bool:
@@ -260,7 +261,12 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
         clause = read(sent, others=state.others)
         named = [n for n in _people(sent) if n not in addressed]
         piece = _resolve_it(sent, piece, state)
+        if clause.question and not clause.request and not clause.hedged and _declarative(sent):
+            clause = replace(clause, question=False, hedged=True)  # "going freelance, or maybe contracting?"
+        elif state.hedged and _alternative(sent):
+            clause = replace(clause, hedged=True)
         got = _claim(clause, sent, piece, index, sarcastic, state)
+        state.hedged = clause.hedged
         state.others.extend(named)
         state.things.extend(_things(sent))
         claims.extend(got)
@@ -276,7 +282,11 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
         if m:
             if not state.others or any(t.tag == "MD" for t in sent.tokens):
                 return []  # "she loves it" with nobody named: not knowable; "he can control the lights": no fact
-            text = text[: m.start(1)] + state.others[-1] + text[m.end(1) :]
+            if m.group(1).lower() == "they" and not _plural(state.others[-1]):
+                return []  # "they've put me on a housing case" after "Skye": not that person; nobody knowable
+            many = _plural(state.others[-1])
+            rest = re.sub(r"^'ve\b", " have" if many else " has", re.sub(r"^'re\b", " are" if many else " is", text[m.end(1) :]))
+            text = text[: m.start(1)] + state.others[-1] + rest
         elif not first_person(text) and not _names_person(clause):
             return []
     if clause.subject == "none" and not (clause.request or clause.question):
@@ -302,19 +312,17 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
         meta = {"subject": "user", "pointer": True, "pointer_topic": pointer}
         return [rules.Claim(body, Kind.EPISODE, Source.USER_SAID, EPISODE_IMPORTANCE, rules.USER_CONFIDENCE, safety.sensitivity_of(body), None, index, meta)]
     short = sum(1 for t in sent.tokens if t.pos not in ("PUNCT", "DET", "ADP", "CCONJ")) <= 4
-    if clause.root == "thank" or (not _has_verb(sent) and not any(t.pos in ("PROPN", "NUM") for t in sent.tokens) and (short or not first_person(text))):
+    if clause.root == "thank" or (not _has_verb(sent) and not (clause.question and _has_content(sent)) and not any(t.pos in ("PROPN", "NUM") for t in sent.tokens) and (short or not first_person(text))):
         return []  # thanks, and verbless fragments ("happy new year!!", "my dear!", "first ever half")
-    if not clause.request and any(t.lower in lx.SECOND_PERSON for t in sent.tokens) and not _you_know(sent):
+    if not clause.request and _about_the_other(sent):
         return []  # "congrats on following your dreams", "I really appreciate your help": about the other speaker
     if clause.subject == "none" and not clause.request and not first_person(text) and _comment_without_subject(sent):
         return []  # "sounds great, Mel", "looks so cozy": "it" left out of a comment
-    if _fragment(sent) and not first_person(text) and not _pleads(sent):
+    if _fragment(sent) and not first_person(text) and not _pleads(sent) and not clause.question:
         return []  # "support to those who need it": a noun phrase, nothing asserted
-    if clause.question and not clause.request and not first_person(text):
-        return []  # "what concert was it?", "any tips?": a question about the other speaker's world, nothing of the user's
-    if clause.subject == "thing" and not clause.request and not first_person(text) and _common_subject(sent):
-        return []  # "the postman was late again", "life's all about memories": nothing here is the user's
-    if clause.hedged and not clause.question and not clause.request:
+    if clause.question and not clause.request and not first_person(text) and _asks_back(sent):
+        return []  # "what concert was it?", "how was that?": a question about what the other speaker just said
+    if clause.hedged and not clause.request:
         return _hedge(text, clause, index) if _has_content(sent) else []
     if clause.subject in ("none", "thing") and not _has_content(sent) and not clause.request:
         return []  # "maybe later", "first ever half": a fragment with nothing to hold on to
@@ -370,6 +378,31 @@ def _not_present(sent: Sentence) -> frozenset[str]:
     return frozenset(t.lower for t in sent.tokens if t.tag not in ("VBP", "VB") and t.lower not in present)
 
 
+def _about_the_other(sent: Sentence) -> bool:
+    """The clause is about the other speaker: "congrats on following your dreams", "your art's amazing",
+    "you always make me laugh", "I really appreciate your help", "I'm here for you". Not when the other
+    speaker only frames what the user says: "I need you to remember I'm diabetic", "as I told you, …"."""
+    seconds = [t for t in sent.tokens if t.lower in lx.SECOND_PERSON]
+    if not seconds or _you_know(sent):
+        return False
+    if not first_person(sent.text):
+        return True
+    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
+    if root is None or root.lemma in lx.WANT_VERBS | {"need", "let", "remember", "know"}:
+        return False
+    for t in seconds:
+        if t.dep in ("nsubj", "nsubjpass") and t.head == root.i:
+            return True  # "you always make me laugh"
+        owner = sent.tokens[t.head]
+        if t.dep == "poss" and owner.head == root.i and owner.dep in ("dobj", "nsubj"):
+            return True  # "I appreciate your help"
+        if t.dep == "pobj" and owner.head == root.i:
+            return True  # "I'm here for you", "I'm so happy for you"
+        if t.dep in ("dobj", "dative") and t.head == root.i and root.lemma in lx.SOCIAL_VERBS:
+            return True  # "I miss you", "I owe you one"
+    return False
+
+
 def _you_know(sent: Sentence) -> bool:
     """The other speaker only as a frame around the claim: "you know", "I told you", "update for you: …"."""
     root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
@@ -407,10 +440,41 @@ def _bare_event(sent: Sentence) -> bool:
         return False
     if any(t.dep == "neg" or t.lower in lx.HABITUAL or t.lower in ("never", "always") for t in sent.tokens):
         return False  # "I never smoked", "I don't drink": a habit, stated
+    aux = [c for c in sent.children(root.i) if c.dep in ("aux", "auxpass")]
+    if any(c.lemma not in lx.AUXILIARIES for c in aux) or (root.tag == "VBG" and not aux):
+        return False  # "he loves/AUX fishing/ROOT": a misread verb carries what it is about
     attached = ("dobj", "attr", "acomp", "prep", "xcomp", "ccomp", "dative", "oprd", "npadvmod", "advcl", "agent", "pobj", "conj")
-    if any(c.dep in attached for c in sent.children(root.i)):
-        return False
+    if any(c.dep in attached and not (c.pos == "PRON" and len(sent.subtree(c.i)) == 1) for c in sent.children(root.i)):
+        return False  # "finally did it": a pronoun alone says nothing of what
     return not any(t.pos in ("NOUN", "PROPN", "NUM") and t.i != root.i for t in sent.tokens)
+
+
+def _declarative(sent: Sentence) -> bool:
+    """A statement with a question mark ("I think I might be lactose intolerant??"): no question word
+    and no auxiliary before its subject. Said so, it is a guess, not a question to the assistant."""
+    first = next((t for t in sent.tokens if t.lower not in lx.CLAUSE_ADVERBS and t.pos not in ("PUNCT", "INTJ")), None)
+    if first is None or first.tag in ("WDT", "WP", "WP$", "WRB") or first.pos == "AUX" or first.tag == "MD":
+        return False
+    return first_person(sent.text) and any(t.dep in ("nsubj", "nsubjpass") for t in sent.tokens)
+
+
+def _alternative(sent: Sentence) -> bool:
+    """A clause offered as the other option to the one before ("or just repaint the flat")."""
+    first = next((t for t in sent.tokens if t.pos != "PUNCT"), None)
+    return first is not None and first.lower in ("or", "otherwise")
+
+
+def _plural(name: str) -> bool:
+    """ "my parents", "my kids", "Jo and Sam": people "they" can stand for."""
+    words = name.lower().split()
+    return "and" in words or (len(words) > 1 and words[-1].endswith("s") and not words[-1].endswith("ss"))
+
+
+def _asks_back(sent: Sentence) -> bool:
+    """A question whose subject points back at the other speaker's last words: "what concert was it?",
+    "how was that?", "did they like it?". A question with its own topic ("any tips for a first marathon?")
+    says what the user wants to know."""
+    return any(t.dep in ("nsubj", "nsubjpass", "expl") and t.lower in ("it", "this", "that", "these", "those", "they", "he", "she") for t in sent.tokens) or not _has_content(sent)
 
 
 def _pleads(sent: Sentence) -> bool:
@@ -428,7 +492,9 @@ def _fragment(sent: Sentence) -> bool:
     root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
     if root is None or root.i == next((t.i for t in sent.tokens if t.pos not in ("PUNCT", "INTJ")), -1):
         return False  # "Book a window seat on Friday's flight": an imperative the tagger read as a noun
-    return root.pos in ("NOUN", "PROPN") and not any(t.dep in ("nsubj", "nsubjpass") and t.head == root.i for t in sent.tokens) and not any(t.pos == "NUM" for t in sent.tokens)
+    if any(t.pos == "PROPN" for t in sent.tokens):
+        return False  # "the band's called Parking Permit": a name is something said
+    return root.pos == "NOUN" and not any(t.dep in ("nsubj", "nsubjpass") and t.head == root.i for t in sent.tokens) and not any(t.pos == "NUM" for t in sent.tokens)
 
 
 def _for_the_user(sent: Sentence) -> bool:
@@ -462,16 +528,6 @@ def _about_answers(sent: Sentence) -> bool:
 
 def _lower_first(text: str) -> str:
     return text[:1].lower() + text[1:] if text[:2].istitle() else text
-
-
-def _common_subject(sent: Sentence) -> bool:
-    """The main clause's subject is a common noun nobody owns: "the postman", "life" (not "Tomasz's
-    restaurant", not "it" in "off to walk Rolo before it gets dark")."""
-    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
-    subj = next((c for c in sent.children(root.i) if c.dep in ("nsubj", "nsubjpass")), None) if root else None
-    if subj is None or subj.pos != "NOUN" or any(t.pos == "PROPN" for t in sent.tokens):
-        return False  # "update on Arlo: veggie phase lasted 3 weeks": the named person's
-    return not any(c.dep == "poss" for c in sent.children(subj.i))
 
 
 def _names_person(clause: Clause) -> bool:

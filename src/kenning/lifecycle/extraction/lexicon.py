@@ -28,6 +28,11 @@ SUBORDINATORS = frozenset(
     {"if", "when", "whenever", "because", "since", "although", "though", "unless", "once", "while", "before", "after",
      "every time", "each time", "any time", "anytime", "as soon as", "as long as", "in case"}
 )
+AUXILIARIES = frozenset({"be", "have", "do", "will", "would", "can", "could", "shall", "should", "may", "might", "must", "get", "to"})
+# predicates that end what their object names: "quit keto", "gave up the gym", "stopped being vegan"
+ENDING_VERBS = frozenset({"quit", "stop", "leave", "drop", "give up", "pack in", "ditch", "abandon", "end"})
+# verbs of how one speaker treats the other: "I miss you", "I owe you one", "thank you"
+SOCIAL_VERBS = frozenset({"miss", "love", "adore", "owe", "thank", "hug", "appreciate", "promise", "wish", "congratulate", "envy", "trust"})
 # verbs of keeping the other speaker up to date: "keep me posted", "tell me everything", "fill me in"
 NEWS_VERBS = frozenset({"tell", "keep", "fill", "update", "send", "show", "let"})
 # the other speaker, in any form chat spells it
