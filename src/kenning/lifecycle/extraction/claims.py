@@ -170,18 +170,25 @@ def _people(sent: Sentence) -> list[str]:
 
 
 def vocatives(sent: Sentence) -> set[int]:
-    """Names the speaker addresses ("Wow, Caroline, that's gorgeous!", "Sounds great, Mel."): a name set
-    off by commas at the edge of the clause, or tagged as an address by the parser."""
+    """Names the speaker addresses ("Wow, Caroline, that's gorgeous!", "Sounds great, Mel."): a name at
+    the edge of the sentence, set off by a comma, with only greetings or thanks before it or only
+    punctuation after it. A name inside the sentence ("two cats, Feijão and Pipoca") is no address."""
     toks = sent.tokens
-    out = set()
+    out: set[int] = set()
     for t in toks:
-        if t.pos != "PROPN":
+        if t.pos != "PROPN" or t.ent not in ("PERSON", ""):
             continue
-        before = next((u for u in reversed(toks[: t.i]) if u.pos != "PROPN"), None)
-        after = next((u for u in toks[t.i + 1 :] if u.pos != "PROPN"), None)
-        opens = before is None or before.text in (",", "!", "-") or before.pos == "INTJ" or before.lower in lx.CLAUSE_ADVERBS
-        closes = after is None or after.text in (",", "!", ".", "?", "!!")
-        if (opens and closes and (before is not None or after is not None)) or t.dep in ("vocative", "npadvmod") and closes:
+        start, end = t.i, t.i
+        while start > 0 and toks[start - 1].pos == "PROPN":
+            start -= 1
+        while end + 1 < len(toks) and toks[end + 1].pos == "PROPN":
+            end += 1
+        before, after = toks[:start], toks[end + 1 :]
+        lead = all(u.pos in ("INTJ", "PUNCT") or u.lower in lx.CLAUSE_ADVERBS or u.lemma in lx.NOISE_LEMMAS for u in before)
+        tail = all(u.pos in ("PUNCT", "SYM", "X") or not any(c.isalnum() for c in u.text) for u in after)
+        if lead and (not after or after[0].text in (",", "!", ".", "?")) and (before or after):
+            out.add(t.i)
+        elif tail and before and before[-1].text == ",":
             out.add(t.i)
     return out
 
@@ -242,6 +249,7 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
     pieces: list[str] = []
     known: dict[str, list[Sentence]] = {}
     addressed = {s.tokens[i].text for s in parsed_sentences for i in vocatives(s)}
+    parsed_sentences = _unaddressed(parser, parsed_sentences)
     for s in parsed_sentences:
         cut_up = _keep_replacements([trim(c) for c in split(parser, s)])
         if cut_up == [s.text]:
@@ -479,6 +487,27 @@ def _asks_back(sent: Sentence) -> bool:
 
 def _pleads(sent: Sentence) -> bool:
     return any(t.lower in ("please", "pls", "plz") for t in sent.tokens)
+
+
+def _unaddressed(parser: Parser, parsed: list[Sentence]) -> list[Sentence]:
+    """Sentences with the names they address taken out and parsed again: "Melanie, that photo's amazing!"
+    parses "Melanie" as the root; "that photo's amazing!" parses as the comment it is."""
+    out = []
+    for s in parsed:
+        names = vocatives(s)
+        if not names:
+            out.append(s)
+            continue
+        drop = set(names)
+        for i in names:  # the comma that sets the name off goes with it
+            for j in (i + 1, i - 1):
+                if 0 <= j < len(s.tokens) and s.tokens[j].text == "," and j not in drop:
+                    drop.add(j)
+                    break
+        text = "".join(t.text + t.space for t in s.tokens if t.i not in drop).strip()
+        if any(c.isalnum() for c in text):
+            out.extend(parser.parse([text])[0])
+    return out
 
 
 def _comment_without_subject(sent: Sentence) -> bool:

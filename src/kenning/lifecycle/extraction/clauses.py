@@ -104,7 +104,7 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
     probe: list[int] = []
     for n, (a, b) in enumerate(spans):
         first = _first_content(sent, a, b)
-        if n > 0 and (_subordinate(sent, *spans[n - 1]) or corrections.is_marker(_words(sent, a, b))):
+        if n > 0 and (_subordinate(sent, *spans[n - 1]) or corrections.is_marker(_words(sent, a, b)) or _depends_back(sent, a)):
             kinds.append("rest")  # "whenever you book a hotel for me, ask for a high floor": one rule
             continue
         if _has_subject_verb(sent, a, b):
@@ -147,6 +147,18 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
         else:
             out[-1][2] = b
     return [f"{prefix}{_words(sent, a, b)}" for prefix, a, b in out]
+
+
+def _depends_back(sent: Sentence, a: int) -> bool:
+    """A piece that is an adverbial or relative clause of the words before it ("…, since I was 17",
+    "…, which is exactly as chaotic as it sounds"): it stays with them."""
+    first = _first_content(sent, a, len(sent.tokens))
+    if first is None or first.lower in ("so", "and", "but"):
+        return False
+    verb = sent.tokens[first.head]
+    if first.dep == "mark" or first.tag in ("WDT", "WP", "WRB"):
+        return verb.dep in ("advcl", "relcl", "ccomp") and verb.head < a
+    return False
 
 
 def _after_fillers(sent: Sentence, a: int, b: int) -> int:
