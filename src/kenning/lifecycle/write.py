@@ -35,7 +35,7 @@ from typing import Any
 
 from kenning.lifecycle.context import Context
 from kenning.errors import Conflict, LLMError
-from kenning.lifecycle import extract, extraction, guard, reconcile, safety
+from kenning.lifecycle import cascade, extract, extraction, guard, reconcile, safety
 from kenning.lifecycle.reconcile import Neighbour
 from kenning.stores.base import audit_entry
 from kenning.types import Changeset, Decision, Kind, Memory, Op, Scope, Source, Status, Transition, new_id
@@ -344,5 +344,9 @@ def reconcile_one(ctx: Context, scope: Scope, memory_id: str, now: datetime) -> 
             store.apply(scope, change)
         except Conflict:
             continue  # someone changed the candidate or its target meanwhile: look again
+        if decision.op is Op.DELETE and decision.reason == reconcile.POINTED and decision.target_id:
+            # "forget what I said about the divorce": the user asked for it to go, so it goes the way an
+            # explicit deletion does (cascade and purge), with the pointer that names it
+            cascade.delete_memories(ctx, scope, [decision.target_id, cand.id], now=now, reason="forget")
         return Outcome(cand.id, decision.op, kept, decision.target_id, decision.reason)
     return None

@@ -139,6 +139,12 @@ def _pointer_topic(sent: Sentence) -> str | None:
         said = any(t.lemma in ("say", "tell", "mention", "write") for t in sent.tokens)
         pointed = said or any(t.lower in ("bit", "part", "thing", "stuff") for t in sent.tokens)
         about = next((t for t in sent.tokens if t.lower in ("about", "re", "regarding") and t.i > root.i), None) if pointed else None
+    if about is None and not wrong:
+        # "forget Hafsa's address too": the object of the imperative is what it points at
+        obj = next((c for c in sent.children(root.i) if c.dep == "dobj" and c.pos in ("NOUN", "PROPN")), None)
+        if obj is not None and root.tag == "VB":
+            words = [sent.tokens[i].text for i in sent.subtree(obj.i) if sent.tokens[i].dep != "case" and sent.tokens[i].pos != "PART"]
+            return " ".join(words) or None
     if about is None:
         return None
     words = [sent.tokens[i].text for i in sent.subtree(about.i) if i != about.i]
