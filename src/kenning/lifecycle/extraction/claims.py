@@ -334,6 +334,8 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
         return []  # "sounds great, Mel", "looks so cozy": "it" left out of a comment
     if _fragment(sent) and not first_person(text) and not _pleads(sent) and not clause.question:
         return []  # "support to those who need it": a noun phrase, nothing asserted
+    if not _has_verb(sent) and not first_person(text) and text.rstrip().endswith("!"):
+        return []  # "HAPPY NEW YEAR!!!", "THE ROYAL ALBERT HALL?!!": an exclamation, nothing stated
     if clause.question and not clause.request and not first_person(text) and _asks_back(sent):
         return []  # "what concert was it?", "how was that?": a question about what the other speaker just said
     if clause.hedged and not clause.request:
@@ -351,8 +353,12 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
     body, kind, importance = got
     if kind is Kind.PROCEDURE and (not _for_the_user(sent) or clause.subject == "user"):
         return []  # "never give up!", "take care of yourself", "now I never want to see a hill again": no rule
-    if clause.request and _passes_on(sent):
-        return []  # "give Tom a hug from me", "keep me posted", "tell me everything": between the two speakers
+    asked = (clause.request or body.startswith("User asked")) and kind is not Kind.PROCEDURE
+    yours = any(t.lower in lx.SECOND_PERSON and t.dep != "nsubj" for t in sent.tokens) and not any(t.lower in ("my", "our") for t in sent.tokens)
+    if asked and (_passes_on(sent) or yours):
+        return []  # "give Tom a hug from me", "keep me posted", "send me your drawings": between the two speakers
+    if asked and not first_person(text) and not _has_content(sent):
+        return []  # "stop it", "get better soon": nothing asked for
     if not (clause.request or clause.question or clause.hedged) and _bare_event(sent):
         return []  # "I screamed", "I caved", "I can't wait", "I promise": a verb and nothing it is about
     meta: dict[str, object] = {"subject": "other" if clause.subject == "other" else "user"}
@@ -488,6 +494,9 @@ def _asks_back(sent: Sentence) -> bool:
     """A question whose subject points back at the other speaker's last words: "what concert was it?",
     "how was that?", "did they like it?". A question with its own topic ("any tips for a first marathon?")
     says what the user wants to know."""
+    first = next((t for t in sent.tokens if t.lower not in lx.CLAUSE_ADVERBS and t.pos not in ("PUNCT", "INTJ")), None)
+    if first is not None and first.lower == "how" and any(t.lemma in ("be", "go") for t in sent.tokens):
+        return True  # "how's the pottery going?", "how was the trip?": asking after the other's news
     return any(t.dep in ("nsubj", "nsubjpass", "expl") and t.lower in ("it", "this", "that", "these", "those", "they", "he", "she") for t in sent.tokens) or not _has_content(sent)
 
 
