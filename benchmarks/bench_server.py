@@ -17,7 +17,7 @@ picks the add:
   before answering: a spaCy parse, claim embeddings, reconciliation);
 - ``remember``: ``POST …/memories`` (one embedding per request).
 
-Alongside, one more connection polls ``GET /healthz`` every 50 ms.
+Alongside, a separate process polls ``GET /healthz`` every 50 ms on its own connection.
 
 The baseline is the bare embedder, measured in this process before and after
 the server phase (the mean is used): the bundled model built as the server
@@ -38,6 +38,7 @@ import argparse
 import asyncio
 import http.client
 import json
+import multiprocessing
 import os
 import random
 import socket
@@ -142,8 +143,18 @@ def seed(db: str, users: int, per_user: int) -> str:
         return system.create_api_key("bench", "bench")[1]
 
 
-def bare_embedder(texts: list[str], seconds: float, workers: int, batch: int = 1) -> float:
-    """Texts per second: the bundled model on ``workers`` threads, ``batch`` texts per call, for about ``seconds``."""
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds a process has used (Linux ``/proc``; NaN elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def bare_embedder(texts: list[str], seconds: float, workers: int, batch: int = 1) -> tuple[float, float]:
+    """Texts per wall second and per CPU second: the bundled model on ``workers`` threads, ``batch`` texts per
+    call, for about ``seconds``."""
     model = MiniLMEmbedder()
     model.embed(["warm up"], "query")
     counts = [0] * workers
@@ -157,17 +168,18 @@ def bare_embedder(texts: list[str], seconds: float, workers: int, batch: int = 1
             counts[w] += batch
             i += workers * batch
 
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     threads = [threading.Thread(target=run, args=(w,)) for w in range(workers)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    return sum(counts) / (time.perf_counter() - start)
+    return sum(counts) / (time.perf_counter() - start), sum(counts) / (time.process_time() - cpu)
 
 
 def start_server(db: str, port: int, env: dict[str, str]) -> subprocess.Popen:
-    cmd = [sys.executable, "-c", "from kenning.cli import main; main()", "serve", "--db", db, "--port", str(port),
+    pre = os.environ.get("BENCH_SERVER_PRELUDE", "")  # experiments only, e.g. "import sys; sys.setswitchinterval(0.001)"
+    cmd = [sys.executable, "-c", f"{pre}\nfrom kenning.cli import main; main()", "serve", "--db", db, "--port", str(port),
            "--host", "127.0.0.1", "--log-level", "warning", "--no-mcp"]
     proc = subprocess.Popen(cmd, env={**os.environ, **env}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
@@ -184,32 +196,32 @@ def start_server(db: str, port: int, env: dict[str, str]) -> subprocess.Popen:
     raise RuntimeError("the server did not answer /healthz within 60 s")
 
 
-class Health(threading.Thread):
-    """Polls /healthz every 50 ms on its own keep-alive connection; records each latency."""
+def poll_health(port: int, seconds: float, out: "multiprocessing.queues.Queue") -> None:
+    """Poll /healthz every 50 ms for ``seconds`` on one keep-alive connection; put (latencies, failures) on ``out``.
 
-    def __init__(self, port: int) -> None:
-        super().__init__(daemon=True)
-        self.port, self.latencies, self.failures = port, [], 0
-        self.stop = threading.Event()
-
-    def run(self) -> None:
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
-        while not self.stop.wait(HEALTH_EVERY_S):
-            t0 = time.perf_counter()
-            try:
-                conn.request("GET", "/healthz")
-                resp = conn.getresponse()
-                resp.read()
-                ok = resp.status == 200
-            except (OSError, http.client.HTTPException):
-                ok = False
-                conn.close()
-                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
-            if ok:
-                self.latencies.append(time.perf_counter() - t0)
-            else:
-                self.failures += 1
-        conn.close()
+    Runs in a process of its own, so the load clients' work never delays the measurement.
+    """
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    latencies, failures = [], 0
+    stop = time.perf_counter() + seconds
+    while time.perf_counter() < stop:
+        time.sleep(HEALTH_EVERY_S)
+        t0 = time.perf_counter()
+        try:
+            conn.request("GET", "/healthz")
+            resp = conn.getresponse()
+            resp.read()
+            ok = resp.status == 200
+        except (OSError, http.client.HTTPException):
+            ok = False
+            conn.close()
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        if ok:
+            latencies.append(time.perf_counter() - t0)
+        else:
+            failures += 1
+    conn.close()
+    out.put((latencies, failures))
 
 
 async def load(port: int, key: str, clients: int, seconds: float, users: int, add: str, search_share: float) -> dict:
@@ -293,12 +305,15 @@ def main() -> None:
         proc = start_server(db, port, env)
         try:
             asyncio.run(load(port, key, min(args.clients, 4), 2.0, args.users, args.add, args.search_share))  # warm up
-            health = Health(port)
+            got: multiprocessing.Queue = multiprocessing.Queue()
+            health = multiprocessing.Process(target=poll_health, args=(port, args.seconds, got), daemon=True)
             health.start()
             load1 = os.getloadavg()[0]
+            cpu0 = cpu_seconds(proc.pid)
             result = asyncio.run(load(port, key, args.clients, args.seconds, args.users, args.add, args.search_share))
-            health.stop.set()
-            health.join()
+            server_cpu = cpu_seconds(proc.pid) - cpu0
+            health_latencies, health_failures = got.get(timeout=60)
+            health.join(10)
         finally:
             proc.terminate()
             try:
@@ -311,29 +326,36 @@ def main() -> None:
     lat = result["latencies"]
     done = len(lat["search"]) + len(lat["add"])
     rps = done / result["seconds"]
-    bare = (bare_before + bare_after) / 2
+    bare = (bare_before[0] + bare_after[0]) / 2
+    bare_cpu = (bare_before[1] + bare_after[1]) / 2
+    cpu_ratio = (done / server_cpu) / bare_cpu
     overall = pct(lat["search"] + lat["add"])
-    h = pct(health.latencies)
+    h = pct(health_latencies)
     n_err = sum(result["errors"].values())
     out = {
         "settings": {**vars(args), "env": env, "cores": cores, "load_avg_1m": load1},
-        "requests_per_s": rps, "bare_texts_per_s": bare, "bare_before": bare_before, "bare_after": bare_after,
-        "bare_batched_8": bare_batched, "ratio": rps / bare,
+        "requests_per_s": rps, "bare_texts_per_s": bare, "bare_before": bare_before[0], "bare_after": bare_after[0],
+        "bare_batched_8": bare_batched[0], "ratio": rps / bare,
+        "server_cpu_s": server_cpu, "requests_per_cpu_s": done / server_cpu, "bare_texts_per_cpu_s": bare_cpu,
+        "bare_batched_8_per_cpu_s": bare_batched[1], "cpu_ratio": cpu_ratio,
         "search": pct(lat["search"]), "add": pct(lat["add"]), "all": overall,
-        "errors": result["errors"], "healthz": h, "healthz_failures": health.failures,
+        "errors": result["errors"], "healthz": h, "healthz_failures": health_failures,
     }
     print(f"\nserver: {args.clients} clients, {args.seconds:.0f} s, add={args.add}, cores={cores}, "
           f"load avg {load1:.2f}, env {env or '{}'}")
     print(line("search", out["search"]))
     print(line("add", out["add"]))
     print(line("all", overall))
-    print(line("/healthz", h) + (f"  ({health.failures} failed)" if health.failures else ""))
+    print(line("/healthz", h) + (f"  ({health_failures} failed)" if health_failures else ""))
     print(f"  errors     {n_err} {result['errors'] or ''}")
     print(f"\nthroughput  server {rps:.1f} req/s;  bare embedder {bare:.1f} texts/s "
-          f"(before {bare_before:.1f}, after {bare_after:.1f}; one text per call, {cores} threads); "
-          f"batched by 8: {bare_batched:.1f}")
+          f"(before {bare_before[0]:.1f}, after {bare_after[0]:.1f}; one text per call, {cores} threads); "
+          f"batched by 8: {bare_batched[0]:.1f}")
+    print(f"per CPU second  server {done / server_cpu:.1f} req ({server_cpu:.1f} CPU s in all);  bare embedder "
+          f"{bare_cpu:.1f} texts (batched by 8: {bare_batched[1]:.1f});  ratio {cpu_ratio:.2f}  "
+          "(machine load cancels out here)")
     ok = {
-        "healthz_p99_ms": h.get("p99", float("inf")) <= TARGETS["healthz_p99_ms"] and not health.failures,
+        "healthz_p99_ms": h.get("p99", float("inf")) <= TARGETS["healthz_p99_ms"] and not health_failures,
         "errors": n_err == TARGETS["errors"],
         "ratio": rps / bare >= TARGETS["ratio"],
         "p95_over_p50": overall.get("p95", 0) <= TARGETS["p95_over_p50"] * overall.get("p50", 0),
