@@ -178,8 +178,7 @@ def bare_embedder(texts: list[str], seconds: float, workers: int, batch: int = 1
 
 
 def start_server(db: str, port: int, env: dict[str, str]) -> subprocess.Popen:
-    pre = os.environ.get("BENCH_SERVER_PRELUDE", "")  # experiments only, e.g. "import sys; sys.setswitchinterval(0.001)"
-    cmd = [sys.executable, "-c", f"{pre}\nfrom kenning.cli import main; main()", "serve", "--db", db, "--port", str(port),
+    cmd = [sys.executable, "-c", "from kenning.cli import main; main()", "serve", "--db", db, "--port", str(port),
            "--host", "127.0.0.1", "--log-level", "warning", "--no-mcp"]
     proc = subprocess.Popen(cmd, env={**os.environ, **env}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
