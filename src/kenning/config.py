@@ -47,10 +47,11 @@ class Settings(BaseSettings):
     refresh_cap_per_session: int = Field(1, ge=0, description="last_used_at refreshes per memory per session")
 
     embed_batch: bool | None = Field(
-        None, description="micro-batch concurrent embeddings on one thread per core; unset: on in the server, off in the library"
+        None, description="micro-batch concurrent embeddings (one model call for several requests); unset: on in the server, off in the library"
     )
     embed_batch_window_ms: float = Field(0.0, ge=0.0, le=50.0, description="how long a batch waits for companions")
     embed_batch_max: int = Field(16, ge=1, le=256, description="texts per batched model call at most")
+    embed_batch_threads: int = Field(0, ge=0, le=64, description="model calls running at once; 0: one per core but one (at least 1)")
 
     server_concurrency: int = Field(8, ge=1, le=1024, description="work requests the server handles at once")
     server_queue: int = Field(64, ge=0, le=100_000, description="work requests waiting beyond those; more get 503")

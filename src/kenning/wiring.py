@@ -49,7 +49,10 @@ def build_context(
     emb = embedder or build_embedder(settings)
     if not isinstance(emb, CachedEmbedder):
         if settings.embed_batch:
-            emb = BatchingEmbedder(emb, window_s=settings.embed_batch_window_ms / 1000, max_batch=settings.embed_batch_max)
+            emb = BatchingEmbedder(
+                emb, window_s=settings.embed_batch_window_ms / 1000, max_batch=settings.embed_batch_max,
+                workers=settings.embed_batch_threads or None,
+            )
         emb = CachedEmbedder(emb)  # repeats answered before they reach the batcher
     url = url or settings.db
     if llm is None and settings.llm_base_url:

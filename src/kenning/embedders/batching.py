@@ -1,7 +1,8 @@
-"""Micro-batching: concurrent ``embed`` calls share model calls, and the model never runs on more threads than cores.
+"""Micro-batching: concurrent ``embed`` calls share model calls, on a fixed number of model threads.
 
 A server thread that needs a vector puts its texts on one queue and waits.
-``workers`` batcher threads (one per core by default) each take the oldest
+``workers`` batcher threads (by default one per core but one, which is left
+to the Python side of request handling) each take the oldest
 waiting request, gather whatever else is waiting (for up to ``window_s``, or
 until ``max_batch`` texts), embed the distinct texts in one call per purpose,
 and hand each caller its rows. Under load, requests pile up while the model
@@ -37,7 +38,7 @@ class _Request:
 
 
 class BatchingEmbedder:
-    """Wraps an embedder so concurrent callers' texts are embedded together, on at most ``workers`` threads.
+    """Wraps an embedder so concurrent callers' texts are embedded together, on ``workers`` threads (default cores - 1, at least 1).
 
     Thread-safe; the batcher threads start on first use and stop on ``close``.
     """
@@ -52,7 +53,8 @@ class BatchingEmbedder:
         self.dim = inner.dim
         self.window_s = window_s
         self.max_batch = max_batch
-        self.workers = workers or os.cpu_count() or 1
+        # Request handling is Python (one core at a time, the GIL): leave it a core, the model gets the rest.
+        self.workers = workers or max(1, (os.cpu_count() or 1) - 1)
         self.batches = 0  # model calls made, for measuring the batch sizes reached
         self.texts = 0
         self._queue: queue.SimpleQueue[_Request | None] = queue.SimpleQueue()
