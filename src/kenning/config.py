@@ -45,3 +45,15 @@ class Settings(BaseSettings):
     allow_secrets: bool = Field(False, description="store credentials and card numbers (never by default)")
     max_text_chars: int = Field(4000, ge=1)
     refresh_cap_per_session: int = Field(1, ge=0, description="last_used_at refreshes per memory per session")
+
+    embed_batch: bool | None = Field(
+        None, description="micro-batch concurrent embeddings (one model call for several requests); unset: on in the server, off in the library"
+    )
+    embed_batch_window_ms: float = Field(0.0, ge=0.0, le=50.0, description="how long a batch waits for companions")
+    embed_batch_max: int = Field(16, ge=1, le=256, description="texts per batched model call at most")
+    embed_batch_threads: int = Field(0, ge=0, le=64, description="model calls running at once; 0: one per core but one (at least 1)")
+
+    server_concurrency: int = Field(8, ge=1, le=1024, description="work requests the server handles at once")
+    server_queue: int = Field(64, ge=0, le=100_000, description="work requests waiting beyond those; more get 503")
+    server_queue_timeout_s: float = Field(10.0, gt=0.0, description="a request that waited this long for a slot gets 503")
+    server_retry_after_s: int = Field(1, ge=0, description="the Retry-After a 503 for saturation carries")

@@ -170,6 +170,9 @@ class Kenning:
 
     def close(self) -> None:
         self.ctx.store.close()
+        close = getattr(self.ctx.embedder, "close", None)
+        if callable(close):
+            close()  # a batching embedder's threads
 
     def __enter__(self) -> "Kenning":
         return self

@@ -8,6 +8,7 @@ from kenning import registry
 from kenning.config import Settings
 from kenning.lifecycle.context import Context
 from kenning.embedders.base import CachedEmbedder, Embedder
+from kenning.embedders.batching import BatchingEmbedder
 from kenning.lifecycle.retrieve import Policy
 from kenning.stores.base import MemoryStore
 
@@ -47,7 +48,12 @@ def build_context(
 ) -> Context:
     emb = embedder or build_embedder(settings)
     if not isinstance(emb, CachedEmbedder):
-        emb = CachedEmbedder(emb)
+        if settings.embed_batch:
+            emb = BatchingEmbedder(
+                emb, window_s=settings.embed_batch_window_ms / 1000, max_batch=settings.embed_batch_max,
+                workers=settings.embed_batch_threads or None,
+            )
+        emb = CachedEmbedder(emb)  # repeats answered before they reach the batcher
     url = url or settings.db
     if llm is None and settings.llm_base_url:
         from kenning.llms import build_llm

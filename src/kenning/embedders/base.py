@@ -73,6 +73,13 @@ class CachedEmbedder:
             return np.zeros((0, self.dim), dtype=np.float32)
         return np.stack(out).astype(np.float32)  # type: ignore[arg-type]
 
+    def close(self) -> None:
+        """Stop the batcher threads if the inner embedder is a ``BatchingEmbedder``; embedding still works after."""
+        from kenning.embedders.batching import BatchingEmbedder
+
+        if isinstance(self.inner, BatchingEmbedder):
+            self.inner.close()
+
     def discard(self, predicate: Callable[[str], bool]) -> int:
         """Drop cached embeddings whose text satisfies ``predicate`` (the deletion cascade's cache invalidation)."""
         with self._lock:

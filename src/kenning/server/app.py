@@ -16,6 +16,7 @@ from contextlib import asynccontextmanager
 from urllib.parse import unquote_to_bytes
 from typing import AsyncIterator
 
+import anyio.to_thread
 from fastapi import FastAPI
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -24,6 +25,7 @@ from kenning.config import Settings
 from kenning.errors import KenningError
 from kenning.memory import Kenning
 from kenning.server import errors
+from kenning.server.admission import Admission, Gate
 from kenning.server.metrics import Metrics
 from kenning.types import new_id
 
@@ -185,8 +187,10 @@ def create_app(
     runs background maintenance (reconciliation, consolidation, forgetting)
     every that many seconds while the app is up.
     """
-    settings = settings or Settings.model_construct()
+    settings = settings or (system.ctx.settings if system is not None else Settings.model_construct())
     owned = system is None
+    if owned and settings.embed_batch is None:  # unset: a server batches concurrent embeddings
+        settings = settings.model_copy(update={"embed_batch": True})
     system = system or kenning.open(settings.db, settings=settings)
     metrics = Metrics()
     mcp_app = None
@@ -201,6 +205,9 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         log.info("started", extra={"fields": {"store": type(system.ctx.store).__name__,
                                               "maintenance_interval_s": maintenance_interval}})
+        # Requests that are admitted hold at most one pool thread at a time: never let the pool be the bound.
+        pool = anyio.to_thread.current_default_thread_limiter()
+        pool.total_tokens = max(pool.total_tokens, settings.server_concurrency + 8)
         if background is not None:
             background.thread.start()
         try:
@@ -237,6 +244,11 @@ def create_app(
     page.mount_static(app)
     if mcp_app is not None:
         app.mount("/mcp", mcp_app)
+    app.state.admission = Gate(
+        concurrency=settings.server_concurrency, queue=settings.server_queue,
+        timeout_s=settings.server_queue_timeout_s, retry_after_s=settings.server_retry_after_s,
+    )
+    app.add_middleware(Admission, gate=app.state.admission)
     app.add_middleware(BodyLimit)
     app.add_middleware(Observe, metrics=metrics)
     _state_the_text_limit(app, system.ctx.settings.max_text_chars)

@@ -124,8 +124,11 @@ def principal(request: Request, creds: HTTPAuthorizationCredentials | None = Dep
     raise HTTPException(401, "a valid API key or page token is required", headers={"WWW-Authenticate": "Bearer"})
 
 
-def api_key_only(who: Principal = Depends(principal)) -> Principal:
-    """Routes an application uses but a user's page may not (capture, remember, maintenance, page links)."""
+async def api_key_only(who: Principal = Depends(principal)) -> Principal:
+    """Routes an application uses but a user's page may not (capture, remember, maintenance, page links).
+
+    This and the two scope dependencies below do no I/O, so they run on the event loop (each sync
+    dependency would cost the request one more trip through the thread pool)."""
     if who.is_page:
         raise HTTPException(403, "this route needs a tenant API key")
     return who
@@ -142,11 +145,11 @@ def scoped_for(request: Request, user_id: str, who: Principal) -> ScopedMemory:
     return system.scope(who.tenant_id, user_id)
 
 
-def user_scope(request: Request, user_id: str, who: Principal = Depends(principal)) -> ScopedMemory:
+async def user_scope(request: Request, user_id: str, who: Principal = Depends(principal)) -> ScopedMemory:
     """Dependency: the caller's scope for the path's user (API key or that user's page token)."""
     return scoped_for(request, user_id, who)
 
 
-def app_scope(request: Request, user_id: str, who: Principal = Depends(api_key_only)) -> ScopedMemory:
+async def app_scope(request: Request, user_id: str, who: Principal = Depends(api_key_only)) -> ScopedMemory:
     """Dependency: as ``user_scope`` but API keys only."""
     return scoped_for(request, user_id, who)

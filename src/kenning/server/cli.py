@@ -65,7 +65,9 @@ def serve_cmd(db: str | None, host: str, port: int, log_level: str, no_mcp: bool
     click.echo("  Create a key:  kenning keys create --tenant <your-app>" + (f" --db {db}" if db else ""), err=True)
     config = uvicorn.Config(
         app, host=host, port=port, log_config=None, log_level=log_level, timeout_graceful_shutdown=10,
-        limit_concurrency=256, server_header=False, access_log=False,  # kenning.server logs each request
+        # uvicorn's own cap (a bare 503) stays above the app's gate, which answers with Retry-After
+        limit_concurrency=max(256, settings.server_concurrency + settings.server_queue + 64),
+        server_header=False, access_log=False,  # kenning.server logs each request
     )
     uvicorn.Server(config).run()
 

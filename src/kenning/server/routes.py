@@ -12,11 +12,14 @@ from datetime import datetime, timezone
 from enum import Enum
 from typing import Any
 
+import anyio
+import anyio.to_thread
 from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.responses import JSONResponse
 
 from kenning.memory import ScopedMemory
 from kenning.server import schemas as s
+from kenning.server.errors import error_response
 from kenning.server.auth import Principal, api_key_only, app_scope, page_expiry, principal, sign_page_token, user_scope
 from kenning.errors import ValidationError
 from kenning.types import Kind, Memory, Source, Status
@@ -209,19 +212,33 @@ def page_token(
 ops = APIRouter(tags=["operations"])
 
 
+READY_TIMEOUT_S = 2.0
+
+
 @ops.get("/healthz", summary="Liveness: the process answers")
-def healthz() -> dict[str, str]:
+async def healthz() -> dict[str, str]:
+    """Answered on the event loop: no thread, no store, no embedder, never queued behind work."""
     return {"status": "ok"}
 
 
 @ops.get("/readyz", summary="Readiness: the store answers", responses={503: {"model": s.ErrorBody}})
-def readyz(request: Request) -> dict[str, str]:
-    request.app.state.system.authenticate("kn_readiness-probe")  # one indexed read; StoreError -> 503
+async def readyz(request: Request) -> dict[str, str]:
+    """One indexed read of the store, on a thread of its own (not the busy pool), within ``READY_TIMEOUT_S``."""
+    state = request.app.state
+    if getattr(state, "ready_limiter", None) is None:
+        state.ready_limiter = anyio.CapacityLimiter(1)  # a stuck probe makes the next ones time out, not pile up
+    system = state.system
+    with anyio.move_on_after(READY_TIMEOUT_S) as waited:
+        await anyio.to_thread.run_sync(
+            system.authenticate, "kn_readiness-probe", limiter=state.ready_limiter, abandon_on_cancel=True
+        )  # StoreError -> 503 by the error table
+    if waited.cancelled_caught:
+        return error_response(503, "store_unavailable", f"the store did not answer within {READY_TIMEOUT_S:g} s", "StoreError")
     return {"status": "ready"}
 
 
 @ops.get("/metrics", summary="Prometheus metrics", response_class=Response)
-def metrics(request: Request) -> Response:
+async def metrics(request: Request) -> Response:
     from kenning.server.metrics import CONTENT_TYPE_LATEST
 
     return Response(request.app.state.metrics.render(), media_type=CONTENT_TYPE_LATEST)
