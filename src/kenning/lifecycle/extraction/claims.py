@@ -280,6 +280,8 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
         elif state.hedged and _alternative(sent):
             clause = replace(clause, hedged=True)
         got = _claim(clause, sent, piece, index, sarcastic, state)
+        if not got and not clause.hedged:
+            got = _reason_claims(parser, sent, index, sarcastic, state)
         state.hedged = clause.hedged
         state.others.extend(named)
         state.things.extend(_things(sent))
@@ -502,6 +504,22 @@ def _asks_back(sent: Sentence) -> bool:
 
 def _pleads(sent: Sentence) -> bool:
     return any(t.lower in ("please", "pls", "plz") for t in sent.tokens)
+
+
+def _reason_claims(parser: Parser, sent: Sentence, index: int, sarcastic: bool, state: TurnState) -> list[rules.Claim]:
+    """The claims of a first-person reason inside a clause that says nothing itself: "which is awkward
+    because I'm literally a barista" -> "I'm literally a barista"."""
+    out: list[rules.Claim] = []
+    for t in sent.tokens:
+        marks = [c for c in sent.children(t.i) if c.dep == "mark" and c.lower in lx.REASON_MARKS]
+        subj = next((c for c in sent.children(t.i) if c.dep in ("nsubj", "nsubjpass")), None)
+        if t.dep != "advcl" or not marks or subj is None or subj.lower not in ("i", "we"):
+            continue
+        text = trim("".join(sent.tokens[i].text + sent.tokens[i].space for i in sent.subtree(t.i) if i != marks[0].i).strip())
+        parsed = parser.parse([text])[0]
+        if parsed:
+            out.extend(_claim(read(parsed[0], others=state.others), parsed[0], text, index, sarcastic, state))
+    return out
 
 
 def _unaddressed(parser: Parser, parsed: list[Sentence]) -> list[Sentence]:

@@ -83,6 +83,16 @@ def _has_subject_verb(sent: Sentence, a: int, b: int) -> bool:
     return False
 
 
+def _completes(sent: Sentence, a: int, b: int) -> bool:
+    """A last clause with nothing of its own but a pronoun subject and a verb ("…a charity ride in June and
+    I've signed up", "…and I loved it"): it finishes the clause before, which says what it is about."""
+    if b < len(sent.tokens) and any(t.pos not in ("PUNCT", "SYM", "X") for t in sent.tokens[b:]):
+        return False
+    if any(t.pos in ("NOUN", "PROPN", "NUM", "ADJ") for t in sent.tokens[a:b]):
+        return False
+    return not any(t.dep in ("dobj", "attr", "acomp", "prep", "xcomp", "ccomp", "dative", "oprd", "advcl", "advmod") for t in sent.tokens[a:b])
+
+
 def _words(sent: Sentence, a: int, b: int) -> str:
     return "".join(t.text + t.space for t in sent.tokens[a:b]).strip()
 
@@ -108,7 +118,7 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
             kinds.append("rest")  # "whenever you book a hotel for me, ask for a high floor": one rule
             continue
         if _has_subject_verb(sent, a, b):
-            kinds.append("own")
+            kinds.append("rest" if n > 0 and _completes(sent, a, b) else "own")
             continue
         pleads = any(t.lower in ("please", "pls", "plz") for t in sent.tokens[a:b])
         shared = first is not None and b - a >= 2 and first.dep == "conj" and first.head < a and sent.tokens[first.head].pos in ("VERB", "AUX") and not pleads and first.lemma not in lx.RETRACT_VERBS

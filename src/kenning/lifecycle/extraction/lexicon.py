@@ -33,6 +33,8 @@ AUXILIARIES = frozenset({"be", "have", "do", "will", "would", "can", "could", "s
 ENDING_VERBS = frozenset({"quit", "stop", "leave", "drop", "give up", "pack in", "ditch", "abandon", "end"})
 # verbs of how one speaker treats the other: "I miss you", "I owe you one", "thank you"
 SOCIAL_VERBS = frozenset({"miss", "love", "adore", "owe", "thank", "hug", "appreciate", "promise", "wish", "congratulate", "envy", "trust"})
+# words that open a reason: "which is awkward because I'm a barista"
+REASON_MARKS = frozenset({"because", "bc", "cos", "coz", "cause", "'cause", "since", "as"})
 # verbs of keeping the other speaker up to date: "keep me posted", "tell me everything", "fill me in"
 NEWS_VERBS = frozenset({"tell", "keep", "fill", "update", "send", "show", "let"})
 # the other speaker, in any form chat spells it

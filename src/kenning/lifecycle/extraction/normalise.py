@@ -41,6 +41,10 @@ _ASIDE = re.compile(r"\s*\((?:[^()\d]{0,24})\)|\s*\((?:lies|jk|lol|haha|sigh|ugh
 _ANNOTATION = re.compile(r"\s*\[[^\[\]]*\](?!\()|\s*\[[^\[\]]*$")
 
 
+# a pseudo-cleft says a plain clause with emphasis: "what I actually do is volunteer…" -> "I actually volunteer…"
+_CLEFT = re.compile(r"(?i)\bwhat (I|we) (\w+ly )?do (?:is|'s) (?:to )?")
+
+
 def normalise(text: str) -> str:
     """``text`` with chat spellings made standard; meaning and secrets' masks untouched."""
 
@@ -52,6 +56,7 @@ def normalise(text: str) -> str:
 
     text = _WORD.sub(word, text)
     text = _ANNOTATION.sub("", text)
+    text = _CLEFT.sub(lambda m: f"{m.group(1)} {m.group(2) or ''}", text)
     text = _ASIDE.sub("", text)
     for pattern, forms in _PHRASAL:
         text = pattern.sub(lambda m: forms[(m.group(2) or "").lower()], text)
