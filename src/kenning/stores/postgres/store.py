@@ -9,8 +9,10 @@
   sorted by inner product. An approximate HNSW index with a tenant filter
   walks the global graph and filters afterwards, losing most of a small
   scope's true neighbours (see docs/scaling.md for the measurements).
-- Keyword search is PostgreSQL full-text search (English stemming, as the
-  SQLite engine's porter tokenizer) ranked by ``ts_rank``.
+- Keyword search is ``stores.keywords``, as on every engine: Kenning's words
+  matched against each record's stored ``terms`` (the partition's, or the
+  scope's rows when filtered), ranked by word rarity within the scope. The
+  ``tsv`` column (English full-text) is still generated but no search reads it.
 - The facade's search runs over an in-process ``Partition`` of the scope
   (``stores.partition``), as on SQLite: loaded in one query, cached, and
   checked against ``kenning_scope_gen`` (bumped in every write transaction)
@@ -21,8 +23,8 @@
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime, timedelta, timezone
 
@@ -32,11 +34,11 @@ from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
 from kenning.errors import ConfigError, Conflict, StoreError, ValidationError
-from kenning.text import STOPWORDS
-from kenning.stores.base import RETRIEVABLE, KeyStore, LeaseStore, PartitionStore, ResidueStore, Scored, StoreBase
+from kenning.stores.base import RETRIEVABLE, KeyStore, LeaseStore, PartitionStore, ResidueStore, Scored, StoreBase, T
+from kenning.stores import keywords
 from kenning.stores.partition import KIND_CODES, NEVER, Partition, PartitionCache, context_of, encode_terms
 from kenning.stores.postgres.filters import predicate
-from kenning.stores.postgres.adapt import Vector, register_vector, translated
+from kenning.stores.postgres.adapt import Pending, Vector, register_vector, translated
 from kenning.stores.postgres.migrations import migrate
 from kenning.types import ApiKey, AuditEntry, Changeset, Filter, Kind, Memory, Scope, Status
 
@@ -55,20 +57,7 @@ _BUMP = (
     "ON CONFLICT (tenant_id, user_id) DO UPDATE SET gen = kenning_scope_gen.gen + 1"
 )
 _AUDIT_COLS = "id, tenant_id, user_id, at, op, memory_ids, source, reason"
-_WORD = re.compile(r"[^\W_]+", re.UNICODE)
-
-
-def tsquery(text: str) -> str | None:
-    """A tsquery OR-ing the text's distinct content words (the SQLite engine's rule); None if none.
-
-    Words are letters and digits only, each a quoted lexeme, so user text can
-    never inject tsquery operators.
-    """
-    words: list[str] = []
-    for w in _WORD.findall(text.lower()):
-        if w not in STOPWORDS and w not in words:
-            words.append(w)
-    return " | ".join(f"'{w}'" for w in words[:32]) or None
+_GEN = "SELECT gen, touched FROM kenning_scope_gen WHERE tenant_id = $1 AND user_id = $2"  # Pending: libpq placeholders
 
 
 class PostgresStore(StoreBase, KeyStore, LeaseStore, ResidueStore, PartitionStore):
@@ -89,6 +78,7 @@ class PostgresStore(StoreBase, KeyStore, LeaseStore, ResidueStore, PartitionStor
         self.dim = dim
         self._closed = False
         self._cache = PartitionCache(cache_bytes)
+        self._local = threading.local()
         kwargs = {"autocommit": True, "options": "-c timezone=UTC"}
         try:
             with psycopg.connect(url, **kwargs) as conn:
@@ -141,6 +131,15 @@ class PostgresStore(StoreBase, KeyStore, LeaseStore, ResidueStore, PartitionStor
     def _conn(self, what: str) -> Iterator[psycopg.Connection]:
         if self._closed:
             raise StoreError("the store is closed")
+        held = getattr(self._local, "held", None)
+        if held is not None:  # inside ``ranked``: this thread's connection, once its pending reply is read
+            with translated(what):
+                try:
+                    held.rows()
+                except psycopg.Error:
+                    pass  # ``ranked`` raises it when it reads the reply
+                yield held.conn
+            return
         with translated(what), self._pool.connection() as conn:
             yield conn
 
@@ -191,21 +190,22 @@ class PostgresStore(StoreBase, KeyStore, LeaseStore, ResidueStore, PartitionStor
     def touch(self, scope: Scope, ids: Sequence[str], now: datetime) -> None:
         if not ids:
             return
-        with self._tx("touch") as conn:
-            # A recency hint on the read path: losing the last instants of touches in a
-            # crash is harmless, so this commit does not wait for the WAL flush.
-            conn.execute("SET LOCAL synchronous_commit = off")
-            conn.execute(
-                "UPDATE kenning_memories SET last_used_at = greatest(last_used_at, %s) "
-                "WHERE tenant_id = %s AND user_id = %s AND id = ANY(%s::text[])",
-                (now, scope.tenant_id, scope.user_id, list(ids)),
-            )
-            # The row lock orders refreshes of one scope: a cached partition exactly one
-            # behind missed none and is brought forward; otherwise the next search reloads.
-            row = conn.execute(
-                "UPDATE kenning_scope_gen SET touched = touched + 1 WHERE tenant_id = %s AND user_id = %s RETURNING gen, touched",
-                (scope.tenant_id, scope.user_id),
-            ).fetchone()
+        # One statement, one round trip. A recency hint on the read path: losing the last
+        # instants of touches in a crash is harmless, so its commit does not wait for the WAL
+        # flush. The memories are updated before the scope's row is locked (``t`` is read by
+        # the outer UPDATE), the order every write takes; that row lock orders refreshes of
+        # one scope, so a cached partition exactly one behind missed none and is brought
+        # forward, otherwise the next search reloads the column.
+        rows = self._rows(
+            "touch",
+            "WITH c AS (SELECT set_config('synchronous_commit', 'off', true)), "
+            "t AS (UPDATE kenning_memories SET last_used_at = greatest(last_used_at, %(now)s) "
+            "WHERE tenant_id = %(t)s AND user_id = %(u)s AND id = ANY(%(ids)s::text[]) RETURNING 1) "
+            "UPDATE kenning_scope_gen g SET touched = g.touched + 1 FROM (SELECT count(*) FROM t) n, c "
+            "WHERE g.tenant_id = %(t)s AND g.user_id = %(u)s RETURNING g.gen, g.touched",
+            {"now": now, "t": scope.tenant_id, "u": scope.user_id, "ids": list(ids)},
+        )
+        row = rows[0] if rows else None
         if row is not None:
             self._cache.touched(scope, row[0], row[1], ids, _us(now))
 
@@ -287,6 +287,83 @@ class PostgresStore(StoreBase, KeyStore, LeaseStore, ResidueStore, PartitionStor
         self._cache.put(scope, part)
         return part
 
+    def ranked(
+        self,
+        scope: Scope,
+        rank: Callable[[Partition], T],
+        refresh: Callable[[T], Sequence[str]] | None = None,
+        now: datetime | None = None,
+    ) -> tuple[Partition, T]:
+        """``rank`` of the scope's current partition, run on the cached one while the server confirms it, in one round trip.
+
+        Without a refresh the generation check is sent before ``rank`` runs and
+        read after, so the round trip overlaps the ranking (a store call inside
+        ``rank`` reads the reply first and reuses the connection). With one, the
+        refresh write is sent after ``rank``, applied only if the generation the
+        cached partition was loaded at is still the scope's, and says whether it
+        was. Should the cached partition be stale, the fresh one is loaded and
+        ranked again.
+        """
+        part = self._cache.get(scope)
+        if part is not None and refresh is not None:
+            result = rank(part)
+            ids = list(refresh(result))
+            if ids and self._touch_if_current(scope, part, ids, now):  # type: ignore[arg-type]
+                return part, result
+            if not ids and self._current(scope, part, None):
+                return part, result
+        elif part is not None:
+            with self._conn("search") as conn:
+                pending = Pending(conn, _GEN, (scope.tenant_id, scope.user_id))
+                self._local.held = pending
+                try:
+                    result = rank(part)
+                finally:
+                    self._local.held = None
+                    current = self._current(scope, part, pending)
+            if current:
+                return part, result
+        part = self.partition(scope)
+        result = rank(part)
+        ids = list(refresh(result)) if refresh is not None else []
+        if ids:
+            self.touch(scope, ids, now)  # type: ignore[arg-type]
+        return part, result
+
+    def _current(self, scope: Scope, part: Partition, pending: Pending | None) -> bool:
+        """Whether ``part`` is still the scope's partition (generation and refresh count), from ``pending``'s reply or a new query."""
+        if pending is None:
+            row = self._rows("search", "SELECT gen, touched FROM kenning_scope_gen m WHERE " + _SCOPE,
+                             {"t": scope.tenant_id, "u": scope.user_id})
+            gen, touched = (row[0][0], row[0][1]) if row else (0, 0)
+        else:
+            with translated("search"):
+                got = pending.rows()
+            gen, touched = (int(got[0][0]), int(got[0][1])) if got else (0, 0)
+        return part.gen == gen and part.touched == touched
+
+    def _touch_if_current(self, scope: Scope, part: Partition, ids: list[str], now: datetime) -> bool:
+        """``touch`` in one statement, applied only if ``part`` is still current when the statement starts; whether it was.
+
+        The scope's refresh count is bumped either way (an empty refresh when
+        stale), so the count still orders every write of ``last_used_at``.
+        """
+        rows = self._rows(
+            "touch",
+            "WITH s AS (SELECT gen = %(gen)s AND touched = %(touched)s AS ok FROM kenning_scope_gen "
+            "WHERE tenant_id = %(t)s AND user_id = %(u)s), "
+            "c AS (SELECT set_config('synchronous_commit', 'off', true)), "
+            "t AS (UPDATE kenning_memories SET last_used_at = greatest(last_used_at, %(now)s) "
+            "WHERE tenant_id = %(t)s AND user_id = %(u)s AND id = ANY(%(ids)s::text[]) AND (SELECT ok FROM s) RETURNING 1) "
+            "UPDATE kenning_scope_gen g SET touched = g.touched + 1 FROM (SELECT count(*) FROM t) n, c, s "
+            "WHERE g.tenant_id = %(t)s AND g.user_id = %(u)s RETURNING g.gen, g.touched, s.ok",
+            {"gen": part.gen, "touched": part.touched, "now": now, "t": scope.tenant_id, "u": scope.user_id, "ids": ids},
+        )
+        if not rows or not rows[0][2]:
+            return False
+        self._cache.touched(scope, rows[0][0], rows[0][1], ids, _us(now))
+        return True
+
     def records(self, scope: Scope, part: Partition, positions: Sequence[int]) -> list[Memory]:
         """Whole records for these partition positions, in order; read once per generation, leaving out any no longer live."""
         return part.records(positions, lambda ids: self.get_many(scope, ids))
@@ -319,21 +396,34 @@ class PostgresStore(StoreBase, KeyStore, LeaseStore, ResidueStore, PartitionStor
         self, scope: Scope, query: str, *, k: int, now: datetime, statuses: Sequence[Status] = RETRIEVABLE,
         where: Filter | None = None,
     ) -> list[Scored]:
-        tsq = tsquery(query)
-        if tsq is None or k <= 0 or not statuses:
+        # Kenning's words ranked by their summed rarity among the records searched
+        # (stores.keywords, the same on every engine): over the cached partition when it
+        # holds those records, else over the scope's rows that pass the filter.
+        words = keywords.query_words(query)
+        if not words or k <= 0 or not statuses:
             return []
+        wanted = [s.value for s in statuses]
+        if not where and set(wanted) <= {"active", "provisional"}:
+            part = self.partition(scope)
+            top, scores = keywords.in_partition(part, words, keywords.live_mask(part, wanted, _us(now)), k)
+            found = {m.id: m for m in self.records(scope, part, top.tolist())}
+            return [Scored(found[part.ids[i]], s) for i, s in zip(top.tolist(), scores.tolist()) if part.ids[i] in found]
         extra, extra_args = predicate(where)
-        # Rank ids first, then fetch the top k whole: sorting every matching row
-        # with its vector costs more than the second probe (measured).
         rows = self._rows(
             "keyword search",
-            "WITH top AS (SELECT m.id, ts_rank(m.tsv, q) AS s FROM kenning_memories m, to_tsquery('english', %(q)s) q "
-            f"WHERE {_SCOPE} AND m.status = ANY(%(st)s::text[]) AND (m.expires_at IS NULL OR m.expires_at > %(now)s) "
-            f"AND m.tsv @@ q{extra} ORDER BY s DESC, m.id LIMIT %(k)s) "
-            f"SELECT {_COLS}, top.s FROM top JOIN kenning_memories m ON {_SCOPE} AND m.id = top.id ORDER BY top.s DESC, top.id",
-            {"t": scope.tenant_id, "u": scope.user_id, "st": [s.value for s in statuses], "now": now, "q": tsq, "k": k, **extra_args},
+            "SELECT m.id, m.created_at, m.terms, CASE WHEN m.terms IS NULL THEN m.text END, "
+            "CASE WHEN m.terms IS NULL THEN m.metadata->>'context' END "
+            f"FROM kenning_memories m WHERE {_SCOPE} AND m.status = ANY(%(st)s::text[]) "
+            f"AND (m.expires_at IS NULL OR m.expires_at > %(now)s){extra} ORDER BY m.id",
+            {"t": scope.tenant_id, "u": scope.user_id, "st": wanted, "now": now, **extra_args},
         )
-        return [Scored(_memory(r), max(float(r[-1]), 1e-9)) for r in rows]
+        if not rows:
+            return []
+        encoded = [r[2] if r[2] is not None else encode_terms(r[3], r[4]) for r in rows]
+        top, scores = keywords.in_rows(encoded, [_us(r[1]) for r in rows], words, k)
+        ids = [rows[i][0] for i in top.tolist()]
+        found = {m.id: m for m in self.get_many(scope, ids)}
+        return [Scored(found[m], s) for m, s in zip(ids, scores.tolist()) if m in found]
 
     def list(
         self,

@@ -8,6 +8,7 @@ with its cached per-scope matrix, is untouched.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -15,7 +16,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from kenning.stores.base import Scored
-from kenning.stores.sqlite.rows import _MEM_COLS, _FROM, _row, fts_words, to_us, word_postings
+from kenning.stores import keywords
+from kenning.stores.partition import context_of, encode_terms
+from kenning.stores.sqlite.rows import to_us
 from kenning.types import Filter, Scope, Status
 
 if TYPE_CHECKING:
@@ -90,34 +93,27 @@ def search_vector(
 
 
 def search_keywords(
-    store: "SQLiteStore", scope: Scope, query: str, *, k: int, now: datetime, statuses: Sequence[Status], where: Filter
+    store: "SQLiteStore", scope: Scope, words: Sequence[str], *, k: int, now: datetime, statuses: Sequence[Status],
+    where: Filter | None,
 ) -> list[Scored]:
-    """Full-text top-k among the scope's records that ``where`` keeps: the unfiltered ranking (word rarity in the scope)."""
-    words = fts_words(query)
+    """Keyword top-k (``stores.keywords``) among the scope's unexpired records of ``statuses`` that ``where`` keeps
+    (all of them for None): their stored terms read in id order, ranked by word rarity among them."""
     if not words or k <= 0 or not statuses:
         return []
-    sql, args = word_postings(scope, words)
     extra, extra_args = predicate(where)
     with store._read() as con:
-        hits = np.array(con.execute(sql, args).fetchall(), dtype=np.int64).reshape(-1, 2)
-        docs = int(hits[hits[:, 0] < 0][0, 1])
-        hits = hits[hits[:, 0] >= 0]
-        if not hits.size:
-            return []
-        df = np.bincount(hits[:, 0], minlength=len(words))
-        idf = np.log1p((docs - df + 0.5) / (df + 0.5))
-        score: dict[int, float] = {}
-        for w, rid in sorted(hits.tolist()):  # by word, so every sum adds in one order
-            score[rid] = score.get(rid, 0.0) + float(idf[w])
-        rids = list(score)
-        found: list[tuple] = []
-        for start in range(0, len(rids), 500):
-            batch = rids[start : start + 500]
-            found += con.execute(
-                f"SELECT {_MEM_COLS}, m.rowid {_FROM} WHERE m.rowid IN ({','.join('?' * len(batch))}) "
-                f"AND m.tenant_id = ? AND m.user_id = ? AND m.status IN ({','.join('?' * len(statuses))}) "
-                f"AND (m.expires_at IS NULL OR m.expires_at > ?){extra}",
-                (*batch, scope.tenant_id, scope.user_id, *[s.value for s in statuses], to_us(now), *extra_args),
-            ).fetchall()
-    found.sort(key=lambda r: (-score[r[-1]], -r[-1]))
-    return [Scored(_row(r[:-1]), max(score[r[-1]], 1e-9)) for r in found[:k]]
+        rows = con.execute(
+            "SELECT m.id, m.created_at, v.terms, CASE WHEN v.terms IS NULL THEN m.text END, "
+            "CASE WHEN v.terms IS NULL THEN m.metadata END FROM memories m LEFT JOIN memory_vectors v "
+            "ON v.tenant_id = m.tenant_id AND v.user_id = m.user_id AND v.id = m.id "
+            f"WHERE m.tenant_id = ? AND m.user_id = ? AND m.status IN ({','.join('?' * len(statuses))}) "
+            f"AND (m.expires_at IS NULL OR m.expires_at > ?){extra} ORDER BY m.id",
+            (scope.tenant_id, scope.user_id, *[s.value for s in statuses], to_us(now), *extra_args),
+        ).fetchall()
+    if not rows:
+        return []
+    encoded = [r[2] if r[2] is not None else encode_terms(r[3], context_of(json.loads(r[4] or "{}"))) for r in rows]
+    top, scores = keywords.in_rows(encoded, [r[1] for r in rows], words, k)
+    ids = [rows[i][0] for i in top.tolist()]
+    found = {m.id: m for m in store._fetch(scope, ids)}
+    return [Scored(found[m], s) for m, s in zip(ids, scores.tolist()) if m in found]
