@@ -79,16 +79,4 @@ def in_rows(encoded: Sequence[str], created: Sequence[int], words: Sequence[str]
     return top, s[top]
 
 
-def live_mask(part: Any, statuses: Sequence[str], now_us: int) -> np.ndarray | None:
-    """Which partition records have one of ``statuses`` (a subset of active, provisional) and are unexpired at
-    ``now_us``; None when every record is."""
-    mask = part.expires > now_us
-    wanted = set(statuses)
-    if wanted == {"active"}:
-        mask &= part.active
-    elif wanted == {"provisional"}:
-        mask &= ~part.active
-    return None if mask.all() else mask
-
-
-__all__ = ["best", "idf", "in_partition", "in_rows", "live_mask", "query_words", "sums"]
+__all__ = ["best", "idf", "in_partition", "in_rows", "query_words", "sums"]

@@ -4,11 +4,12 @@
   one explicit transaction, so ``apply`` is all-or-nothing.
 - The scope (tenant, user) is a parameter of every statement that touches
   memories or audit lines, and leads every key and index.
-- Vector search is exact per scope: the scope's rows are fetched through the
-  btree on (tenant_id, user_id, status) in a ``MATERIALIZED`` CTE, then
-  sorted by inner product. An approximate HNSW index with a tenant filter
-  walks the global graph and filters afterwards, losing most of a small
-  scope's true neighbours (see docs/scaling.md for the measurements).
+- Vector search is exact per scope and computed in process over the cached
+  partition (``Partition.nearest``, as on SQLite; a filter narrows it to the
+  ids its SQL keeps), so both engines return the same records in the same
+  order with the same similarities. An approximate HNSW index with a tenant
+  filter walks the global graph and filters afterwards, losing most of a
+  small scope's true neighbours (see docs/scaling.md for the measurements).
 - Keyword search is ``stores.keywords``, as on every engine: Kenning's words
   matched against each record's stored ``terms`` (the partition's, or the
   scope's rows when filtered), ranked by word rarity within the scope. The
@@ -36,7 +37,7 @@ from psycopg_pool import ConnectionPool
 from kenning.errors import ConfigError, Conflict, StoreError, ValidationError
 from kenning.stores.base import RETRIEVABLE, KeyStore, LeaseStore, PartitionStore, ResidueStore, Scored, StoreBase, T
 from kenning.stores import keywords
-from kenning.stores.partition import KIND_CODES, NEVER, Partition, PartitionCache, context_of, encode_terms
+from kenning.stores.partition import KIND_CODES, NEVER, Partition, PartitionCache, best, context_of, encode_terms
 from kenning.stores.postgres.filters import predicate
 from kenning.stores.postgres.adapt import Pending, Vector, register_vector, translated
 from kenning.stores.postgres.migrations import migrate
@@ -377,20 +378,34 @@ class PostgresStore(StoreBase, KeyStore, LeaseStore, ResidueStore, PartitionStor
             raise ValidationError(f"query vector has shape {vector.shape}; this store holds {self.dim} dims")
         if k <= 0 or not statuses:
             return []
+        wanted = [s.value for s in statuses]
         extra, extra_args = predicate(where)
-        # MATERIALIZED keeps the planner from pushing the ORDER BY distance into
-        # a global index scan: the scope's rows are fetched first, then ranked.
+        args = {"t": scope.tenant_id, "u": scope.user_id, "st": wanted, "now": now, **extra_args}
+        if set(wanted) <= {"active", "provisional"}:
+            # Over the cached partition (Partition.nearest, as on every engine); a filter
+            # narrows it to the ids its SQL keeps.
+            part = self.partition(scope)
+            mask = part.mask(wanted, _us(now))
+            if where:
+                kept = part.positions([r[0] for r in self._rows("vector search", f"SELECT m.id FROM kenning_memories m WHERE {_SCOPE}{extra}", args)])
+                mask = kept if mask is None else mask & kept
+            top, sims = part.nearest(vector, k, mask)
+            found = {m.id: m for m in self.records(scope, part, top.tolist())}
+            return [Scored(found[part.ids[i]], s) for i, s in zip(top.tolist(), sims.tolist()) if part.ids[i] in found]
+        # Statuses outside the partition (retired records): the rows, in id order, ranked the same way.
         rows = self._rows(
             "vector search",
-            f"WITH c AS MATERIALIZED (SELECT m.id, m.embedding <#> %(q)s AS d FROM kenning_memories m "
-            f"WHERE {_SCOPE} AND m.status = ANY(%(st)s::text[]) AND (m.expires_at IS NULL OR m.expires_at > %(now)s) "
-            f"AND m.embedding IS NOT NULL{extra}), "
-            "top AS (SELECT id, d FROM c ORDER BY d, id LIMIT %(k)s) "
-            f"SELECT {_COLS}, -top.d FROM top JOIN kenning_memories m ON {_SCOPE} AND m.id = top.id ORDER BY top.d, top.id",
-            {"t": scope.tenant_id, "u": scope.user_id, "st": [s.value for s in statuses], "now": now, "q": Vector(vector), "k": k,
-             **extra_args},
+            f"SELECT m.id, m.embedding FROM kenning_memories m WHERE {_SCOPE} AND m.status = ANY(%(st)s::text[]) "
+            f"AND (m.expires_at IS NULL OR m.expires_at > %(now)s) AND m.embedding IS NOT NULL{extra} ORDER BY m.id",
+            args,
         )
-        return [Scored(_memory(r), float(r[-1])) for r in rows]
+        if not rows:
+            return []
+        matrix = np.stack([r[1] for r in rows]).astype(np.float32, copy=False)
+        sims = matrix @ vector
+        order = best(sims, k).tolist()
+        found = {m.id: m for m in self.get_many(scope, [rows[i][0] for i in order])}
+        return [Scored(found[rows[i][0]], float(sims[i])) for i in order if rows[i][0] in found]
 
     def search_keywords(
         self, scope: Scope, query: str, *, k: int, now: datetime, statuses: Sequence[Status] = RETRIEVABLE,
@@ -405,7 +420,7 @@ class PostgresStore(StoreBase, KeyStore, LeaseStore, ResidueStore, PartitionStor
         wanted = [s.value for s in statuses]
         if not where and set(wanted) <= {"active", "provisional"}:
             part = self.partition(scope)
-            top, scores = keywords.in_partition(part, words, keywords.live_mask(part, wanted, _us(now)), k)
+            top, scores = keywords.in_partition(part, words, part.mask(wanted, _us(now)), k)
             found = {m.id: m for m in self.records(scope, part, top.tolist())}
             return [Scored(found[part.ids[i]], s) for i, s in zip(top.tolist(), scores.tolist()) if part.ids[i] in found]
         extra, extra_args = predicate(where)

@@ -1,9 +1,9 @@
 """Search filters (``kenning.types.Filter``) as SQL inside the SQLite engine's queries.
 
-Filtered searches take their own path: the scope's rows that pass the filter
-are selected by SQL first and only those are ranked, so a filter never
-starves the top k (filtering a top k afterwards would). The unfiltered path,
-with its cached per-scope matrix, is untouched.
+A filter is applied before ranking, never to a top k afterwards, so it never
+starves the top k: over the cached partition, the ids its SQL keeps narrow the
+records ranked; for statuses outside the partition (retired records), the
+rows that pass it are read and ranked here.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import numpy as np
 
 from kenning.stores.base import Scored
 from kenning.stores import keywords
-from kenning.stores.partition import context_of, encode_terms
+from kenning.stores.partition import best, context_of, encode_terms
 from kenning.stores.sqlite.rows import to_us
 from kenning.types import Filter, Scope, Status
 
@@ -67,10 +67,22 @@ def predicate(where: Filter | None, alias: str = "m") -> tuple[str, list[Any]]:
     return "".join(f" AND ({s})" for s in sql), args
 
 
+def kept_ids(store: "SQLiteStore", scope: Scope, where: Filter) -> list[str]:
+    """Ids of the scope's records that ``where`` keeps (any status)."""
+    extra, extra_args = predicate(where)
+    with store._read() as con:
+        return [r[0] for r in con.execute(
+            f"SELECT m.id FROM memories m WHERE m.tenant_id = ? AND m.user_id = ?{extra}",
+            (scope.tenant_id, scope.user_id, *extra_args),
+        )]
+
+
 def search_vector(
-    store: "SQLiteStore", scope: Scope, vector: np.ndarray, *, k: int, now: datetime, statuses: Sequence[Status], where: Filter
+    store: "SQLiteStore", scope: Scope, vector: np.ndarray, *, k: int, now: datetime, statuses: Sequence[Status],
+    where: Filter | None,
 ) -> list[Scored]:
-    """Exact cosine top-k among the scope's unexpired records of ``statuses`` that ``where`` keeps."""
+    """Exact top-k among the scope's unexpired records of ``statuses`` (any, retired too) that ``where`` keeps (None: all),
+    read in id order and ranked as ``Partition.nearest`` ranks."""
     if k <= 0 or not statuses:
         return []
     extra, extra_args = predicate(where)
@@ -79,17 +91,21 @@ def search_vector(
             f"SELECT v.id, v.embedding FROM memory_vectors v JOIN memories m "
             "ON m.tenant_id = v.tenant_id AND m.user_id = v.user_id AND m.id = v.id "
             f"WHERE v.tenant_id = ? AND v.user_id = ? AND v.status IN ({','.join('?' * len(statuses))}) "
-            f"AND (v.expires_at IS NULL OR v.expires_at > ?){extra}",
+            f"AND (v.expires_at IS NULL OR v.expires_at > ?){extra} ORDER BY v.id",
             (scope.tenant_id, scope.user_id, *[s.value for s in statuses], to_us(now), *extra_args),
         ).fetchall()
     if not rows:
         return []
     matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), store.dim)
     sims = matrix @ np.asarray(vector, dtype=np.float32)
-    order = np.argsort(-sims, kind="stable")[:k]
+    order = best(sims, k)
     vecs = {rows[i][0]: matrix[i] for i in order}
     mems = {m.id: m for m in store._fetch(scope, list(vecs), vecs)}
-    return [Scored(mems[rows[i][0]], float(sims[i])) for i in order if rows[i][0] in mems]
+    wanted = {s.value for s in statuses}
+    return [
+        Scored(mems[rows[i][0]], float(sims[i])) for i in order
+        if rows[i][0] in mems and mems[rows[i][0]].status.value in wanted
+    ]
 
 
 def search_keywords(

@@ -416,65 +416,22 @@ class SQLiteStore(AdminMixin, StoreBase, KeyStore, LeaseStore, ResidueStore, Par
         vector = np.asarray(vector, dtype=np.float32)
         if vector.shape != (self.dim,):
             raise ValidationError(f"query vector has shape {vector.shape}; this store holds {self.dim} dims")
-        if where:
+        if k <= 0 or not statuses:
+            return []
+        wanted = [s.value for s in statuses]
+        if not set(wanted) <= {"active", "provisional"}:
             return filters.search_vector(self, scope, vector, k=k, now=now, statuses=statuses, where=where)
-        wanted = {s.value for s in statuses}
-        if not wanted <= {"active", "provisional"}:
-            return self._search_vector_uncached(scope, vector, k=k, now=now, wanted=wanted)
+        # Over the cached partition (Partition.nearest, as on every engine); a filter
+        # narrows it to the ids its SQL keeps.
         with self._read() as con:
             part = self._partition(con, scope)
-        if not part.ids or k <= 0:
-            return []
-        mask = part.expires > to_us(now)
-        if wanted == {"active"}:
-            mask &= part.active
-        elif wanted == {"provisional"}:
-            mask &= ~part.active
-        if mask.all():  # the usual case: no copy of the matrix
-            idx, sims = None, part.matrix @ vector
-        else:
-            idx = np.flatnonzero(mask)
-            if idx.size == 0:
-                return []
-            sims = part.matrix[idx] @ vector
-        if sims.size > k:
-            # The first k of a stable descending sort, without sorting everything: every
-            # value tied with the k-th largest is kept, so ties still go to the lower index.
-            kth = sims[np.argpartition(-sims, k - 1)[k - 1]]
-            pool = np.flatnonzero(sims >= kth)
-            order = pool[np.argsort(-sims[pool], kind="stable")[:k]]
-        else:
-            order = np.argsort(-sims, kind="stable")
-        top = order if idx is None else idx[order]
-        sim_of = dict(zip(top.tolist(), sims[order].tolist()))
-        # Vectors never change once written, so the partition's rows are the stored ones.
-        vecs = {part.ids[i]: part.matrix[i] for i in sim_of}
-        mems = {m.id: m for m in self._fetch(scope, list(vecs), vecs)}
-        return [Scored(mems[part.ids[i]], sim_of[i]) for i in sim_of if part.ids[i] in mems and mems[part.ids[i]].status.value in wanted]
-
-    def _search_vector_uncached(self, scope: Scope, vector: np.ndarray, *, k: int, now: datetime, wanted: set[str]) -> list[Scored]:
-        """Exact search over any statuses (retired records too): read straight from the scope's clustered vectors.
-
-        The cached partition holds only what retrieval uses (active, provisional);
-        history views that ask for more pay one range scan instead.
-        """
-        if k <= 0:
-            return []
-        marks = ",".join("?" * len(wanted))
-        with self._read() as con:
-            rows = con.execute(
-                f"SELECT id, embedding FROM memory_vectors WHERE tenant_id = ? AND user_id = ? AND status IN ({marks}) "
-                "AND (expires_at IS NULL OR expires_at > ?)",
-                (scope.tenant_id, scope.user_id, *sorted(wanted), to_us(now)),
-            ).fetchall()
-        if not rows:
-            return []
-        matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), self.dim)
-        sims = matrix @ vector
-        order = np.argsort(-sims, kind="stable")[:k]
-        vecs = {rows[i][0]: matrix[i] for i in order}
-        mems = {m.id: m for m in self._fetch(scope, list(vecs), vecs)}
-        return [Scored(mems[rows[i][0]], float(sims[i])) for i in order if rows[i][0] in mems and mems[rows[i][0]].status.value in wanted]
+        mask = part.mask(wanted, to_us(now))
+        if where:
+            kept = part.positions(filters.kept_ids(self, scope, where))
+            mask = kept if mask is None else mask & kept
+        top, sims = part.nearest(vector, k, mask)
+        found = {m.id: m for m in self.records(scope, part, top.tolist())}
+        return [Scored(found[part.ids[i]], s) for i, s in zip(top.tolist(), sims.tolist()) if part.ids[i] in found]
 
     def search_keywords(
         self, scope: Scope, query: str, *, k: int, now: datetime, statuses: Sequence[Status] = RETRIEVABLE,
@@ -491,7 +448,7 @@ class SQLiteStore(AdminMixin, StoreBase, KeyStore, LeaseStore, ResidueStore, Par
             return filters.search_keywords(self, scope, words, k=k, now=now, statuses=statuses, where=where)
         with self._read() as con:
             part = self._partition(con, scope)
-        top, scores = keywords.in_partition(part, words, keywords.live_mask(part, wanted, to_us(now)), k)
+        top, scores = keywords.in_partition(part, words, part.mask(wanted, to_us(now)), k)
         found = {m.id: m for m in self.records(scope, part, top.tolist())}
         return [Scored(found[part.ids[i]], s) for i, s in zip(top.tolist(), scores.tolist()) if part.ids[i] in found]
 
