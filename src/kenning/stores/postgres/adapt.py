@@ -87,12 +87,14 @@ class Pending:
     before the connection runs anything else or goes back to its pool.
     """
 
-    def __init__(self, conn: psycopg.Connection, sql: str, params: Sequence[str]) -> None:
+    def __init__(self, conn: psycopg.Connection, sql: str, params: Sequence[str], *, prepared: bool = False) -> None:
+        """Send ``sql`` (``$1``-style placeholders), or with ``prepared`` the statement of that name prepared on ``conn``."""
         self.conn = conn
         self._pg = conn.pgconn
         self._reply: list[tuple[str | None, ...]] | None = None
         self._error: BaseException | None = None
-        self._pg.send_query_params(sql.encode(), [p.encode() for p in params])
+        send = self._pg.send_query_prepared if prepared else self._pg.send_query_params
+        send(sql.encode(), [p.encode() for p in params])
         while self._pg.flush():  # a non-blocking connection may keep part of the message
             select.select([], [self._pg.socket], [])
 

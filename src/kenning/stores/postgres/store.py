@@ -25,6 +25,7 @@
 from __future__ import annotations
 
 import threading
+import weakref
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime, timedelta, timezone
@@ -80,6 +81,7 @@ class PostgresStore(StoreBase, KeyStore, LeaseStore, ResidueStore, PartitionStor
         self._closed = False
         self._cache = PartitionCache(cache_bytes)
         self._local = threading.local()
+        self._prepared: weakref.WeakSet[psycopg.Connection] = weakref.WeakSet()
         kwargs = {"autocommit": True, "options": "-c timezone=UTC"}
         try:
             with psycopg.connect(url, **kwargs) as conn:
@@ -315,7 +317,10 @@ class PostgresStore(StoreBase, KeyStore, LeaseStore, ResidueStore, PartitionStor
                 return part, result
         elif part is not None:
             with self._conn("search") as conn:
-                pending = Pending(conn, _GEN, (scope.tenant_id, scope.user_id))
+                if conn not in self._prepared:  # once per connection: the check is then neither parsed nor planned
+                    conn.execute(f"PREPARE kenning_gen (text, text) AS {_GEN}")
+                    self._prepared.add(conn)
+                pending = Pending(conn, "kenning_gen", (scope.tenant_id, scope.user_id), prepared=True)
                 self._local.held = pending
                 try:
                     result = rank(part)
