@@ -4,20 +4,14 @@
   one explicit transaction, so ``apply`` is all-or-nothing.
 - The scope (tenant, user) is a parameter of every statement that touches
   memories or audit lines, and leads every key and index.
-- Vector search is exact per scope and computed in process over the cached
-  partition (``Partition.nearest``, as on SQLite; a filter narrows it to the
-  ids its SQL keeps), so both engines return the same records in the same
-  order with the same similarities. An approximate HNSW index with a tenant
-  filter walks the global graph and filters afterwards, losing most of a
-  small scope's true neighbours (see docs/scaling.md for the measurements).
-- Keyword search is ``stores.keywords``, as on every engine: Kenning's words
-  matched against each record's stored ``terms`` (the partition's, or the
-  scope's rows when filtered), ranked by word rarity within the scope. The
-  ``tsv`` column (English full-text) is still generated but no search reads it.
-- The facade's search runs over an in-process ``Partition`` of the scope
-  (``stores.partition``), as on SQLite: loaded in one query, cached, and
-  checked against ``kenning_scope_gen`` (bumped in every write transaction)
-  with one primary-key read per search.
+- Search (``search.py``) runs in process over a cached ``Partition`` of the
+  scope, as on SQLite, and ranks as every engine does (``Partition.nearest``,
+  ``stores.keywords``), so both engines return the same records in the same
+  order with the same scores; it costs one round trip. No vector index: an
+  approximate HNSW index with a tenant filter walks the global graph and
+  filters afterwards, losing most of a small scope's true neighbours (see
+  docs/scaling.md). The ``tsv`` column (English full text) is still
+  generated but no search reads it.
 - Leases are rows taken with ``INSERT … ON CONFLICT … DO UPDATE … WHERE``,
   which locks the row, so two processes can never both win.
 """
@@ -26,29 +20,27 @@ from __future__ import annotations
 
 import threading
 import weakref
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 
-import numpy as np
 import psycopg
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
-from kenning.errors import ConfigError, Conflict, StoreError, ValidationError
-from kenning.stores.base import RETRIEVABLE, KeyStore, LeaseStore, PartitionStore, ResidueStore, Scored, StoreBase, T
-from kenning.stores import keywords
-from kenning.stores.partition import KIND_CODES, NEVER, Partition, PartitionCache, best, context_of, encode_terms
+from kenning.errors import ConfigError, Conflict, StoreError
+from kenning.stores.base import RETRIEVABLE, KeyStore, LeaseStore, PartitionStore, ResidueStore, StoreBase
+from kenning.stores.partition import PartitionCache, context_of, encode_terms
 from kenning.stores.postgres.filters import predicate
-from kenning.stores.postgres.adapt import Pending, Vector, register_vector, translated
+from kenning.stores.postgres.adapt import Vector, register_vector, translated
 from kenning.stores.postgres.migrations import migrate
+from kenning.stores.postgres.search import SCOPE as _SCOPE, SearchMixin
 from kenning.types import ApiKey, AuditEntry, Changeset, Filter, Kind, Memory, Scope, Status
 
 _COLS = (
     "m.id, m.tenant_id, m.user_id, m.kind, m.text, m.source, m.source_refs, m.created_at, m.last_used_at, "
     "m.importance, m.confidence, m.supersedes, m.expires_at, m.sensitivity, m.status, m.session_id, m.metadata, m.embedding"
 )
-_SCOPE = "m.tenant_id = %(t)s AND m.user_id = %(u)s"
 _INSERT = (
     "INSERT INTO kenning_memories (tenant_id, user_id, id, kind, text, source, source_refs, created_at, last_used_at, "
     "importance, confidence, supersedes, expires_at, sensitivity, status, session_id, metadata, embedding, terms) "
@@ -59,10 +51,9 @@ _BUMP = (
     "ON CONFLICT (tenant_id, user_id) DO UPDATE SET gen = kenning_scope_gen.gen + 1"
 )
 _AUDIT_COLS = "id, tenant_id, user_id, at, op, memory_ids, source, reason"
-_GEN = "SELECT gen, touched FROM kenning_scope_gen WHERE tenant_id = $1 AND user_id = $2"  # Pending: libpq placeholders
 
 
-class PostgresStore(StoreBase, KeyStore, LeaseStore, ResidueStore, PartitionStore):
+class PostgresStore(SearchMixin, StoreBase, KeyStore, LeaseStore, ResidueStore, PartitionStore):
     """A ``Store`` in a PostgreSQL database with the pgvector extension. Safe across threads and processes."""
 
     def __init__(
@@ -190,28 +181,6 @@ class PostgresStore(StoreBase, KeyStore, LeaseStore, ResidueStore, PartitionStor
             cur.execute(_BUMP, (t, u))
         self._cache.discard(scope)
 
-    def touch(self, scope: Scope, ids: Sequence[str], now: datetime) -> None:
-        if not ids:
-            return
-        # One statement, one round trip. A recency hint on the read path: losing the last
-        # instants of touches in a crash is harmless, so its commit does not wait for the WAL
-        # flush. The memories are updated before the scope's row is locked (``t`` is read by
-        # the outer UPDATE), the order every write takes; that row lock orders refreshes of
-        # one scope, so a cached partition exactly one behind missed none and is brought
-        # forward, otherwise the next search reloads the column.
-        rows = self._rows(
-            "touch",
-            "WITH c AS (SELECT set_config('synchronous_commit', 'off', true)), "
-            "t AS (UPDATE kenning_memories SET last_used_at = greatest(last_used_at, %(now)s) "
-            "WHERE tenant_id = %(t)s AND user_id = %(u)s AND id = ANY(%(ids)s::text[]) RETURNING 1) "
-            "UPDATE kenning_scope_gen g SET touched = g.touched + 1 FROM (SELECT count(*) FROM t) n, c "
-            "WHERE g.tenant_id = %(t)s AND g.user_id = %(u)s RETURNING g.gen, g.touched",
-            {"now": now, "t": scope.tenant_id, "u": scope.user_id, "ids": list(ids)},
-        )
-        row = rows[0] if rows else None
-        if row is not None:
-            self._cache.touched(scope, row[0], row[1], ids, _us(now))
-
     def delete_scope(self, scope: Scope) -> int:
         args = (scope.tenant_id, scope.user_id)
         with self._tx("delete scope") as conn:
@@ -241,209 +210,6 @@ class PostgresStore(StoreBase, KeyStore, LeaseStore, ResidueStore, PartitionStor
             {"t": scope.tenant_id, "u": scope.user_id, "ids": ids},
         )
         return [_memory(r) for r in rows]
-
-    def partition(self, scope: Scope) -> Partition:
-        """The scope's active and provisional records as one in-memory ``Partition``, current as of this call."""
-        args = {"t": scope.tenant_id, "u": scope.user_id}
-        with self._conn("search") as conn, conn.cursor(binary=True) as cur:
-            row = cur.execute("SELECT gen, touched FROM kenning_scope_gen m WHERE " + _SCOPE, args).fetchone()
-            gen, touched = (row[0], row[1]) if row else (0, 0)
-            part = self._cache.get(scope)
-            if part is not None and part.gen == gen:
-                if part.touched != touched:  # refreshed by another process: reload that one column
-                    fresh = part.last_used.copy()
-                    for mid, used in cur.execute(
-                        f"SELECT m.id, m.last_used_at FROM kenning_memories m WHERE {_SCOPE} AND m.status IN ('active', 'provisional')",
-                        args,
-                    ):
-                        i = part.position(mid)
-                        if i is not None:
-                            fresh[i] = _us(used)
-                    part.last_used, part.touched = fresh, touched
-                return part
-            rows = cur.execute(
-                "SELECT m.id, m.status, m.expires_at, m.embedding, m.kind, m.importance, m.confidence, m.created_at, "
-                "m.last_used_at, m.terms, CASE WHEN m.terms IS NULL THEN m.text END, "
-                "CASE WHEN m.terms IS NULL THEN m.metadata->>'context' END "
-                f"FROM kenning_memories m WHERE {_SCOPE} AND m.status IN ('active', 'provisional') "
-                "AND m.embedding IS NOT NULL ORDER BY m.id",
-                args,
-            ).fetchall()
-        part = Partition.build(
-            gen=gen,
-            touched=touched,
-            ids=[r[0] for r in rows],
-            active=[r[1] == "active" for r in rows],
-            expires=[NEVER if r[2] is None else _us(r[2]) for r in rows],
-            matrix=(
-                np.stack([np.asarray(r[3], dtype=np.float32) for r in rows])
-                if rows
-                else np.zeros((0, self.dim), dtype=np.float32)
-            ),
-            kinds=[KIND_CODES[Kind(r[4])] for r in rows],
-            importance=[r[5] for r in rows],
-            confidence=[r[6] for r in rows],
-            created=[_us(r[7]) for r in rows],
-            last_used=[_us(r[8]) for r in rows],
-            encoded_terms=[r[9] if r[9] is not None else encode_terms(r[10], r[11]) for r in rows],
-        )
-        self._cache.put(scope, part)
-        return part
-
-    def ranked(
-        self,
-        scope: Scope,
-        rank: Callable[[Partition], T],
-        refresh: Callable[[T], Sequence[str]] | None = None,
-        now: datetime | None = None,
-    ) -> tuple[Partition, T]:
-        """``rank`` of the scope's current partition, run on the cached one while the server confirms it, in one round trip.
-
-        Without a refresh the generation check is sent before ``rank`` runs and
-        read after, so the round trip overlaps the ranking (a store call inside
-        ``rank`` reads the reply first and reuses the connection). With one, the
-        refresh write is sent after ``rank``, applied only if the generation the
-        cached partition was loaded at is still the scope's, and says whether it
-        was. Should the cached partition be stale, the fresh one is loaded and
-        ranked again.
-        """
-        part = self._cache.get(scope)
-        if part is not None and refresh is not None:
-            result = rank(part)
-            ids = list(refresh(result))
-            if ids and self._touch_if_current(scope, part, ids, now):  # type: ignore[arg-type]
-                return part, result
-            if not ids and self._current(scope, part, None):
-                return part, result
-        elif part is not None:
-            with self._conn("search") as conn:
-                if conn not in self._prepared:  # once per connection: the check is then neither parsed nor planned
-                    conn.execute(f"PREPARE kenning_gen (text, text) AS {_GEN}")
-                    self._prepared.add(conn)
-                pending = Pending(conn, "kenning_gen", (scope.tenant_id, scope.user_id), prepared=True)
-                self._local.held = pending
-                try:
-                    result = rank(part)
-                finally:
-                    self._local.held = None
-                    current = self._current(scope, part, pending)
-            if current:
-                return part, result
-        part = self.partition(scope)
-        result = rank(part)
-        ids = list(refresh(result)) if refresh is not None else []
-        if ids:
-            self.touch(scope, ids, now)  # type: ignore[arg-type]
-        return part, result
-
-    def _current(self, scope: Scope, part: Partition, pending: Pending | None) -> bool:
-        """Whether ``part`` is still the scope's partition (generation and refresh count), from ``pending``'s reply or a new query."""
-        if pending is None:
-            row = self._rows("search", "SELECT gen, touched FROM kenning_scope_gen m WHERE " + _SCOPE,
-                             {"t": scope.tenant_id, "u": scope.user_id})
-            gen, touched = (row[0][0], row[0][1]) if row else (0, 0)
-        else:
-            with translated("search"):
-                got = pending.rows()
-            gen, touched = (int(got[0][0]), int(got[0][1])) if got else (0, 0)
-        return part.gen == gen and part.touched == touched
-
-    def _touch_if_current(self, scope: Scope, part: Partition, ids: list[str], now: datetime) -> bool:
-        """``touch`` in one statement, applied only if ``part`` is still current when the statement starts; whether it was.
-
-        The scope's refresh count is bumped either way (an empty refresh when
-        stale), so the count still orders every write of ``last_used_at``.
-        """
-        rows = self._rows(
-            "touch",
-            "WITH s AS (SELECT gen = %(gen)s AND touched = %(touched)s AS ok FROM kenning_scope_gen "
-            "WHERE tenant_id = %(t)s AND user_id = %(u)s), "
-            "c AS (SELECT set_config('synchronous_commit', 'off', true)), "
-            "t AS (UPDATE kenning_memories SET last_used_at = greatest(last_used_at, %(now)s) "
-            "WHERE tenant_id = %(t)s AND user_id = %(u)s AND id = ANY(%(ids)s::text[]) AND (SELECT ok FROM s) RETURNING 1) "
-            "UPDATE kenning_scope_gen g SET touched = g.touched + 1 FROM (SELECT count(*) FROM t) n, c, s "
-            "WHERE g.tenant_id = %(t)s AND g.user_id = %(u)s RETURNING g.gen, g.touched, s.ok",
-            {"gen": part.gen, "touched": part.touched, "now": now, "t": scope.tenant_id, "u": scope.user_id, "ids": ids},
-        )
-        if not rows or not rows[0][2]:
-            return False
-        self._cache.touched(scope, rows[0][0], rows[0][1], ids, _us(now))
-        return True
-
-    def records(self, scope: Scope, part: Partition, positions: Sequence[int]) -> list[Memory]:
-        """Whole records for these partition positions, in order; read once per generation, leaving out any no longer live."""
-        return part.records(positions, lambda ids: self.get_many(scope, ids))
-
-    def search_vector(
-        self, scope: Scope, vector: np.ndarray, *, k: int, now: datetime, statuses: Sequence[Status] = RETRIEVABLE,
-        where: Filter | None = None,
-    ) -> list[Scored]:
-        vector = np.asarray(vector, dtype=np.float32)
-        if vector.shape != (self.dim,):
-            raise ValidationError(f"query vector has shape {vector.shape}; this store holds {self.dim} dims")
-        if k <= 0 or not statuses:
-            return []
-        wanted = [s.value for s in statuses]
-        extra, extra_args = predicate(where)
-        args = {"t": scope.tenant_id, "u": scope.user_id, "st": wanted, "now": now, **extra_args}
-        if set(wanted) <= {"active", "provisional"}:
-            # Over the cached partition (Partition.nearest, as on every engine); a filter
-            # narrows it to the ids its SQL keeps.
-            part = self.partition(scope)
-            mask = part.mask(wanted, _us(now))
-            if where:
-                kept = part.positions([r[0] for r in self._rows("vector search", f"SELECT m.id FROM kenning_memories m WHERE {_SCOPE}{extra}", args)])
-                mask = kept if mask is None else mask & kept
-            top, sims = part.nearest(vector, k, mask)
-            found = {m.id: m for m in self.records(scope, part, top.tolist())}
-            return [Scored(found[part.ids[i]], s) for i, s in zip(top.tolist(), sims.tolist()) if part.ids[i] in found]
-        # Statuses outside the partition (retired records): the rows, in id order, ranked the same way.
-        rows = self._rows(
-            "vector search",
-            f"SELECT m.id, m.embedding FROM kenning_memories m WHERE {_SCOPE} AND m.status = ANY(%(st)s::text[]) "
-            f"AND (m.expires_at IS NULL OR m.expires_at > %(now)s) AND m.embedding IS NOT NULL{extra} ORDER BY m.id",
-            args,
-        )
-        if not rows:
-            return []
-        matrix = np.stack([r[1] for r in rows]).astype(np.float32, copy=False)
-        sims = matrix @ vector
-        order = best(sims, k).tolist()
-        found = {m.id: m for m in self.get_many(scope, [rows[i][0] for i in order])}
-        return [Scored(found[rows[i][0]], float(sims[i])) for i in order if rows[i][0] in found]
-
-    def search_keywords(
-        self, scope: Scope, query: str, *, k: int, now: datetime, statuses: Sequence[Status] = RETRIEVABLE,
-        where: Filter | None = None,
-    ) -> list[Scored]:
-        # Kenning's words ranked by their summed rarity among the records searched
-        # (stores.keywords, the same on every engine): over the cached partition when it
-        # holds those records, else over the scope's rows that pass the filter.
-        words = keywords.query_words(query)
-        if not words or k <= 0 or not statuses:
-            return []
-        wanted = [s.value for s in statuses]
-        if not where and set(wanted) <= {"active", "provisional"}:
-            part = self.partition(scope)
-            top, scores = keywords.in_partition(part, words, part.mask(wanted, _us(now)), k)
-            found = {m.id: m for m in self.records(scope, part, top.tolist())}
-            return [Scored(found[part.ids[i]], s) for i, s in zip(top.tolist(), scores.tolist()) if part.ids[i] in found]
-        extra, extra_args = predicate(where)
-        rows = self._rows(
-            "keyword search",
-            "SELECT m.id, m.created_at, m.terms, CASE WHEN m.terms IS NULL THEN m.text END, "
-            "CASE WHEN m.terms IS NULL THEN m.metadata->>'context' END "
-            f"FROM kenning_memories m WHERE {_SCOPE} AND m.status = ANY(%(st)s::text[]) "
-            f"AND (m.expires_at IS NULL OR m.expires_at > %(now)s){extra} ORDER BY m.id",
-            {"t": scope.tenant_id, "u": scope.user_id, "st": wanted, "now": now, **extra_args},
-        )
-        if not rows:
-            return []
-        encoded = [r[2] if r[2] is not None else encode_terms(r[3], r[4]) for r in rows]
-        top, scores = keywords.in_rows(encoded, [_us(r[1]) for r in rows], words, k)
-        ids = [rows[i][0] for i in top.tolist()]
-        found = {m.id: m for m in self.get_many(scope, ids)}
-        return [Scored(found[m], s) for m, s in zip(ids, scores.tolist()) if m in found]
 
     def list(
         self,
@@ -593,13 +359,6 @@ def _insert_row(m: Memory) -> tuple:
         None if tombstone or m.embedding is None else Vector(m.embedding),
         None if tombstone else encode_terms(m.text, context_of(m.metadata)),
     )
-
-
-_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
-
-
-def _us(at: datetime) -> int:
-    return (at - _EPOCH) // timedelta(microseconds=1)
 
 
 def _memory(r: tuple) -> Memory:
