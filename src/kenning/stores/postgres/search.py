@@ -21,15 +21,17 @@ import numpy as np
 
 from kenning.stores import keywords
 from kenning.stores.base import RETRIEVABLE, Scored, T
-from kenning.stores.partition import KIND_CODES, NEVER, Partition, best, encode_terms
+from kenning.stores.partition import NEVER, Partition, best, encode_terms, kind_code_sql
 from kenning.stores.postgres.adapt import Pending, translated
 from kenning.stores.postgres.filters import predicate
 from kenning.errors import ValidationError
-from kenning.types import Filter, Kind, Memory, Scope, Status
+from kenning.types import Filter, Memory, Scope, Status
 
 SCOPE = "m.tenant_id = %(t)s AND m.user_id = %(u)s"
 _GEN = "SELECT gen, touched FROM kenning_scope_gen WHERE tenant_id = $1 AND user_id = $2"  # libpq placeholders (Pending)
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+# A timestamptz as microseconds since the epoch, exactly (extract returns an exact numeric).
+_US_SQL = "(extract(epoch FROM {}) * 1000000)::bigint"
 
 
 def us(at: datetime) -> int:
@@ -76,38 +78,41 @@ class SearchMixin:
                 if part.touched != touched:  # refreshed by another process: reload that one column
                     fresh = part.last_used.copy()
                     for mid, used in cur.execute(
-                        f"SELECT m.id, m.last_used_at FROM kenning_memories m WHERE {SCOPE} AND m.status IN ('active', 'provisional')",
+                        f"SELECT m.id, {_US_SQL.format('m.last_used_at')} FROM kenning_memories m "
+                        f"WHERE {SCOPE} AND m.status IN ('active', 'provisional')",
                         args,
                     ):
                         i = part.position(mid)
                         if i is not None:
-                            fresh[i] = us(used)
+                            fresh[i] = used
                     part.last_used, part.touched = fresh, touched
                 return part
+            # Times as microseconds, kinds as codes and vectors in pgvector's binary form are
+            # computed by the server: no datetime or array object is built per row here.
             rows = cur.execute(
-                "SELECT m.id, m.status, m.expires_at, m.embedding, m.kind, m.importance, m.confidence, m.created_at, "
-                "m.last_used_at, m.terms, CASE WHEN m.terms IS NULL THEN m.text END, "
-                "CASE WHEN m.terms IS NULL THEN m.metadata->>'context' END "
+                f"SELECT m.id, m.status = 'active', coalesce({_US_SQL.format('m.expires_at')}, {NEVER}), "
+                f"vector_send(m.embedding), {kind_code_sql('m.kind')}, m.importance, m.confidence, "
+                f"{_US_SQL.format('m.created_at')}, {_US_SQL.format('m.last_used_at')}, m.terms, "
+                "CASE WHEN m.terms IS NULL THEN m.text END, CASE WHEN m.terms IS NULL THEN m.metadata->>'context' END "
                 f"FROM kenning_memories m WHERE {SCOPE} AND m.status IN ('active', 'provisional') "
                 "AND m.embedding IS NOT NULL ORDER BY m.id",
                 args,
             ).fetchall()
+        n = len(rows)
+        # Each vector is a 4-byte header (dimension, reserved) and big-endian float32s.
+        vectors = np.frombuffer(b"".join(r[3] for r in rows), dtype=">f4").reshape(n, self.dim + 1)[:, 1:]
         part = Partition.build(
             gen=gen,
             touched=touched,
             ids=[r[0] for r in rows],
-            active=[r[1] == "active" for r in rows],
-            expires=[NEVER if r[2] is None else us(r[2]) for r in rows],
-            matrix=(
-                np.stack([np.asarray(r[3], dtype=np.float32) for r in rows])
-                if rows
-                else np.zeros((0, self.dim), dtype=np.float32)
-            ),
-            kinds=[KIND_CODES[Kind(r[4])] for r in rows],
+            active=[r[1] for r in rows],
+            expires=[r[2] for r in rows],
+            matrix=vectors.astype(np.float32),
+            kinds=[r[4] for r in rows],
             importance=[r[5] for r in rows],
             confidence=[r[6] for r in rows],
-            created=[us(r[7]) for r in rows],
-            last_used=[us(r[8]) for r in rows],
+            created=[r[7] for r in rows],
+            last_used=[r[8] for r in rows],
             encoded_terms=[r[9] if r[9] is not None else encode_terms(r[10], r[11]) for r in rows],
         )
         self._cache.put(scope, part)
