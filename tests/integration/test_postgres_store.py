@@ -148,3 +148,11 @@ def test_purging_residue_leaves_no_row_version_holding_deleted_text(pg_url):
             "WHERE position(convert_to('zanzibarquux', 'UTF8') IN item.t_data) > 0"
         ).fetchone()[0]
     assert holding == 0  # no live or dead version of the row keeps the text
+
+
+def test_text_array_literals_carry_any_id_unchanged(pg_url):
+    from kenning.stores.postgres.search import _text_array
+
+    ids = ['mem_plain', 'a"quote', "back\\slash", "comma,brace{}", " spaced ", "NULL", "", "ünï©ode"]
+    with psycopg.connect(pg_url) as conn:
+        assert conn.execute("SELECT %s::text[]", (_text_array(ids),)).fetchone()[0] == ids

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta, timezone
 import numpy as np
+import psycopg
 
 from kenning.stores import keywords
 from kenning.stores.base import RETRIEVABLE, Scored, T
@@ -28,10 +29,31 @@ from kenning.errors import ValidationError
 from kenning.types import Filter, Memory, Scope, Status
 
 SCOPE = "m.tenant_id = %(t)s AND m.user_id = %(u)s"
-_GEN = "SELECT gen, touched FROM kenning_scope_gen WHERE tenant_id = $1 AND user_id = $2"  # libpq placeholders (Pending)
+# Statements sent through libpq (``Pending``), prepared once per connection.
+_PREPARED = {
+    "kenning_gen": "SELECT gen, touched FROM kenning_scope_gen WHERE tenant_id = $1::text AND user_id = $2::text",
+    # The refresh, written only if the partition ranked is still current ($1, $2: its gen and touched).
+    # The memories are updated before the scope's row is locked (``t`` is read by the outer UPDATE),
+    # the order every write takes; the refresh count is bumped either way, so it still orders every
+    # write of last_used_at. A recency hint: its commit does not wait for the WAL flush.
+    "kenning_touch": (
+        "WITH s AS (SELECT gen = $1::bigint AND touched = $2::bigint AS ok FROM kenning_scope_gen "
+        "WHERE tenant_id = $3::text AND user_id = $4::text), "
+        "c AS (SELECT set_config('synchronous_commit', 'off', true)), "
+        "t AS (UPDATE kenning_memories SET last_used_at = greatest(last_used_at, $5::timestamptz) "
+        "WHERE tenant_id = $3 AND user_id = $4 AND id = ANY($6::text[]) AND (SELECT ok FROM s) RETURNING 1) "
+        "UPDATE kenning_scope_gen g SET touched = g.touched + 1 FROM (SELECT count(*) FROM t) n, c, s "
+        "WHERE g.tenant_id = $3 AND g.user_id = $4 RETURNING g.gen, g.touched, s.ok"
+    ),
+}
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 # A timestamptz as microseconds since the epoch, exactly (extract returns an exact numeric).
 _US_SQL = "(extract(epoch FROM {}) * 1000000)::bigint"
+
+
+def _text_array(values: Sequence[str]) -> str:
+    """A PostgreSQL text[] literal holding ``values`` (each quoted, quotes and backslashes escaped)."""
+    return "{" + ",".join('"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"' for v in values) + "}"
 
 
 def us(at: datetime) -> int:
@@ -145,10 +167,7 @@ class SearchMixin:
                 return part, result
         elif part is not None:
             with self._conn("search") as conn:
-                if conn not in self._prepared:  # once per connection: the check is then neither parsed nor planned
-                    conn.execute(f"PREPARE kenning_gen (text, text) AS {_GEN}")
-                    self._prepared.add(conn)
-                pending = Pending(conn, "kenning_gen", (scope.tenant_id, scope.user_id), prepared=True)
+                pending = self._send(conn, "kenning_gen", (scope.tenant_id, scope.user_id))
                 self._local.held = pending
                 try:
                     result = rank(part)
@@ -182,21 +201,22 @@ class SearchMixin:
         The scope's refresh count is bumped either way (an empty refresh when
         stale), so the count still orders every write of ``last_used_at``.
         """
-        rows = self._rows(
-            "touch",
-            "WITH s AS (SELECT gen = %(gen)s AND touched = %(touched)s AS ok FROM kenning_scope_gen "
-            "WHERE tenant_id = %(t)s AND user_id = %(u)s), "
-            "c AS (SELECT set_config('synchronous_commit', 'off', true)), "
-            "t AS (UPDATE kenning_memories SET last_used_at = greatest(last_used_at, %(now)s) "
-            "WHERE tenant_id = %(t)s AND user_id = %(u)s AND id = ANY(%(ids)s::text[]) AND (SELECT ok FROM s) RETURNING 1) "
-            "UPDATE kenning_scope_gen g SET touched = g.touched + 1 FROM (SELECT count(*) FROM t) n, c, s "
-            "WHERE g.tenant_id = %(t)s AND g.user_id = %(u)s RETURNING g.gen, g.touched, s.ok",
-            {"gen": part.gen, "touched": part.touched, "now": now, "t": scope.tenant_id, "u": scope.user_id, "ids": ids},
-        )
-        if not rows or not rows[0][2]:
+        with self._conn("touch") as conn:
+            rows = self._send(conn, "kenning_touch", [
+                str(part.gen), str(part.touched), scope.tenant_id, scope.user_id, now.isoformat(), _text_array(ids),
+            ]).rows()
+        if not rows or rows[0][2] != "t":
             return False
-        self._cache.touched(scope, rows[0][0], rows[0][1], ids, us(now))
+        self._cache.touched(scope, int(rows[0][0]), int(rows[0][1]), ids, us(now))
         return True
+
+    def _send(self, conn: psycopg.Connection, name: str, params: Sequence[str]) -> Pending:
+        """Send the statement ``name`` of ``_PREPARED`` (prepared on ``conn`` the first time) without waiting for its reply."""
+        done = self._prepared.setdefault(conn, set())
+        if name not in done:  # once per connection: later executions are neither parsed nor planned
+            conn.execute(f"PREPARE {name} AS {_PREPARED[name]}")
+            done.add(name)
+        return Pending(conn, name, params, prepared=True)
 
     def records(self, scope: Scope, part: Partition, positions: Sequence[int]) -> list[Memory]:
         """Whole records for these partition positions, in order; read once per generation, leaving out any no longer live."""

@@ -72,7 +72,7 @@ class PostgresStore(SearchMixin, StoreBase, KeyStore, LeaseStore, ResidueStore, 
         self._closed = False
         self._cache = PartitionCache(cache_bytes)
         self._local = threading.local()
-        self._prepared: weakref.WeakSet[psycopg.Connection] = weakref.WeakSet()
+        self._prepared: weakref.WeakKeyDictionary[psycopg.Connection, set[str]] = weakref.WeakKeyDictionary()
         kwargs = {"autocommit": True, "options": "-c timezone=UTC"}
         try:
             with psycopg.connect(url, **kwargs) as conn:
