@@ -133,3 +133,34 @@ def test_ranked_writes_the_refresh_and_confirms_the_partition_with_it(engine):
         assert engine.ranked(A, lambda p: list(p.ids), lambda ids: [], later_at)[0] is part  # nothing to refresh
     finally:
         other.close()
+
+
+def test_searches_agree_with_and_without_a_cached_partition(engine):
+    import random
+
+    from kenning.types import Filter
+
+    from .factory import vec
+
+    rng = random.Random(5)
+    words = "york leeds tea coffee dog walks walking runs piano dinner friday booked books".split()
+    texts = [" ".join(rng.choice(words) for _ in range(rng.randint(2, 5))) for _ in range(60)]
+    engine.insert(A, [mem(A, t, kind=rng.choice([Kind.FACT, Kind.EPISODE]), at=T0 + timedelta(minutes=i)) for i, t in enumerate(texts)])
+    only_facts = Filter(kinds=(Kind.FACT,))
+
+    def results(store):
+        out = []
+        for q in ("walking the dog", "tea on friday", "booked dinner", "piano"):
+            for where in (None, only_facts):
+                out.append([(s.memory.id, s.similarity) for s in store.search_vector(A, vec(q), k=7, now=T0, where=where)])
+                out.append([(s.memory.id, s.similarity) for s in store.search_keywords(A, q, k=7, now=T0, where=where)])
+        return out
+
+    other = _reopen(engine)  # another process: nothing cached there
+    try:
+        cold = results(other)
+        engine.partition(A)
+        warm = results(engine)
+        assert cold == warm and any(cold)
+    finally:
+        other.close()

@@ -202,10 +202,11 @@ class Partition:
         """The ``k`` positions (among ``mask``; None: all) with the largest inner product with ``vector``, best first,
         ties to the smaller position (id order), and those products.
 
-        Every engine ranks this way, over the same matrix, so a vector search
-        gives the same records, order and similarities on all of them.
+        Every engine ranks this way (``similarities``, ``best``), so a vector
+        search gives the same records, order and similarities on all of them,
+        from a cached partition or from rows read for the occasion.
         """
-        sims = self.matrix @ np.asarray(vector, dtype=np.float32)
+        sims = similarities(self.matrix, vector)
         if mask is None:
             top = best(sims, k)
         else:
@@ -268,6 +269,19 @@ class Partition:
             if i is not None and self.last_used[i] < at_us:
                 self.last_used[i] = at_us
         self.touched = touched
+
+
+def similarities(matrix: np.ndarray, vector: np.ndarray) -> np.ndarray:
+    """Each row's inner product with ``vector`` (float32), computed row by row.
+
+    ``np.einsum`` sums every row in the same order whatever the other rows,
+    where BLAS (``matrix @ vector``) blocks rows and may round a row's sum
+    differently in a different matrix: a record's similarity then depends
+    only on its vector and the query's, so every engine and every path (a
+    cached partition, a filtered subset, candidates from a server) gives the
+    same value. It costs about 0.06 ms per 1,000 rows of 384 dims more.
+    """
+    return np.einsum("ij,j->i", matrix, np.asarray(vector, dtype=np.float32))
 
 
 def best(values: np.ndarray, k: int) -> np.ndarray:

@@ -17,7 +17,7 @@ import numpy as np
 
 from kenning.stores.base import Scored
 from kenning.stores import keywords
-from kenning.stores.partition import best, context_of, encode_terms
+from kenning.stores.partition import best, context_of, encode_terms, similarities
 from kenning.stores.sqlite.rows import to_us
 from kenning.types import Filter, Scope, Status
 
@@ -97,7 +97,7 @@ def search_vector(
     if not rows:
         return []
     matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), store.dim)
-    sims = matrix @ np.asarray(vector, dtype=np.float32)
+    sims = similarities(matrix, vector)
     order = best(sims, k)
     vecs = {rows[i][0]: matrix[i] for i in order}
     mems = {m.id: m for m in store._fetch(scope, list(vecs), vecs)}
