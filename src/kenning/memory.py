@@ -745,7 +745,9 @@ def _context_of(memory: Memory) -> str | None:
 
 
 def _cosines(vector: Any, memories: Sequence[Memory]) -> dict[str, float]:
-    return {m.id: float(m.embedding @ vector) if m.embedding is not None else 0.0 for m in memories}
+    from kenning.stores.partition import similarities  # row by row: the value every search path computes
+
+    return {m.id: float(similarities(m.embedding[None, :], vector)[0]) if m.embedding is not None else 0.0 for m in memories}
 
 
 __all__ = ["open", "Kenning", "ScopedMemory", "History", "DeletionReport", "DEFAULT_IMPORTANCE", "DEFAULT_CONFIDENCE"]

@@ -324,8 +324,9 @@ def _score_pass(part: Any, q: Any, keywords: Any, live: Any, now_us: int, policy
     import numpy as np
 
     from kenning.stores import keywords as kw_rank
+    from kenning.stores.partition import similarities
 
-    sims = part.matrix @ q
+    sims = similarities(part.matrix, q)  # row by row, as every store's vector search: the same cosines on every path
     n = max(policy.candidates, k)
     vec_cand = _top(sims, n, live)
     if keywords is not None:
