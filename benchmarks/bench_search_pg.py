@@ -12,7 +12,7 @@ transaction, per user), runs ``VACUUM ANALYZE``, then times per query, p50 and p
 - ``baseline``: a brute-force numpy scan of the user's vectors held in memory (top-50);
 - ``store.search_vector`` (exact top-50 within the scope), for 100 active users and spread over
   all users, and its recall@50 against the numpy baseline (exact search: it must be 1.0);
-- ``store.search_keywords`` (PostgreSQL full-text search, top-50) and ``store.touch`` (5 ids);
+- ``store.search_keywords`` (Kenning's words over the cached partition, top-50) and ``store.touch`` (5 ids);
 - ``ScopedMemory.search`` (k=5) with a fake embedder returning the precomputed query vector
   (excluding embedding), with and without the ``last_used_at`` refresh;
 - ``ScopedMemory.search`` with the bundled MiniLM embedder (including embedding).

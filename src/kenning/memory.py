@@ -502,23 +502,29 @@ class ScopedMemory:
         store, policy = self.ctx.store, self.ctx.policy
         vector = self.ctx.embed_query(self.scope, query)
         terms = retrieve.query_terms(query, self.scope.user_id)
+        session = session_id or at.date().isoformat()
+
+        def refreshed(hits: list[Hit]) -> list[str]:
+            return self.system._allowed_refreshes(self.scope, session, [h.memory.id for h in hits]) if hits else []
+
         if not where and supports(store, PartitionStore):
             # One pass over the scope's cached partition: cosine and keyword evidence for
-            # every record in numpy, whole records read only for the k returned.
-            part = store.partition(self.scope)
-            ranked = retrieve.search_partition(part, vector, terms, at, policy, k, min_relevance)
-            records = {m.id: m for m in store.records(self.scope, part, [r.position for r in ranked])}
-            hits = [
-                Hit(records[part.ids[r.position]], r.score, r.components) for r in ranked if part.ids[r.position] in records
-            ]
-        else:
-            # A filtered search (or a store without a partition): the filter is part of the
-            # store's queries, so the candidates are the best of what it keeps, ranked as above.
-            hits = self._search_candidates(query, terms, vector, at, k, min_relevance, where)
-        if refresh and hits:
-            allowed = self.system._allowed_refreshes(self.scope, session_id or at.date().isoformat(), [h.memory.id for h in hits])
-            if allowed:
-                store.touch(self.scope, allowed, at)
+            # every record in numpy, whole records read only for the k returned. The store
+            # writes the refresh (and may confirm its cached partition in the same round trip).
+            def rank(part: Any) -> list[Hit]:
+                ranked = retrieve.search_partition(part, vector, terms, at, policy, k, min_relevance)
+                records = {m.id: m for m in store.records(self.scope, part, [r.position for r in ranked])}
+                return [
+                    Hit(records[part.ids[r.position]], r.score, r.components) for r in ranked if part.ids[r.position] in records
+                ]
+
+            return store.ranked(self.scope, rank, refreshed if refresh else None, at)[1]
+        # A filtered search (or a store without a partition): the filter is part of the
+        # store's queries, so the candidates are the best of what it keeps, ranked as above.
+        hits = self._search_candidates(query, terms, vector, at, k, min_relevance, where)
+        allowed = refreshed(hits) if refresh else []
+        if allowed:
+            store.touch(self.scope, allowed, at)
         return hits
 
     def _search_candidates(
@@ -742,7 +748,9 @@ def _context_of(memory: Memory) -> str | None:
 
 
 def _cosines(vector: Any, memories: Sequence[Memory]) -> dict[str, float]:
-    return {m.id: float(m.embedding @ vector) if m.embedding is not None else 0.0 for m in memories}
+    from kenning.stores.partition import similarities  # row by row: the value every search path computes
+
+    return {m.id: float(similarities(m.embedding[None, :], vector)[0]) if m.embedding is not None else 0.0 for m in memories}
 
 
 __all__ = ["open", "Kenning", "ScopedMemory", "History", "DeletionReport", "DEFAULT_IMPORTANCE", "DEFAULT_CONFIDENCE"]

@@ -85,3 +85,82 @@ def test_refreshes_update_the_cached_partition_in_this_process_and_others(engine
         assert theirs is seen
     finally:
         other.close()
+
+
+def test_ranked_uses_the_cached_partition_only_while_it_is_current(engine):
+    a, b = mem(A, "Alice lives in York"), mem(A, "Alice works in Leeds")
+    engine.insert(A, [a, b])
+    other = _reopen(engine)
+    seen = []
+
+    def rank(part):
+        seen.append(part)
+        return sorted(part.ids)
+
+    try:
+        cached = engine.partition(A)
+        part, result = engine.ranked(A, rank)
+        assert part is cached and result == sorted([a.id, b.id])
+        other.delete(A, [b.id], later(1))  # another process writes: the cached partition is stale
+        part, result = engine.ranked(A, rank)
+        assert result == [a.id] and part.ids == [a.id] and seen[-1] is part
+        at = T0 + timedelta(days=2)
+        other.touch(A, [a.id], at)  # another process refreshes: the last-used column is stale
+        part, _ = engine.ranked(A, rank)
+        assert part.last_used[part.position(a.id)] == engine.partition(A).last_used[0] == other.partition(A).last_used[0]
+    finally:
+        other.close()
+
+
+def test_ranked_writes_the_refresh_and_confirms_the_partition_with_it(engine):
+    a, b = mem(A, "Alice lives in York"), mem(A, "Alice works in Leeds")
+    engine.insert(A, [a, b])
+    other = _reopen(engine)
+    at, later_at = T0 + timedelta(days=2), T0 + timedelta(days=3)
+    try:
+        cached = engine.partition(A)
+        part, result = engine.ranked(A, lambda p: list(p.ids), lambda ids: ids[:1], at)
+        assert part is cached and result == sorted([a.id, b.id])
+        first = result[0]
+        assert engine.get(A, first).last_used_at == at
+        assert other.partition(A).last_used[other.partition(A).position(first)] == part.last_used[part.position(first)]
+        other.delete(A, [first], later(1))
+        # Stale: the refresh of the stale ranking's pick is not written; the fresh one is ranked and refreshed.
+        part, result = engine.ranked(A, lambda p: list(p.ids), lambda ids: ids[:1], later_at)
+        assert result == [i for i in sorted([a.id, b.id]) if i != first] and part.ids == result
+        assert engine.get(A, result[0]).last_used_at == later_at
+        assert engine.get(A, first).last_used_at != later_at
+        assert engine.ranked(A, lambda p: list(p.ids), lambda ids: [], later_at)[0] is part  # nothing to refresh
+    finally:
+        other.close()
+
+
+def test_searches_agree_with_and_without_a_cached_partition(engine):
+    import random
+
+    from kenning.types import Filter
+
+    from .factory import vec
+
+    rng = random.Random(5)
+    words = "york leeds tea coffee dog walks walking runs piano dinner friday booked books".split()
+    texts = [" ".join(rng.choice(words) for _ in range(rng.randint(2, 5))) for _ in range(60)]
+    engine.insert(A, [mem(A, t, kind=rng.choice([Kind.FACT, Kind.EPISODE]), at=T0 + timedelta(minutes=i)) for i, t in enumerate(texts)])
+    only_facts = Filter(kinds=(Kind.FACT,))
+
+    def results(store):
+        out = []
+        for q in ("walking the dog", "tea on friday", "booked dinner", "piano"):
+            for where in (None, only_facts):
+                out.append([(s.memory.id, s.similarity) for s in store.search_vector(A, vec(q), k=7, now=T0, where=where)])
+                out.append([(s.memory.id, s.similarity) for s in store.search_keywords(A, q, k=7, now=T0, where=where)])
+        return out
+
+    other = _reopen(engine)  # another process: nothing cached there
+    try:
+        cold = results(other)
+        engine.partition(A)
+        warm = results(engine)
+        assert cold == warm and any(cold)
+    finally:
+        other.close()

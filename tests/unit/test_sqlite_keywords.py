@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from kenning.stores.sqlite import SQLiteStore
 from kenning.stores.sqlite.migrations import M001_INITIAL, M002_API_KEYS, _statements
-from kenning.stores.sqlite.rows import keyword_idf, scope_token
+from kenning.stores.keywords import idf as keyword_idf
+from kenning.stores.sqlite.rows import scope_token
 from kenning.types import Scope
 
 from ..contract.factory import EMB, T0, mem
@@ -107,9 +108,17 @@ def test_migration_m003_indexes_existing_rows_by_scope(tmp_path):
             "INSERT INTO memory_fts (rowid, text, id, tenant_id, user_id) VALUES (?, ?, ?, ?, ?)",
             (cur.lastrowid, text, mid, scope.tenant_id, scope.user_id),
         )
+        con.execute(
+            "INSERT INTO memory_vectors (tenant_id, user_id, id, status, embedding) VALUES (?, ?, ?, 'active', ?)",
+            (scope.tenant_id, scope.user_id, mid, EMB.embed([text])[0].astype("float32").tobytes()),
+        )
     con.close()
     store = SQLiteStore(path, dim=EMB.dim, embedder_id=EMB.model_id)
     try:
+        fts = sqlite3.connect(path)
+        match = "SELECT id FROM memory_fts WHERE memory_fts MATCH ?"
+        assert fts.execute(match, (f'scope : "{scope_token(A)}" AND text : "dog"',)).fetchall() == [("mem_a1",)]
+        fts.close()
         assert [h.memory.id for h in store.search_keywords(A, "dog walks", k=5, now=T0)] == ["mem_a1"]
         assert [h.memory.id for h in store.search_keywords(G, "dog walks", k=5, now=T0)] == ["mem_g1"]
         store.insert(A, [new := mem(A, "the dog sleeps")])

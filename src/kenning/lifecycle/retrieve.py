@@ -295,6 +295,8 @@ def _keyword_marks(part: Any, words: list[str], live: Any, n_live: int, policy: 
     """Per query word, which records hold it in their text (and context), and the records' summed IDF; None without words."""
     import numpy as np
 
+    from kenning.stores import keywords as kw_rank
+
     if not words:
         return None
     n_all = len(part)
@@ -303,8 +305,7 @@ def _keyword_marks(part: Any, words: list[str], live: Any, n_live: int, policy: 
         posts = [p[live[p]] for p in posts]
     lengths = np.fromiter(map(len, posts), dtype=np.int64, count=len(words))
     flat = np.concatenate(posts)
-    idf = np.log1p((n_live - lengths + 0.5) / (lengths + 0.5))
-    sums = np.bincount(flat, weights=np.repeat(idf, lengths), minlength=n_all)
+    sums = kw_rank.sums(posts, n_live, n_all)  # what every engine's search_keywords ranks by
     rows = np.repeat(np.arange(len(words)) * n_all, lengths)
     text_marks = np.zeros(len(words) * n_all, dtype=bool)
     text_marks[flat + rows] = True
@@ -322,14 +323,15 @@ def _score_pass(part: Any, q: Any, keywords: Any, live: Any, now_us: int, policy
     """Candidates for query vector ``q``, scored: (positions, scores, components) above ``floor``; None if none."""
     import numpy as np
 
-    sims = part.matrix @ q
+    from kenning.stores import keywords as kw_rank
+    from kenning.stores.partition import similarities
+
+    sims = similarities(part.matrix, q)  # row by row, as every store's vector search: the same cosines on every path
     n = max(policy.candidates, k)
     vec_cand = _top(sims, n, live)
     if keywords is not None:
         sums, text_marks, ctx_marks = keywords
-        matched = np.flatnonzero(sums)
-        if matched.size > n:  # best sum first, then the newer record
-            matched = matched[np.lexsort((-part.created[matched], -sums[matched]))[:n]]
+        matched = kw_rank.best(sums, part.created, n)  # the engines' keyword top n
         mark = np.zeros(len(part), dtype=bool)
         mark[vec_cand] = True
         mark[matched] = True

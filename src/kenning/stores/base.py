@@ -20,10 +20,10 @@ and ``delete`` are conveniences derived from it in ``StoreBase``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Protocol, runtime_checkable
+from typing import Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 
@@ -44,6 +44,7 @@ from kenning.types import (
 )
 
 RETRIEVABLE = (Status.ACTIVE,)
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,6 +196,29 @@ class PartitionStore(Protocol):
 
     def records(self, scope: Scope, part: Partition, positions: Sequence[int]) -> list[Memory]:
         """Whole records for these positions of ``part``, in order, leaving out any no longer active or provisional."""
+
+    def ranked(
+        self,
+        scope: Scope,
+        rank: Callable[[Partition], T],
+        refresh: Callable[[T], Sequence[str]] | None = None,
+        now: datetime | None = None,
+    ) -> tuple[Partition, T]:
+        """The scope's current partition and ``rank`` of it; then, with ``refresh``, ``touch`` at ``now`` of the ids
+        ``refresh(result)`` names.
+
+        ``rank`` may read records through the store; ``refresh`` must not call
+        it. An engine may run ``rank`` on its cached partition and confirm that
+        the partition is current afterwards, in the same round trip as the
+        refresh write (ranking again on the fresh partition if it was not), so a
+        client/server engine pays one round trip per search.
+        """
+        part = self.partition(scope)
+        result = rank(part)
+        ids = refresh(result) if refresh is not None else ()
+        if ids:
+            self.touch(scope, ids, now)  # type: ignore[attr-defined]  # every engine is a MemoryStore
+        return part, result
 
 
 @runtime_checkable

@@ -188,6 +188,41 @@ class Partition:
             self._postings[key] = found
         return found
 
+    def mask(self, statuses: Sequence[str], now_us: int) -> np.ndarray | None:
+        """Which records have one of ``statuses`` (among active, provisional) and are unexpired at ``now_us``; None when all."""
+        mask = self.expires > now_us
+        wanted = set(statuses)
+        if wanted == {"active"}:
+            mask &= self.active
+        elif wanted == {"provisional"}:
+            mask &= ~self.active
+        return None if mask.all() else mask
+
+    def nearest(self, vector: np.ndarray, k: int, mask: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """The ``k`` positions (among ``mask``; None: all) with the largest inner product with ``vector``, best first,
+        ties to the smaller position (id order), and those products.
+
+        Every engine ranks this way (``similarities``, ``best``), so a vector
+        search gives the same records, order and similarities on all of them,
+        from a cached partition or from rows read for the occasion.
+        """
+        sims = similarities(self.matrix, vector)
+        if mask is None:
+            top = best(sims, k)
+        else:
+            idx = np.flatnonzero(mask)
+            top = idx[best(sims[idx], k)]
+        return top, sims[top]
+
+    def positions(self, ids: Sequence[str]) -> np.ndarray:
+        """A mask of the records among ``ids`` (ids outside the partition are ignored)."""
+        mask = np.zeros(len(self.ids), dtype=bool)
+        for m in ids:
+            i = self.position(m)
+            if i is not None:
+                mask[i] = True
+        return mask
+
     def position(self, memory_id: str) -> int | None:
         if self._index is None:
             self._index = {m: i for i, m in enumerate(self.ids)}
@@ -234,6 +269,32 @@ class Partition:
             if i is not None and self.last_used[i] < at_us:
                 self.last_used[i] = at_us
         self.touched = touched
+
+
+def similarities(matrix: np.ndarray, vector: np.ndarray) -> np.ndarray:
+    """Each row's inner product with ``vector`` (float32), computed row by row.
+
+    ``np.einsum`` sums every row in the same order whatever the other rows,
+    where BLAS (``matrix @ vector``) blocks rows and may round a row's sum
+    differently in a different matrix: a record's similarity then depends
+    only on its vector and the query's, so every engine and every path (a
+    cached partition, a filtered subset, candidates from a server) gives the
+    same value. It costs about 0.06 ms per 1,000 rows of 384 dims more.
+    """
+    return np.einsum("ij,j->i", matrix, np.asarray(vector, dtype=np.float32))
+
+
+def best(values: np.ndarray, k: int) -> np.ndarray:
+    """Indices of the ``k`` largest ``values``, best first, ties to the smaller index: a stable descending sort's
+    first ``k``, without sorting everything."""
+    if k <= 0:
+        return np.zeros(0, dtype=np.int64)
+    if values.size > k:
+        # Every value tied with the k-th largest is kept, so ties still go to the lower index.
+        kth = values[np.argpartition(-values, k - 1)[k - 1]]
+        pool = np.flatnonzero(values >= kth)
+        return pool[np.argsort(-values[pool], kind="stable")[:k]]
+    return np.argsort(-values, kind="stable")
 
 
 def _joined(parts: Sequence[str]) -> tuple[str, np.ndarray]:

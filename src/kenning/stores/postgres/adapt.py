@@ -1,4 +1,4 @@
-"""psycopg adapters for pgvector's ``vector`` type, and driver-error translation.
+"""psycopg adapters for pgvector's ``vector`` type, driver-error translation, and a query sent ahead of its reply.
 
 Vectors travel in pgvector's binary format (a big-endian uint16 dimension, a
 uint16 reserved field, then big-endian float32s), so neither side formats or
@@ -7,15 +7,16 @@ parses decimal text: that keeps bulk ingest and search cheap.
 
 from __future__ import annotations
 
+import select
 import struct
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 import numpy as np
 import psycopg
 from psycopg import errors as pg_errors
 from psycopg.adapt import Dumper, Loader
-from psycopg.pq import Format
+from psycopg.pq import ExecStatus, Format
 
 from kenning.errors import Conflict, StoreError, ValidationError
 
@@ -75,3 +76,54 @@ def translated(what: str) -> Iterator[None]:
 def _first_line(exc: BaseException) -> str:
     text = str(exc).strip()
     return text.splitlines()[0] if text else type(exc).__name__
+
+
+class Pending:
+    """A query sent now whose reply is read later, so the client can work while the server answers.
+
+    Text parameters and text results, through libpq's asynchronous calls on a
+    connection the caller holds exclusively (outside any pipeline). ``rows``
+    reads the reply (once; later calls return it again); it must be called
+    before the connection runs anything else or goes back to its pool.
+    """
+
+    def __init__(self, conn: psycopg.Connection, sql: str, params: Sequence[str], *, prepared: bool = False) -> None:
+        """Send ``sql`` (``$1``-style placeholders), or with ``prepared`` the statement of that name prepared on ``conn``."""
+        self.conn = conn
+        self._pg = conn.pgconn
+        self._reply: list[tuple[str | None, ...]] | None = None
+        self._error: BaseException | None = None
+        send = self._pg.send_query_prepared if prepared else self._pg.send_query_params
+        send(sql.encode(), [p.encode() for p in params])
+        while self._pg.flush():  # a non-blocking connection may keep part of the message
+            select.select([], [self._pg.socket], [])
+
+    def rows(self) -> list[tuple[str | None, ...]]:
+        """The reply's rows (text values), once the server has answered; driver errors are raised as psycopg's."""
+        if self._reply is None and self._error is None:
+            try:
+                self._reply = self._read()
+            except BaseException as exc:
+                self._error = exc
+        if self._error is not None:
+            raise self._error
+        return self._reply  # type: ignore[return-value]
+
+    def _read(self) -> list[tuple[str | None, ...]]:
+        pg, out, error = self._pg, [], None
+        enc = self.conn.info.encoding
+        while True:
+            while pg.is_busy():
+                select.select([pg.socket], [], [])
+                pg.consume_input()
+            res = pg.get_result()
+            if res is None:
+                break
+            if res.status == ExecStatus.TUPLES_OK:
+                for i in range(res.ntuples):
+                    out.append(tuple(None if (v := res.get_value(i, j)) is None else bytes(v).decode(enc) for j in range(res.nfields)))
+            elif error is None:
+                error = pg_errors.error_from_result(res, encoding=enc)
+        if error is not None:
+            raise error
+        return out

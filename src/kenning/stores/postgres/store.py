@@ -4,47 +4,43 @@
   one explicit transaction, so ``apply`` is all-or-nothing.
 - The scope (tenant, user) is a parameter of every statement that touches
   memories or audit lines, and leads every key and index.
-- Vector search is exact per scope: the scope's rows are fetched through the
-  btree on (tenant_id, user_id, status) in a ``MATERIALIZED`` CTE, then
-  sorted by inner product. An approximate HNSW index with a tenant filter
-  walks the global graph and filters afterwards, losing most of a small
-  scope's true neighbours (see docs/scaling.md for the measurements).
-- Keyword search is PostgreSQL full-text search (English stemming, as the
-  SQLite engine's porter tokenizer) ranked by ``ts_rank``.
-- The facade's search runs over an in-process ``Partition`` of the scope
-  (``stores.partition``), as on SQLite: loaded in one query, cached, and
-  checked against ``kenning_scope_gen`` (bumped in every write transaction)
-  with one primary-key read per search.
+- Search (``search.py``) runs in process over a cached ``Partition`` of the
+  scope, as on SQLite, and ranks as every engine does (``Partition.nearest``,
+  ``stores.keywords``), so both engines return the same records in the same
+  order with the same scores; it costs one round trip. No vector index: an
+  approximate HNSW index with a tenant filter walks the global graph and
+  filters afterwards, losing most of a small scope's true neighbours (see
+  docs/scaling.md). The ``tsv`` column (English full text) is still
+  generated but no search reads it.
 - Leases are rows taken with ``INSERT … ON CONFLICT … DO UPDATE … WHERE``,
   which locks the row, so two processes can never both win.
 """
 
 from __future__ import annotations
 
-import re
+import threading
+import weakref
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 
-import numpy as np
 import psycopg
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
-from kenning.errors import ConfigError, Conflict, StoreError, ValidationError
-from kenning.text import STOPWORDS
-from kenning.stores.base import RETRIEVABLE, KeyStore, LeaseStore, PartitionStore, ResidueStore, Scored, StoreBase
-from kenning.stores.partition import KIND_CODES, NEVER, Partition, PartitionCache, context_of, encode_terms
+from kenning.errors import ConfigError, Conflict, StoreError
+from kenning.stores.base import RETRIEVABLE, KeyStore, LeaseStore, PartitionStore, ResidueStore, StoreBase
+from kenning.stores.partition import PartitionCache, context_of, encode_terms
 from kenning.stores.postgres.filters import predicate
 from kenning.stores.postgres.adapt import Vector, register_vector, translated
 from kenning.stores.postgres.migrations import migrate
+from kenning.stores.postgres.search import SCOPE as _SCOPE, SearchMixin
 from kenning.types import ApiKey, AuditEntry, Changeset, Filter, Kind, Memory, Scope, Status
 
 _COLS = (
     "m.id, m.tenant_id, m.user_id, m.kind, m.text, m.source, m.source_refs, m.created_at, m.last_used_at, "
     "m.importance, m.confidence, m.supersedes, m.expires_at, m.sensitivity, m.status, m.session_id, m.metadata, m.embedding"
 )
-_SCOPE = "m.tenant_id = %(t)s AND m.user_id = %(u)s"
 _INSERT = (
     "INSERT INTO kenning_memories (tenant_id, user_id, id, kind, text, source, source_refs, created_at, last_used_at, "
     "importance, confidence, supersedes, expires_at, sensitivity, status, session_id, metadata, embedding, terms) "
@@ -55,23 +51,9 @@ _BUMP = (
     "ON CONFLICT (tenant_id, user_id) DO UPDATE SET gen = kenning_scope_gen.gen + 1"
 )
 _AUDIT_COLS = "id, tenant_id, user_id, at, op, memory_ids, source, reason"
-_WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
 
-def tsquery(text: str) -> str | None:
-    """A tsquery OR-ing the text's distinct content words (the SQLite engine's rule); None if none.
-
-    Words are letters and digits only, each a quoted lexeme, so user text can
-    never inject tsquery operators.
-    """
-    words: list[str] = []
-    for w in _WORD.findall(text.lower()):
-        if w not in STOPWORDS and w not in words:
-            words.append(w)
-    return " | ".join(f"'{w}'" for w in words[:32]) or None
-
-
-class PostgresStore(StoreBase, KeyStore, LeaseStore, ResidueStore, PartitionStore):
+class PostgresStore(SearchMixin, StoreBase, KeyStore, LeaseStore, ResidueStore, PartitionStore):
     """A ``Store`` in a PostgreSQL database with the pgvector extension. Safe across threads and processes."""
 
     def __init__(
@@ -89,6 +71,8 @@ class PostgresStore(StoreBase, KeyStore, LeaseStore, ResidueStore, PartitionStor
         self.dim = dim
         self._closed = False
         self._cache = PartitionCache(cache_bytes)
+        self._local = threading.local()
+        self._prepared: weakref.WeakKeyDictionary[psycopg.Connection, set[str]] = weakref.WeakKeyDictionary()
         kwargs = {"autocommit": True, "options": "-c timezone=UTC"}
         try:
             with psycopg.connect(url, **kwargs) as conn:
@@ -141,6 +125,15 @@ class PostgresStore(StoreBase, KeyStore, LeaseStore, ResidueStore, PartitionStor
     def _conn(self, what: str) -> Iterator[psycopg.Connection]:
         if self._closed:
             raise StoreError("the store is closed")
+        held = getattr(self._local, "held", None)
+        if held is not None:  # inside ``ranked``: this thread's connection, once its pending reply is read
+            with translated(what):
+                try:
+                    held.rows()
+                except psycopg.Error:
+                    pass  # ``ranked`` raises it when it reads the reply
+                yield held.conn
+            return
         with translated(what), self._pool.connection() as conn:
             yield conn
 
@@ -188,27 +181,6 @@ class PostgresStore(StoreBase, KeyStore, LeaseStore, ResidueStore, PartitionStor
             cur.execute(_BUMP, (t, u))
         self._cache.discard(scope)
 
-    def touch(self, scope: Scope, ids: Sequence[str], now: datetime) -> None:
-        if not ids:
-            return
-        with self._tx("touch") as conn:
-            # A recency hint on the read path: losing the last instants of touches in a
-            # crash is harmless, so this commit does not wait for the WAL flush.
-            conn.execute("SET LOCAL synchronous_commit = off")
-            conn.execute(
-                "UPDATE kenning_memories SET last_used_at = greatest(last_used_at, %s) "
-                "WHERE tenant_id = %s AND user_id = %s AND id = ANY(%s::text[])",
-                (now, scope.tenant_id, scope.user_id, list(ids)),
-            )
-            # The row lock orders refreshes of one scope: a cached partition exactly one
-            # behind missed none and is brought forward; otherwise the next search reloads.
-            row = conn.execute(
-                "UPDATE kenning_scope_gen SET touched = touched + 1 WHERE tenant_id = %s AND user_id = %s RETURNING gen, touched",
-                (scope.tenant_id, scope.user_id),
-            ).fetchone()
-        if row is not None:
-            self._cache.touched(scope, row[0], row[1], ids, _us(now))
-
     def delete_scope(self, scope: Scope) -> int:
         args = (scope.tenant_id, scope.user_id)
         with self._tx("delete scope") as conn:
@@ -238,102 +210,6 @@ class PostgresStore(StoreBase, KeyStore, LeaseStore, ResidueStore, PartitionStor
             {"t": scope.tenant_id, "u": scope.user_id, "ids": ids},
         )
         return [_memory(r) for r in rows]
-
-    def partition(self, scope: Scope) -> Partition:
-        """The scope's active and provisional records as one in-memory ``Partition``, current as of this call."""
-        args = {"t": scope.tenant_id, "u": scope.user_id}
-        with self._conn("search") as conn, conn.cursor(binary=True) as cur:
-            row = cur.execute("SELECT gen, touched FROM kenning_scope_gen m WHERE " + _SCOPE, args).fetchone()
-            gen, touched = (row[0], row[1]) if row else (0, 0)
-            part = self._cache.get(scope)
-            if part is not None and part.gen == gen:
-                if part.touched != touched:  # refreshed by another process: reload that one column
-                    fresh = part.last_used.copy()
-                    for mid, used in cur.execute(
-                        f"SELECT m.id, m.last_used_at FROM kenning_memories m WHERE {_SCOPE} AND m.status IN ('active', 'provisional')",
-                        args,
-                    ):
-                        i = part.position(mid)
-                        if i is not None:
-                            fresh[i] = _us(used)
-                    part.last_used, part.touched = fresh, touched
-                return part
-            rows = cur.execute(
-                "SELECT m.id, m.status, m.expires_at, m.embedding, m.kind, m.importance, m.confidence, m.created_at, "
-                "m.last_used_at, m.terms, CASE WHEN m.terms IS NULL THEN m.text END, "
-                "CASE WHEN m.terms IS NULL THEN m.metadata->>'context' END "
-                f"FROM kenning_memories m WHERE {_SCOPE} AND m.status IN ('active', 'provisional') "
-                "AND m.embedding IS NOT NULL ORDER BY m.id",
-                args,
-            ).fetchall()
-        part = Partition.build(
-            gen=gen,
-            touched=touched,
-            ids=[r[0] for r in rows],
-            active=[r[1] == "active" for r in rows],
-            expires=[NEVER if r[2] is None else _us(r[2]) for r in rows],
-            matrix=(
-                np.stack([np.asarray(r[3], dtype=np.float32) for r in rows])
-                if rows
-                else np.zeros((0, self.dim), dtype=np.float32)
-            ),
-            kinds=[KIND_CODES[Kind(r[4])] for r in rows],
-            importance=[r[5] for r in rows],
-            confidence=[r[6] for r in rows],
-            created=[_us(r[7]) for r in rows],
-            last_used=[_us(r[8]) for r in rows],
-            encoded_terms=[r[9] if r[9] is not None else encode_terms(r[10], r[11]) for r in rows],
-        )
-        self._cache.put(scope, part)
-        return part
-
-    def records(self, scope: Scope, part: Partition, positions: Sequence[int]) -> list[Memory]:
-        """Whole records for these partition positions, in order; read once per generation, leaving out any no longer live."""
-        return part.records(positions, lambda ids: self.get_many(scope, ids))
-
-    def search_vector(
-        self, scope: Scope, vector: np.ndarray, *, k: int, now: datetime, statuses: Sequence[Status] = RETRIEVABLE,
-        where: Filter | None = None,
-    ) -> list[Scored]:
-        vector = np.asarray(vector, dtype=np.float32)
-        if vector.shape != (self.dim,):
-            raise ValidationError(f"query vector has shape {vector.shape}; this store holds {self.dim} dims")
-        if k <= 0 or not statuses:
-            return []
-        extra, extra_args = predicate(where)
-        # MATERIALIZED keeps the planner from pushing the ORDER BY distance into
-        # a global index scan: the scope's rows are fetched first, then ranked.
-        rows = self._rows(
-            "vector search",
-            f"WITH c AS MATERIALIZED (SELECT m.id, m.embedding <#> %(q)s AS d FROM kenning_memories m "
-            f"WHERE {_SCOPE} AND m.status = ANY(%(st)s::text[]) AND (m.expires_at IS NULL OR m.expires_at > %(now)s) "
-            f"AND m.embedding IS NOT NULL{extra}), "
-            "top AS (SELECT id, d FROM c ORDER BY d, id LIMIT %(k)s) "
-            f"SELECT {_COLS}, -top.d FROM top JOIN kenning_memories m ON {_SCOPE} AND m.id = top.id ORDER BY top.d, top.id",
-            {"t": scope.tenant_id, "u": scope.user_id, "st": [s.value for s in statuses], "now": now, "q": Vector(vector), "k": k,
-             **extra_args},
-        )
-        return [Scored(_memory(r), float(r[-1])) for r in rows]
-
-    def search_keywords(
-        self, scope: Scope, query: str, *, k: int, now: datetime, statuses: Sequence[Status] = RETRIEVABLE,
-        where: Filter | None = None,
-    ) -> list[Scored]:
-        tsq = tsquery(query)
-        if tsq is None or k <= 0 or not statuses:
-            return []
-        extra, extra_args = predicate(where)
-        # Rank ids first, then fetch the top k whole: sorting every matching row
-        # with its vector costs more than the second probe (measured).
-        rows = self._rows(
-            "keyword search",
-            "WITH top AS (SELECT m.id, ts_rank(m.tsv, q) AS s FROM kenning_memories m, to_tsquery('english', %(q)s) q "
-            f"WHERE {_SCOPE} AND m.status = ANY(%(st)s::text[]) AND (m.expires_at IS NULL OR m.expires_at > %(now)s) "
-            f"AND m.tsv @@ q{extra} ORDER BY s DESC, m.id LIMIT %(k)s) "
-            f"SELECT {_COLS}, top.s FROM top JOIN kenning_memories m ON {_SCOPE} AND m.id = top.id ORDER BY top.s DESC, top.id",
-            {"t": scope.tenant_id, "u": scope.user_id, "st": [s.value for s in statuses], "now": now, "q": tsq, "k": k, **extra_args},
-        )
-        return [Scored(_memory(r), max(float(r[-1]), 1e-9)) for r in rows]
 
     def list(
         self,
@@ -483,13 +359,6 @@ def _insert_row(m: Memory) -> tuple:
         None if tombstone or m.embedding is None else Vector(m.embedding),
         None if tombstone else encode_terms(m.text, context_of(m.metadata)),
     )
-
-
-_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
-
-
-def _us(at: datetime) -> int:
-    return (at - _EPOCH) // timedelta(microseconds=1)
 
 
 def _memory(r: tuple) -> Memory:

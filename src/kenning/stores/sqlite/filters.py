@@ -1,13 +1,14 @@
 """Search filters (``kenning.types.Filter``) as SQL inside the SQLite engine's queries.
 
-Filtered searches take their own path: the scope's rows that pass the filter
-are selected by SQL first and only those are ranked, so a filter never
-starves the top k (filtering a top k afterwards would). The unfiltered path,
-with its cached per-scope matrix, is untouched.
+A filter is applied before ranking, never to a top k afterwards, so it never
+starves the top k: over the cached partition, the ids its SQL keeps narrow the
+records ranked; for statuses outside the partition (retired records), the
+rows that pass it are read and ranked here.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -15,7 +16,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from kenning.stores.base import Scored
-from kenning.stores.sqlite.rows import _MEM_COLS, _FROM, _row, fts_words, to_us, word_postings
+from kenning.stores import keywords
+from kenning.stores.partition import best, context_of, encode_terms, similarities
+from kenning.stores.sqlite.rows import to_us
 from kenning.types import Filter, Scope, Status
 
 if TYPE_CHECKING:
@@ -64,10 +67,22 @@ def predicate(where: Filter | None, alias: str = "m") -> tuple[str, list[Any]]:
     return "".join(f" AND ({s})" for s in sql), args
 
 
+def kept_ids(store: "SQLiteStore", scope: Scope, where: Filter) -> list[str]:
+    """Ids of the scope's records that ``where`` keeps (any status)."""
+    extra, extra_args = predicate(where)
+    with store._read() as con:
+        return [r[0] for r in con.execute(
+            f"SELECT m.id FROM memories m WHERE m.tenant_id = ? AND m.user_id = ?{extra}",
+            (scope.tenant_id, scope.user_id, *extra_args),
+        )]
+
+
 def search_vector(
-    store: "SQLiteStore", scope: Scope, vector: np.ndarray, *, k: int, now: datetime, statuses: Sequence[Status], where: Filter
+    store: "SQLiteStore", scope: Scope, vector: np.ndarray, *, k: int, now: datetime, statuses: Sequence[Status],
+    where: Filter | None,
 ) -> list[Scored]:
-    """Exact cosine top-k among the scope's unexpired records of ``statuses`` that ``where`` keeps."""
+    """Exact top-k among the scope's unexpired records of ``statuses`` (any, retired too) that ``where`` keeps (None: all),
+    read in id order and ranked as ``Partition.nearest`` ranks."""
     if k <= 0 or not statuses:
         return []
     extra, extra_args = predicate(where)
@@ -76,48 +91,45 @@ def search_vector(
             f"SELECT v.id, v.embedding FROM memory_vectors v JOIN memories m "
             "ON m.tenant_id = v.tenant_id AND m.user_id = v.user_id AND m.id = v.id "
             f"WHERE v.tenant_id = ? AND v.user_id = ? AND v.status IN ({','.join('?' * len(statuses))}) "
-            f"AND (v.expires_at IS NULL OR v.expires_at > ?){extra}",
+            f"AND (v.expires_at IS NULL OR v.expires_at > ?){extra} ORDER BY v.id",
             (scope.tenant_id, scope.user_id, *[s.value for s in statuses], to_us(now), *extra_args),
         ).fetchall()
     if not rows:
         return []
     matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), store.dim)
-    sims = matrix @ np.asarray(vector, dtype=np.float32)
-    order = np.argsort(-sims, kind="stable")[:k]
+    sims = similarities(matrix, vector)
+    order = best(sims, k)
     vecs = {rows[i][0]: matrix[i] for i in order}
     mems = {m.id: m for m in store._fetch(scope, list(vecs), vecs)}
-    return [Scored(mems[rows[i][0]], float(sims[i])) for i in order if rows[i][0] in mems]
+    wanted = {s.value for s in statuses}
+    return [
+        Scored(mems[rows[i][0]], float(sims[i])) for i in order
+        if rows[i][0] in mems and mems[rows[i][0]].status.value in wanted
+    ]
 
 
 def search_keywords(
-    store: "SQLiteStore", scope: Scope, query: str, *, k: int, now: datetime, statuses: Sequence[Status], where: Filter
+    store: "SQLiteStore", scope: Scope, words: Sequence[str], *, k: int, now: datetime, statuses: Sequence[Status],
+    where: Filter | None,
 ) -> list[Scored]:
-    """Full-text top-k among the scope's records that ``where`` keeps: the unfiltered ranking (word rarity in the scope)."""
-    words = fts_words(query)
+    """Keyword top-k (``stores.keywords``) among the scope's unexpired records of ``statuses`` that ``where`` keeps
+    (all of them for None): their stored terms read in id order, ranked by word rarity among them."""
     if not words or k <= 0 or not statuses:
         return []
-    sql, args = word_postings(scope, words)
     extra, extra_args = predicate(where)
     with store._read() as con:
-        hits = np.array(con.execute(sql, args).fetchall(), dtype=np.int64).reshape(-1, 2)
-        docs = int(hits[hits[:, 0] < 0][0, 1])
-        hits = hits[hits[:, 0] >= 0]
-        if not hits.size:
-            return []
-        df = np.bincount(hits[:, 0], minlength=len(words))
-        idf = np.log1p((docs - df + 0.5) / (df + 0.5))
-        score: dict[int, float] = {}
-        for w, rid in sorted(hits.tolist()):  # by word, so every sum adds in one order
-            score[rid] = score.get(rid, 0.0) + float(idf[w])
-        rids = list(score)
-        found: list[tuple] = []
-        for start in range(0, len(rids), 500):
-            batch = rids[start : start + 500]
-            found += con.execute(
-                f"SELECT {_MEM_COLS}, m.rowid {_FROM} WHERE m.rowid IN ({','.join('?' * len(batch))}) "
-                f"AND m.tenant_id = ? AND m.user_id = ? AND m.status IN ({','.join('?' * len(statuses))}) "
-                f"AND (m.expires_at IS NULL OR m.expires_at > ?){extra}",
-                (*batch, scope.tenant_id, scope.user_id, *[s.value for s in statuses], to_us(now), *extra_args),
-            ).fetchall()
-    found.sort(key=lambda r: (-score[r[-1]], -r[-1]))
-    return [Scored(_row(r[:-1]), max(score[r[-1]], 1e-9)) for r in found[:k]]
+        rows = con.execute(
+            "SELECT m.id, m.created_at, v.terms, CASE WHEN v.terms IS NULL THEN m.text END, "
+            "CASE WHEN v.terms IS NULL THEN m.metadata END FROM memories m LEFT JOIN memory_vectors v "
+            "ON v.tenant_id = m.tenant_id AND v.user_id = m.user_id AND v.id = m.id "
+            f"WHERE m.tenant_id = ? AND m.user_id = ? AND m.status IN ({','.join('?' * len(statuses))}) "
+            f"AND (m.expires_at IS NULL OR m.expires_at > ?){extra} ORDER BY m.id",
+            (scope.tenant_id, scope.user_id, *[s.value for s in statuses], to_us(now), *extra_args),
+        ).fetchall()
+    if not rows:
+        return []
+    encoded = [r[2] if r[2] is not None else encode_terms(r[3], context_of(json.loads(r[4] or "{}"))) for r in rows]
+    top, scores = keywords.in_rows(encoded, [r[1] for r in rows], words, k)
+    ids = [rows[i][0] for i in top.tolist()]
+    found = {m.id: m for m in store._fetch(scope, ids)}
+    return [Scored(found[m], s) for m, s in zip(ids, scores.tolist()) if m in found]

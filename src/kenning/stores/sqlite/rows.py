@@ -1,23 +1,17 @@
-"""How the SQLite engine encodes records: timestamps, JSON columns, row decoding and keyword tokens."""
+"""How the SQLite engine encodes records: timestamps, JSON columns, row decoding and the FTS5 scope token."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import json
-import math
-import re
 from dataclasses import fields
 from datetime import datetime, timedelta, timezone
 
 import numpy as np
 
-from kenning.text import STOPWORDS
 from kenning.types import ApiKey, Kind, Memory, Scope, Sensitivity, Source, Status
 
 EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 _US = timedelta(microseconds=1)
-_TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 _MEM_COLS = (
     "m.id, m.tenant_id, m.user_id, m.kind, m.text, m.source, m.source_refs, m.created_at, m.last_used_at, "
     "m.importance, m.confidence, m.supersedes, m.expires_at, m.sensitivity, m.status, m.session_id, m.metadata, v.embedding"
@@ -37,41 +31,9 @@ def from_us(us: int | None) -> datetime | None:
     return None if us is None else EPOCH + timedelta(microseconds=us)
 
 
-def fts_words(text: str) -> list[str]:
-    """The text's distinct content words (at most 32), lower-cased, in order."""
-    words: list[str] = []
-    for w in _TOKEN.findall(text.lower()):
-        if w not in STOPWORDS and w not in words:
-            words.append(w)
-    return words[:32]
-
-
-def fts_query(text: str) -> str | None:
-    """An FTS5 OR-query of the text's distinct content words, each quoted; None if none."""
-    return " OR ".join(f'"{w}"' for w in fts_words(text)) or None
-
-
 def scope_token(scope: Scope) -> str:
     """The one FTS5 token naming a scope in ``memory_fts.scope`` (migration m003 builds the same in SQL)."""
     return f"k{scope.tenant_id.encode().hex()}x{scope.user_id.encode().hex()}"
-
-
-def word_postings(scope: Scope, words: Sequence[str]) -> tuple[str, list[object]]:
-    """One query for the scope's document count (word -1) and, per word, the rowids of the scope's texts
-    holding it: rows ``(word index, rowid)``. The scope token is part of every MATCH, so no other
-    scope's postings are read."""
-    in_scope = f'scope : "{scope_token(scope)}"'
-    arms = ["SELECT -1, count(*) FROM memory_fts WHERE memory_fts MATCH ?"]
-    arms += ["SELECT ?, rowid FROM memory_fts WHERE memory_fts MATCH ?"] * len(words)
-    args: list[object] = [in_scope]
-    for i, w in enumerate(words):
-        args += [i, f'{in_scope} AND text : "{w}"']
-    return " UNION ALL ".join(arms), args
-
-
-def keyword_idf(docs: int, matching: int) -> float:
-    """BM25's inverse document frequency (the always-positive form) within one scope's documents."""
-    return math.log(1.0 + (docs - matching + 0.5) / (matching + 0.5))
 
 
 def _key_row(r: tuple) -> ApiKey:

@@ -10,9 +10,11 @@
   generation number, bumped by every write, invalidates, across processes
   too. ``touch`` counts its refreshes apart, so a refresh updates a cached
   partition in place instead of invalidating it.
-- Keyword search is FTS5: each entry carries a scope token that the MATCH
-  query requires, and matches are ranked by word rarity within the scope, so
-  it reads one user's postings and other tenants never sway a ranking.
+- Keyword search is ``stores.keywords``, as on every engine: Kenning's words
+  matched against each record's stored terms (the partition's, or the
+  scope's rows when filtered), ranked by word rarity within the scope, so
+  other tenants never sway a ranking. The FTS5 index (each entry carrying a
+  scope token) is kept up to date but no longer read by search.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from kenning.stores.base import RETRIEVABLE, KeyStore, LeaseStore, PartitionStor
 from kenning.stores.sqlite.migrations import migrate
 from kenning.types import AuditEntry, Changeset, Filter, Kind, Memory, Scope, Status
 
+from kenning.stores import keywords
 from kenning.stores.sqlite import filters
 from kenning.stores.sqlite.admin import AdminMixin, _mark_residue
 from kenning.stores.partition import (
@@ -49,11 +52,9 @@ from kenning.stores.sqlite.rows import (
     _MEM_COLS,
     _MEM_COLS_NO_VEC,
     _row,
-    fts_words,
     from_us,
     scope_token,
     to_us,
-    word_postings,
 )
 
 
@@ -415,128 +416,41 @@ class SQLiteStore(AdminMixin, StoreBase, KeyStore, LeaseStore, ResidueStore, Par
         vector = np.asarray(vector, dtype=np.float32)
         if vector.shape != (self.dim,):
             raise ValidationError(f"query vector has shape {vector.shape}; this store holds {self.dim} dims")
-        if where:
+        if k <= 0 or not statuses:
+            return []
+        wanted = [s.value for s in statuses]
+        if not set(wanted) <= {"active", "provisional"}:
             return filters.search_vector(self, scope, vector, k=k, now=now, statuses=statuses, where=where)
-        wanted = {s.value for s in statuses}
-        if not wanted <= {"active", "provisional"}:
-            return self._search_vector_uncached(scope, vector, k=k, now=now, wanted=wanted)
+        # Over the cached partition (Partition.nearest, as on every engine); a filter
+        # narrows it to the ids its SQL keeps.
         with self._read() as con:
             part = self._partition(con, scope)
-        if not part.ids or k <= 0:
-            return []
-        mask = part.expires > to_us(now)
-        if wanted == {"active"}:
-            mask &= part.active
-        elif wanted == {"provisional"}:
-            mask &= ~part.active
-        if mask.all():  # the usual case: no copy of the matrix
-            idx, sims = None, part.matrix @ vector
-        else:
-            idx = np.flatnonzero(mask)
-            if idx.size == 0:
-                return []
-            sims = part.matrix[idx] @ vector
-        if sims.size > k:
-            # The first k of a stable descending sort, without sorting everything: every
-            # value tied with the k-th largest is kept, so ties still go to the lower index.
-            kth = sims[np.argpartition(-sims, k - 1)[k - 1]]
-            pool = np.flatnonzero(sims >= kth)
-            order = pool[np.argsort(-sims[pool], kind="stable")[:k]]
-        else:
-            order = np.argsort(-sims, kind="stable")
-        top = order if idx is None else idx[order]
-        sim_of = dict(zip(top.tolist(), sims[order].tolist()))
-        # Vectors never change once written, so the partition's rows are the stored ones.
-        vecs = {part.ids[i]: part.matrix[i] for i in sim_of}
-        mems = {m.id: m for m in self._fetch(scope, list(vecs), vecs)}
-        return [Scored(mems[part.ids[i]], sim_of[i]) for i in sim_of if part.ids[i] in mems and mems[part.ids[i]].status.value in wanted]
-
-    def _search_vector_uncached(self, scope: Scope, vector: np.ndarray, *, k: int, now: datetime, wanted: set[str]) -> list[Scored]:
-        """Exact search over any statuses (retired records too): read straight from the scope's clustered vectors.
-
-        The cached partition holds only what retrieval uses (active, provisional);
-        history views that ask for more pay one range scan instead.
-        """
-        if k <= 0:
-            return []
-        marks = ",".join("?" * len(wanted))
-        with self._read() as con:
-            rows = con.execute(
-                f"SELECT id, embedding FROM memory_vectors WHERE tenant_id = ? AND user_id = ? AND status IN ({marks}) "
-                "AND (expires_at IS NULL OR expires_at > ?)",
-                (scope.tenant_id, scope.user_id, *sorted(wanted), to_us(now)),
-            ).fetchall()
-        if not rows:
-            return []
-        matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), self.dim)
-        sims = matrix @ vector
-        order = np.argsort(-sims, kind="stable")[:k]
-        vecs = {rows[i][0]: matrix[i] for i in order}
-        mems = {m.id: m for m in self._fetch(scope, list(vecs), vecs)}
-        return [Scored(mems[rows[i][0]], float(sims[i])) for i in order if rows[i][0] in mems and mems[rows[i][0]].status.value in wanted]
+        mask = part.mask(wanted, to_us(now))
+        if where:
+            kept = part.positions(filters.kept_ids(self, scope, where))
+            mask = kept if mask is None else mask & kept
+        top, sims = part.nearest(vector, k, mask)
+        found = {m.id: m for m in self.records(scope, part, top.tolist())}
+        return [Scored(found[part.ids[i]], s) for i, s in zip(top.tolist(), sims.tolist()) if part.ids[i] in found]
 
     def search_keywords(
         self, scope: Scope, query: str, *, k: int, now: datetime, statuses: Sequence[Status] = RETRIEVABLE,
         where: Filter | None = None,
     ) -> list[Scored]:
-        if where:
-            return filters.search_keywords(self, scope, query, k=k, now=now, statuses=statuses, where=where)
-        # Ranked by the sum of the matched words' IDF within this scope; among equal
-        # sums the newer record first. FTS5's bm25() is not used: it counts every
-        # posting of each word in the whole table (all tenants) on every query, which
-        # grows with the table, and it lets other tenants' texts sway this scope's ranking.
-        words = fts_words(query)
+        # Kenning's words ranked by their summed rarity among the records searched
+        # (stores.keywords, the same on every engine): over the cached partition when it
+        # holds those records, else over the scope's rows that pass the filter.
+        words = keywords.query_words(query)
         if not words or k <= 0 or not statuses:
             return []
-        sql, args = word_postings(scope, words)
+        wanted = [s.value for s in statuses]
+        if where or not set(wanted) <= {"active", "provisional"}:
+            return filters.search_keywords(self, scope, words, k=k, now=now, statuses=statuses, where=where)
         with self._read() as con:
-            rows = np.array(con.execute(sql, args).fetchall(), dtype=np.int64).reshape(-1, 2)
-            docs = int(rows[rows[:, 0] < 0][0, 1])
-            hits = rows[rows[:, 0] >= 0]  # (word, rowid)
-            if not hits.size:
-                return []
-            # Grouped by word, so every record's sum adds its words' weights in one order.
-            hits = hits[np.argsort(hits[:, 0], kind="stable")]
-            df = np.bincount(hits[:, 0], minlength=len(words))
-            idf = np.log1p((docs - df + 0.5) / (df + 0.5))  # keyword_idf, vectorised
-            rids, inverse = np.unique(hits[:, 1], return_inverse=True)
-            sums = np.bincount(inverse, weights=idf[hits[:, 0]])
-            order = np.lexsort((-rids, -sums))  # best sum first, then the newer record
-            ranked = rids[order].tolist()
-            score = dict(zip(ranked, sums[order].tolist()))
-            part = self._current_partition(con, scope)
-            cols = _MEM_COLS_NO_VEC if part is not None else _MEM_COLS
-            join = "FROM memories m" if part is not None else _FROM
-            marks = ",".join("?" * len(statuses))
-            found: list[tuple] = []
-            step = k + 16  # most matches are live: one batch usually suffices
-            for start in range(0, len(ranked), step):
-                batch = ranked[start : start + step]
-                rows = con.execute(
-                    # Unary + as in _fetch: rowid lookups, not a walk of the scope index.
-                    f"SELECT {cols}, m.rowid {join} WHERE m.rowid IN ({','.join('?' * len(batch))}) "
-                    f"AND +m.tenant_id = ? AND +m.user_id = ? AND +m.status IN ({marks}) "
-                    "AND (m.expires_at IS NULL OR m.expires_at > ?)",
-                    (*batch, scope.tenant_id, scope.user_id, *[s.value for s in statuses], to_us(now)),
-                ).fetchall()
-                found += sorted(rows, key=lambda r: (-score[r[-1]], -r[-1]))
-                if len(found) >= k:
-                    break
-            found = found[:k]
-            if part is None:
-                return [Scored(_row(r), max(score[r[-1]], 1e-9)) for r in found]
-            vecs = part.vectors([r[0] for r in found])
-            missing = [r[0] for r in found if r[0] not in vecs]
-            if missing:  # records outside the partition (retired ones): read their BLOBs
-                vecs.update(
-                    (i, np.frombuffer(b, dtype=np.float32))
-                    for i, b in con.execute(
-                        f"SELECT id, embedding FROM memory_vectors WHERE tenant_id = ? AND user_id = ? "
-                        f"AND id IN ({','.join('?' * len(missing))})",
-                        (scope.tenant_id, scope.user_id, *missing),
-                    )
-                )
-        return [Scored(_row(r[:-1], vecs.get(r[0])), max(score[r[-1]], 1e-9)) for r in found]
+            part = self._partition(con, scope)
+        top, scores = keywords.in_partition(part, words, part.mask(wanted, to_us(now)), k)
+        found = {m.id: m for m in self.records(scope, part, top.tolist())}
+        return [Scored(found[part.ids[i]], s) for i, s in zip(top.tolist(), scores.tolist()) if part.ids[i] in found]
 
     def list(
         self,
