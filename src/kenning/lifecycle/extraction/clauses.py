@@ -121,7 +121,10 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
             kinds.append("rest" if n > 0 and _completes(sent, a, b) else "own")
             continue
         pleads = any(t.lower in ("please", "pls", "plz") for t in sent.tokens[a:b])
-        shared = first is not None and b - a >= 2 and first.dep == "conj" and first.head < a and sent.tokens[first.head].pos in ("VERB", "AUX") and not pleads and first.lemma not in lx.RETRACT_VERBS
+        head = sent.tokens[first.head] if first is not None else None
+        shared = (first is not None and head is not None and b - a >= 2 and first.dep == "conj" and first.head < a
+                  and head.pos in ("VERB", "AUX") and head.lemma != "be" and not (head.tag == "VBZ" and first.tag == "VB")
+                  and not pleads and first.lemma not in lx.RETRACT_VERBS)
         if shared and n > 0:
             kinds.append("verb")  # "they motivate me and give me strength": the verb shares the subject before it
             continue

@@ -41,6 +41,8 @@ _ASIDE = re.compile(r"\s*\((?:[^()\d]{0,24})\)|\s*\((?:lies|jk|lol|haha|sigh|ugh
 _ANNOTATION = re.compile(r"\s*\[[^\[\]]*\](?!\()|\s*\[[^\[\]]*$")
 
 
+# thanks tacked on after a comma closes a request; it is not the clause's verb ("…for the Doha leg, thanks.")
+_THANKS = re.compile(r"(?i),\s*(?:thanks|thank you|thx|ty|cheers)(?:\s+(?:so much|a lot|again))?(?=\s*(?:[.!?]|$))")
 # a pseudo-cleft says a plain clause with emphasis: "what I actually do is volunteer…" -> "I actually volunteer…"
 _CLEFT = re.compile(r"(?i)\bwhat (I|we) (\w+ly )?do (?:is|'s) (?:to )?")
 
@@ -56,6 +58,7 @@ def normalise(text: str) -> str:
 
     text = _WORD.sub(word, text)
     text = _ANNOTATION.sub("", text)
+    text = _THANKS.sub("", text)
     text = _CLEFT.sub(lambda m: f"{m.group(1)} {m.group(2) or ''}", text)
     text = _ASIDE.sub("", text)
     for pattern, forms in _PHRASAL:
