@@ -2,7 +2,8 @@
 bundled embedder and parser: the measured figures may not fall.
 
 The floors sit a little under the figures recorded in docs/benchmarks.md, so a change that makes extraction
-worse on unseen chat turns this red. ``test/`` was written blind and is never tuned on; a floor is no target.
+worse on unseen chat turns this red. ``test/`` was written blind and is never tuned on; ``dev2/`` was written
+blind later and measured once before any tuning on it; a floor is no target.
 """
 
 from __future__ import annotations
@@ -16,14 +17,15 @@ from kenning.evals.scenario import load_path
 
 CORPUS = Path(__file__).parent / "extraction"
 # (claim_recall, memory_precision, deletion_leaks) floors per half
-FLOORS = {"dev": (0.84, 0.71, 0), "test": (0.72, 0.68, 2)}
+FLOORS = {"dev": (0.85, 0.75, 0), "dev2": (0.87, 0.64, 0), "test": (0.70, 0.71, 0)}
+SIZES = {"dev": 60, "dev2": 80, "test": 100}
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("half", sorted(FLOORS))
 def test_extraction_metrics_hold(minilm, half):
     scenarios = load_path(CORPUS / half)
-    assert len(scenarios) >= (60 if half == "dev" else 100)
+    assert len(scenarios) >= SIZES[half]
     m = Runner(minilm).run(scenarios)["metrics"]
     recall, precision, leaks = FLOORS[half]
     assert m["claim_recall"] >= recall, m
