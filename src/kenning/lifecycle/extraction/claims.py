@@ -4,10 +4,11 @@ The parse decides *whether* and *about whom* a clause is a claim; the rules
 classifier (``lifecycle.extract.classify_user_clause``: attribute slots,
 procedures, requests) decides its wording, kind and importance. In order:
 
-1. Chit-chat says nothing: a clause made only of greetings, thanks,
-   agreement and praise words, or a comment on something ("that sounds
-   great", "it was so powerful"), or about the other speaker ("you both
-   looked great").
+1. Chit-chat says nothing (``noise``): greetings, thanks, agreement and
+   praise, a comment on something ("that sounds great"), the other speaker's
+   world ("you both looked great", "your art's amazing"), bare verbs and
+   fragments. A pointer ("forget what I said about…", ``pointers``) is an
+   instruction for reconciliation, never stored itself.
 2. A question or request to the assistant is an episode at most.
 3. A hedge (might, maybe, thinking about, if…, would love to) is never a
    fact: a low-confidence episode marked ``hedge``, which reconciliation
@@ -27,9 +28,9 @@ from dataclasses import dataclass, field, replace
 from kenning.lifecycle import extract as rules
 from kenning.lifecycle import safety, slots
 from kenning.lifecycle import reconcile
-from kenning.lifecycle.extraction import corrections
+from kenning.lifecycle.extraction import corrections, noise, pointers
 from kenning.lifecycle.extraction import lexicon as lx
-from kenning.lifecycle.extraction.clauses import POINTS, Clause, first_person, read, restore, split
+from kenning.lifecycle.extraction.clauses import Clause, first_person, read, restore, split
 from kenning.lifecycle.extraction.normalise import normalise, sentences, trim
 from kenning.lifecycle.extraction import attributes
 from kenning.lifecycle.extraction.parse import Parser, Sentence, default_parser
@@ -56,113 +57,6 @@ class TurnState:
     hedged: bool = False  # the clause before was a hedge: "… I'd open a cafe. Or just repaint the flat."
 
 
-def is_noise(clause: Clause, sent: Sentence) -> bool:
-    """Chit-chat: nothing but small-talk words, a comment on a thing, or words about the other speaker.
-    A correction in so many words ("it's 3:48 not 3:42") is never chit-chat."""
-    if reconcile._CORRECTION.search(clause.text):
-        return False
-    content = [
-        t for t in sent.tokens
-        if t.pos not in ("PUNCT", "DET", "PRON", "AUX", "CCONJ", "SCONJ", "PART", "ADP", "SPACE")
-        and not (t.pos == "PROPN" and t.dep in ("npadvmod", "appos", "dep", "intj", "vocative", "nmod"))  # "…, Mel"
-    ]
-    if not content or all(t.lemma in lx.NOISE_LEMMAS or t.lower in lx.NOISE_LEMMAS or t.pos == "INTJ" for t in content):
-        return True
-    if rules.is_small_talk(clause.text):
-        return True
-    if clause.subject == "thing" and _owned_figure(sent):
-        return False  # "total budget is £12,000": a figure the user gives about their own plans
-    if clause.subject in ("thing", "you") and not clause.request and not first_person(clause.text) and _opens_with(sent, clause.subject_text or "it"):
-        return True  # "that sounds amazing", "you both looked so great", "it was so powerful"
-    if clause.subject == "thing" and clause.root in lx.EVALUATIVE_VERBS | {"be"} and not clause.request and _opens_with(sent, clause.subject_text or "it"):
-        adj = any(t.pos == "ADJ" and t.dep in ("acomp", "attr", "ROOT") for t in sent.tokens)
-        return adj  # "it's been so good for me": a comment, not a claim
-    if clause.subject == "you" and not clause.request and clause.root not in lx.CONTACT_VERBS and not rules.STANDING.search(clause.text):
-        return True  # "do you ever get tired of questions?", "you're the funniest person I know": about the other speaker
-    if clause.subject == "thing" and clause.subject_text.lower() in lx.THING_PRONOUNS and not _owned_figure(sent) and _opens_with(sent, clause.subject_text):
-        return True  # "it tastes like soap to me", "that means a lot to me": a comment on something
-    if clause.question and not clause.request and not _has_content(sent):
-        return True  # "where do I even start", "am I right"
-    if any(t.dep == "csubj" for t in sent.tokens):
-        return True  # "taking time for yourself is so important": an opinion about doing something, not a claim
-    if any(t.lower in ("you", "your", "yourself", "u", "ur") for t in sent.tokens) and _evaluates(sent):
-        return True  # "so proud of you for taking part!", "love that for you"
-    return is_feeling(sent)
-
-
-def _evaluates(sent: Sentence) -> bool:
-    """A feeling about the other speaker is the predicate ("so proud of you", "so happy for you")."""
-    for t in sent.tokens:
-        if t.lemma in lx.FEELINGS or t.lower in lx.FEELINGS:
-            if any(sent.tokens[i].lower in ("you", "your", "yourself", "u", "ur") for i in sent.subtree(t.i)):
-                return True
-    return False
-
-
-def _opens_with(sent: Sentence, words: str) -> bool:
-    """Whether the clause opens (after fillers) with ``words``: "it's 07700 900456" after "got a new number, " does not."""
-    skip = vocatives(sent)
-    first = next((t for t in sent.tokens if t.lower not in lx.CLAUSE_ADVERBS and t.pos not in ("PUNCT", "INTJ") and t.i not in skip), None)
-    return first is not None and first.lower == words.split()[0].lower()
-
-
-def is_feeling(sent: Sentence) -> bool:
-    """How the speaker feels right now ("I'm knackered", "so so jealous", "legs are killing me"): the
-    predicate is a feeling or passing state with nothing attached to it (no object, no "about/of" phrase)."""
-    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
-    if root is None:
-        return False
-    preds = [root] + [c for c in sent.children(root.i) if c.dep in ("acomp", "attr", "oprd", "xcomp", "conj")]
-    feeling = [t for t in preds if t.lemma in lx.FEELINGS or t.lower in lx.FEELINGS]
-    if not feeling:
-        return False
-    attached = [c for t in feeling for c in sent.children(t.i) if c.dep in ("prep", "dobj", "pobj", "ccomp", "xcomp", "advcl")]
-    return not attached and not any(t.pos in ("NUM", "PROPN") for t in sent.tokens)
-
-
-def _has_verb(sent: Sentence) -> bool:
-    return any(t.pos in ("VERB", "AUX") or t.tag.startswith("VB") for t in sent.tokens)
-
-
-def _pointer_topic(sent: Sentence) -> str | None:
-    """The topic of a retraction pointing at an earlier claim: "forget/ignore/disregard what I said about
-    X", "scratch the bit about X" or "I was wrong about X" -> the words of X; None when the clause is not
-    such a pointer."""
-    first = next((t for t in sent.tokens if t.lower not in lx.CLAUSE_ADVERBS and t.lower != "please" and t.pos != "PUNCT"), None)
-    root = first if first is not None and first.lemma in lx.RETRACT_VERBS else next((t for t in sent.tokens if t.dep == "ROOT"), None)
-    wrong = any(t.lemma in lx.WRONG_WORDS and t.dep in ("acomp", "attr") and sent.tokens[t.head].lemma == "be" for t in sent.tokens)
-    if root is None or (not wrong and (root.lemma not in lx.RETRACT_VERBS or root.tag not in ("VB", "VBP", "NN"))):
-        return None
-    if wrong:
-        about = next((t for t in sent.tokens if t.lower == "about"), None)
-    else:
-        said = any(t.lemma in ("say", "tell", "mention", "write") for t in sent.tokens)
-        pointed = said or any(t.lower in ("bit", "part", "thing", "stuff") for t in sent.tokens)
-        about = next((t for t in sent.tokens if t.lower in ("about", "re", "regarding") and t.i > root.i), None) if pointed else None
-    if about is None and not wrong:
-        # "forget Hafsa's address too": the object of the imperative is what it points at
-        obj = next((c for c in sent.children(root.i) if c.dep == "dobj" and c.pos in ("NOUN", "PROPN")), None)
-        if obj is not None and root.tag == "VB":
-            words = [sent.tokens[i].text for i in sent.subtree(obj.i) if sent.tokens[i].dep != "case" and sent.tokens[i].pos != "PART"]
-            return " ".join(words) or None
-    if about is None:
-        return None
-    words = [sent.tokens[i].text for i in sent.subtree(about.i) if i != about.i]
-    words = words[: next((k for k, w in enumerate(words) if w in (",", ";")), len(words))]  # up to a replacement
-    return " ".join(words) or None
-
-
-def _owned_figure(sent: Sentence) -> bool:
-    """A noun subject (not it/that/this) stated with a number or sum: "total budget is £12,000"."""
-    subj = next((t for t in sent.tokens if t.dep in ("nsubj", "nsubjpass")), None)
-    return bool(subj is not None and subj.lemma in lx.OWN_NOUNS and any(t.pos == "NUM" or t.tag == "$" for t in sent.tokens))
-
-
-def _has_content(sent: Sentence) -> bool:
-    """A noun, name or number beyond the hedge itself ("maybe later" and "not decided yet" have none)."""
-    return any(t.pos in ("NOUN", "PROPN", "NUM") and t.lemma not in lx.NOISE_LEMMAS for t in sent.tokens)
-
-
 def _people(sent: Sentence) -> list[str]:
     """Third parties a clause names, in order: "my dad", "Jo", "our neighbours"."""
     out = []
@@ -170,50 +64,8 @@ def _people(sent: Sentence) -> list[str]:
         poss = [c for c in sent.children(t.i) if c.dep == "poss" and c.lower in ("my", "our")]
         if poss and (t.lemma in lx.PERSON_NOUNS or t.lower in lx.PERSON_NOUNS):
             out.append(f"{poss[0].text} {t.text}")
-        elif t.ent == "PERSON" and t.pos == "PROPN" and t.i not in vocatives(sent):
+        elif t.ent == "PERSON" and t.pos == "PROPN" and t.i not in noise.vocatives(sent):
             out.append(t.text)
-    return out
-
-
-def vocatives(sent: Sentence) -> set[int]:
-    """Names the speaker addresses ("Wow, Caroline, that's gorgeous!", "Sounds great, Mel."): a name at
-    the edge of the sentence, set off by a comma, with only greetings or thanks before it or only
-    punctuation after it. A name inside the sentence ("two cats, Feijão and Pipoca") is no address."""
-    toks = sent.tokens
-    out: set[int] = set()
-    for t in toks:
-        if t.pos != "PROPN" or t.ent not in ("PERSON", ""):
-            continue
-        start, end = t.i, t.i
-        while start > 0 and toks[start - 1].pos == "PROPN":
-            start -= 1
-        while end + 1 < len(toks) and toks[end + 1].pos == "PROPN":
-            end += 1
-        before, after = toks[:start], toks[end + 1 :]
-        lead = all(u.pos in ("INTJ", "PUNCT") or u.lower in lx.CLAUSE_ADVERBS or u.lemma in lx.NOISE_LEMMAS for u in before)
-        tail = all(u.pos in ("PUNCT", "SYM", "X") or not any(c.isalnum() for c in u.text) for u in after)
-        if lead and (not after or after[0].text in (",", "!", ".", "?")) and (before or after):
-            out.add(t.i)
-        elif tail and before and before[-1].text == ",":
-            out.add(t.i)
-    return out
-
-
-_REPLACES = re.compile(r"(?i)^(?:it'?s|it\s+is|its|it\s+should\s+be|actually|rather)\b")
-
-
-_IT_IS_VALUE = re.compile(r"(?i)^(?:it'?s|its|it\s+is|which\s+is|that'?s)\s+(?:now\s+)?(?=[^,;]*(?:\d|@|\b[A-Z]))[^,;]{1,40}$")
-
-
-def _keep_replacements(pieces: list[str]) -> list[str]:
-    """ "disregard what I told you about the budget, it's actually £9,500": the replacement stays with its pointer;
-    "got a new number, it's 07700 900456": a value stays with the noun it belongs to."""
-    out: list[str] = []
-    for p in pieces:
-        if out and ((POINTS.search(out[-1]) and _REPLACES.match(p)) or _IT_IS_VALUE.match(p)):
-            out[-1] = f"{out[-1]}, {p}"
-        else:
-            out.append(p)
     return out
 
 
@@ -254,10 +106,10 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
     parsed_sentences = [s for doc in parser.parse(cut) for s in doc] if cut else []
     pieces: list[str] = []
     known: dict[str, list[Sentence]] = {}
-    addressed = {s.tokens[i].text for s in parsed_sentences for i in vocatives(s)}
-    parsed_sentences = _unaddressed(parser, parsed_sentences)
+    addressed = {s.tokens[i].text for s in parsed_sentences for i in noise.vocatives(s)}
+    parsed_sentences = noise.unaddressed(parser, parsed_sentences)
     for s in parsed_sentences:
-        cut_up = _keep_replacements([trim(c) for c in split(parser, s)])
+        cut_up = pointers.keep_replacements([trim(c) for c in split(parser, s)])
         if cut_up == [s.text]:
             known[s.text] = [s]  # a one-clause sentence: its parse is the clause's, no second parse
         pieces.extend(cut_up)
@@ -290,7 +142,7 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
 
 
 def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bool, state: TurnState) -> list[rules.Claim]:
-    if _pointer_topic(sent) is None and is_noise(clause, sent):
+    if pointers.pointer_topic(sent) is None and noise.is_noise(clause, sent):
         return []
     text = piece
     if clause.subject == "other":
@@ -310,7 +162,7 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
         opener = next((t for t in sent.tokens if t.lower not in lx.CLAUSE_ADVERBS and t.pos not in ("PUNCT", "INTJ")), None)
         if lead and opener is not None and (opener.lower in lx.FEELINGS or opener.lemma in lx.FEELINGS):
             return []  # "thankful for all the support", "relaxing": a mood, not a claim
-        if lead and not _has_content(sent):
+        if lead and not noise.has_content(sent):
             return []  # "Relaxing.", "loving it": a word or two of mood, nothing to keep
         if lead:
             rest = _without_fillers(text)
@@ -319,49 +171,49 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
             clause = replace(clause, subject="user", subject_text=lead)
     if clause.subject == "user" and re.match(r"(?i)the\s", text) and not first_person(text):
         text = "My " + text[4:]  # "the shellfish allergy is severe now": the user's own allergy
-    if clause.subject == "thing" and _owned_figure(sent) and not first_person(text):
+    if clause.subject == "thing" and noise.owned_figure(sent) and not first_person(text):
         text = "My " + re.sub(r"(?i)^(?:the|our|my)\s+", "", text)  # "total budget is £12,000" -> "My total budget …"
-    pointer = _pointer_topic(sent)
+    pointer = pointers.pointer_topic(sent)
     if pointer is not None:
         # "forget what I said about me and Dan splitting up": an instruction about memory, decided by reconciliation
         body = rules._finish(third_person(text))
         meta = {"subject": "user", "pointer": True, "pointer_topic": pointer}
         return [rules.Claim(body, Kind.EPISODE, Source.USER_SAID, EPISODE_IMPORTANCE, rules.USER_CONFIDENCE, safety.sensitivity_of(body), None, index, meta)]
     short = sum(1 for t in sent.tokens if t.pos not in ("PUNCT", "DET", "ADP", "CCONJ")) <= 4
-    if clause.root == "thank" or (not _has_verb(sent) and not (clause.question and _has_content(sent)) and not any(t.pos in ("PROPN", "NUM") for t in sent.tokens) and (short or not first_person(text))):
+    if clause.root == "thank" or (not noise.has_verb(sent) and not (clause.question and noise.has_content(sent)) and not any(t.pos in ("PROPN", "NUM") for t in sent.tokens) and (short or not first_person(text))):
         return []  # thanks, and verbless fragments ("happy new year!!", "my dear!", "first ever half")
-    if not clause.request and _about_the_other(sent):
+    if not clause.request and noise.about_the_other(sent):
         return []  # "congrats on following your dreams", "I really appreciate your help": about the other speaker
-    if clause.subject == "none" and not clause.request and not first_person(text) and _comment_without_subject(sent):
+    if clause.subject == "none" and not clause.request and not first_person(text) and noise.comment_without_subject(sent):
         return []  # "sounds great, Mel", "looks so cozy": "it" left out of a comment
-    if _fragment(sent) and not first_person(text) and not _pleads(sent) and not clause.question:
+    if noise.fragment(sent) and not first_person(text) and not noise.pleads(sent) and not clause.question:
         return []  # "support to those who need it": a noun phrase, nothing asserted
-    if not _has_verb(sent) and not first_person(text) and text.rstrip().endswith("!"):
+    if not noise.has_verb(sent) and not first_person(text) and text.rstrip().endswith("!"):
         return []  # "HAPPY NEW YEAR!!!", "THE ROYAL ALBERT HALL?!!": an exclamation, nothing stated
-    if clause.question and not clause.request and not first_person(text) and _asks_back(sent):
+    if clause.question and not clause.request and not first_person(text) and noise.asks_back(sent):
         return []  # "what concert was it?", "how was that?": a question about what the other speaker just said
     if clause.hedged and not clause.request:
-        return _hedge(text, clause, index) if _has_content(sent) else []
-    if clause.subject in ("none", "thing") and not _has_content(sent) and not clause.request:
+        return _hedge(text, clause, index) if noise.has_content(sent) else []
+    if clause.subject in ("none", "thing") and not noise.has_content(sent) and not clause.request:
         return []  # "maybe later", "first ever half": a fragment with nothing to hold on to
     if clause.request and _recurring(sent):
         text = rules._REQUEST_LEAD.sub("", text).rstrip("?")
         text = f"always {text[:1].lower()}{text[1:]}"  # "can you remind me every february to renew…": a standing rule
-    elif clause.request and _about_answers(sent) and not rules.STANDING.search(text):
+    elif clause.request and noise.about_answers(sent) and not rules.STANDING.search(text):
         text = f"always {text[:1].lower()}{text[1:]}"  # "keep answers short", "speak plainly": a rule for every answer
     got = rules.classify_user_clause(text, _not_present(sent))
     if got is None:
         return []
     body, kind, importance = got
-    if kind is Kind.PROCEDURE and (not _for_the_user(sent) or clause.subject == "user"):
+    if kind is Kind.PROCEDURE and (not noise.for_the_user(sent) or clause.subject == "user"):
         return []  # "never give up!", "take care of yourself", "now I never want to see a hill again": no rule
     asked = (clause.request or body.startswith("User asked")) and kind is not Kind.PROCEDURE
     yours = any(t.lower in lx.SECOND_PERSON and t.dep != "nsubj" for t in sent.tokens) and not any(t.lower in ("my", "our") for t in sent.tokens)
-    if asked and (_passes_on(sent) or yours):
+    if asked and (noise.passes_on(sent) or yours):
         return []  # "give Tom a hug from me", "keep me posted", "send me your drawings": between the two speakers
-    if asked and not first_person(text) and not _has_content(sent):
+    if asked and not first_person(text) and not noise.has_content(sent):
         return []  # "stop it", "get better soon": nothing asked for
-    if not (clause.request or clause.question or clause.hedged) and _bare_event(sent):
+    if not (clause.request or clause.question or clause.hedged) and noise.bare_event(sent):
         return []  # "I screamed", "I caved", "I can't wait", "I promise": a verb and nothing it is about
     meta: dict[str, object] = {"subject": "other" if clause.subject == "other" else "user"}
     confidence = rules.USER_CONFIDENCE
@@ -400,77 +252,6 @@ def _not_present(sent: Sentence) -> frozenset[str]:
     return frozenset(t.lower for t in sent.tokens if t.tag not in ("VBP", "VB") and t.lower not in present)
 
 
-def _about_the_other(sent: Sentence) -> bool:
-    """The clause is about the other speaker: "congrats on following your dreams", "your art's amazing",
-    "you always make me laugh", "I really appreciate your help", "I'm here for you". Not when the other
-    speaker only frames what the user says: "I need you to remember I'm diabetic", "as I told you, …"."""
-    seconds = [t for t in sent.tokens if t.lower in lx.SECOND_PERSON]
-    if not seconds or _you_know(sent):
-        return False
-    if not first_person(sent.text):
-        return True
-    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
-    if root is None or root.lemma in lx.WANT_VERBS | {"need", "let", "remember", "know"}:
-        return False
-    for t in seconds:
-        if t.dep in ("nsubj", "nsubjpass") and t.head == root.i:
-            return True  # "you always make me laugh"
-        owner = sent.tokens[t.head]
-        if t.dep == "poss" and owner.head == root.i and owner.dep in ("dobj", "nsubj"):
-            return True  # "I appreciate your help"
-        if t.dep == "pobj" and owner.head == root.i:
-            return True  # "I'm here for you", "I'm so happy for you"
-        if t.dep in ("dobj", "dative") and t.head == root.i and root.lemma in lx.SOCIAL_VERBS:
-            return True  # "I miss you", "I owe you one"
-    return False
-
-
-def _you_know(sent: Sentence) -> bool:
-    """The other speaker only as a frame around the claim: "you know", "I told you", "update for you: …"."""
-    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
-    for t in sent.tokens:
-        if t.lower not in lx.SECOND_PERSON:
-            continue
-        head = sent.tokens[t.head]
-        if head.lemma in ("know", "tell", "mention", "say") and t.dep in ("nsubj", "dobj", "dative", "pobj"):
-            continue
-        if t.dep == "nsubj" and first_person(sent.text) and sent.tokens[t.head].dep != "ROOT":
-            continue  # "whenever you book a hotel for me, …": the assistant acting for the user
-        if t.dep == "pobj" and head.pos == "ADP" and root is not None and sent.tokens[head.head].pos in ("NOUN", "PROPN") and head.head != root.i:
-            continue  # "update for you: we got the keys": the preposition belongs to a heading, not the claim
-        return False
-    return True
-
-
-def _passes_on(sent: Sentence) -> bool:
-    """A request about the conversation itself: a message passed on ("tell him well done from me", "give
-    her a kiss from Uncle Rhys") or news asked for with nothing named ("keep me posted", "tell me everything")."""
-    if any(t.lower == "from" and any(c.lower in ("me", "us") or c.pos == "PROPN" for i in sent.subtree(t.i) for c in (sent.tokens[i],)) for t in sent.tokens):
-        return True
-    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
-    if root is None or root.lemma not in lx.NEWS_VERBS:
-        return False
-    return not any(t.pos in ("NOUN", "PROPN", "NUM") for t in sent.tokens)
-
-
-def _bare_event(sent: Sentence) -> bool:
-    """A clause whose verb has nothing attached that says what it is about: no object, complement,
-    prepositional phrase, clause, particle-free noun, name or number ("I screamed", "I caved",
-    "I promise", "I can't wait"). Copulas ("I'm vegan") are never bare."""
-    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
-    if root is None or root.pos != "VERB" or root.lemma in ("be", "have"):
-        return False
-    if any(t.dep == "neg" or t.lower in lx.HABITUAL or t.lower in ("never", "always") for t in sent.tokens):
-        return False  # "I never smoked", "I don't drink": a habit, stated
-    aux = [c for c in sent.children(root.i) if c.dep in ("aux", "auxpass")]
-    if any(c.lemma not in lx.AUXILIARIES for c in aux) or (root.tag == "VBG" and not aux):
-        return False  # "he loves/AUX fishing/ROOT": a misread verb carries what it is about
-    attached = ("dobj", "attr", "acomp", "prep", "xcomp", "ccomp", "dative", "oprd", "npadvmod", "advcl", "agent", "pobj", "conj")
-    if any(c.dep in attached and not (c.pos == "PRON" and len(sent.subtree(c.i)) == 1) for c in sent.children(root.i)):
-        return False  # "finally did it": a pronoun alone says nothing of what
-    return not any(t.pos in ("NOUN", "PROPN", "NUM") and t.i != root.i for t in sent.tokens)
-
-
 def _declarative(sent: Sentence) -> bool:
     """A statement with a question mark ("I think I might be lactose intolerant??"): no question word
     and no auxiliary before its subject. Said so, it is a guess, not a question to the assistant."""
@@ -492,20 +273,6 @@ def _plural(name: str) -> bool:
     return "and" in words or (len(words) > 1 and words[-1].endswith("s") and not words[-1].endswith("ss"))
 
 
-def _asks_back(sent: Sentence) -> bool:
-    """A question whose subject points back at the other speaker's last words: "what concert was it?",
-    "how was that?", "did they like it?". A question with its own topic ("any tips for a first marathon?")
-    says what the user wants to know."""
-    first = next((t for t in sent.tokens if t.lower not in lx.CLAUSE_ADVERBS and t.pos not in ("PUNCT", "INTJ")), None)
-    if first is not None and first.lower == "how" and any(t.lemma in ("be", "go") for t in sent.tokens):
-        return True  # "how's the pottery going?", "how was the trip?": asking after the other's news
-    return any(t.dep in ("nsubj", "nsubjpass", "expl") and t.lower in ("it", "this", "that", "these", "those", "they", "he", "she") for t in sent.tokens) or not _has_content(sent)
-
-
-def _pleads(sent: Sentence) -> bool:
-    return any(t.lower in ("please", "pls", "plz") for t in sent.tokens)
-
-
 def _reason_claims(parser: Parser, sent: Sentence, index: int, sarcastic: bool, state: TurnState) -> list[rules.Claim]:
     """The claims of a first-person reason inside a clause that says nothing itself: "which is awkward
     because I'm literally a barista" -> "I'm literally a barista"."""
@@ -522,70 +289,9 @@ def _reason_claims(parser: Parser, sent: Sentence, index: int, sarcastic: bool, 
     return out
 
 
-def _unaddressed(parser: Parser, parsed: list[Sentence]) -> list[Sentence]:
-    """Sentences with the names they address taken out and parsed again: "Melanie, that photo's amazing!"
-    parses "Melanie" as the root; "that photo's amazing!" parses as the comment it is."""
-    out = []
-    for s in parsed:
-        names = vocatives(s)
-        if not names:
-            out.append(s)
-            continue
-        drop = set(names)
-        for i in names:  # the comma that sets the name off goes with it
-            for j in (i + 1, i - 1):
-                if 0 <= j < len(s.tokens) and s.tokens[j].text == "," and j not in drop:
-                    drop.add(j)
-                    break
-        text = "".join(t.text + t.space for t in s.tokens if t.i not in drop).strip()
-        if any(c.isalnum() for c in text):
-            out.extend(parser.parse([text])[0])
-    return out
-
-
-def _comment_without_subject(sent: Sentence) -> bool:
-    """A clause opening with a third-person verb and no subject: "sounds great", "looks amazing"."""
-    first = next((t for t in sent.tokens if t.lower not in lx.CLAUSE_ADVERBS and t.pos not in ("PUNCT", "INTJ") and t.i not in vocatives(sent)), None)
-    return first is not None and first.tag == "VBZ"
-
-
-def _fragment(sent: Sentence) -> bool:
-    """A clause whose root is a noun and which has no subject: "support to those who need it"."""
-    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
-    if root is None or root.i == next((t.i for t in sent.tokens if t.pos not in ("PUNCT", "INTJ")), -1):
-        return False  # "Book a window seat on Friday's flight": an imperative the tagger read as a noun
-    if any(t.pos == "PROPN" for t in sent.tokens):
-        return False  # "the band's called Parking Permit": a name is something said
-    return root.pos == "NOUN" and not any(t.dep in ("nsubj", "nsubjpass") and t.head == root.i for t in sent.tokens) and not any(t.pos == "NUM" for t in sent.tokens)
-
-
-def _for_the_user(sent: Sentence) -> bool:
-    """A standing rule says what the assistant does, to something: "always remind me", "never suggest
-    anything with coriander". "never give up!" has nothing to act on and "take care of yourself" acts on
-    the other speaker: encouragement."""
-    if any(t.lower in lx.SECOND_PERSON and t.dep not in ("nsubj", "nsubjpass") for t in sent.tokens):
-        return False  # "take care of yourself", "talk to you soon": the other speaker is the one acted on
-    if first_person(sent.text) or "'s" in {t.lower for t in sent.tokens if t.dep == "nsubj"}:
-        return True
-    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
-    if root is None:
-        return False
-    return _about_answers(sent) or any(c.dep in ("dobj", "prep", "xcomp", "ccomp", "dative", "attr", "acomp") for c in sent.children(root.i))
-
-
 def _recurring(sent: Sentence) -> bool:
     """A time that repeats: "every February", "each Sunday night", "every morning"."""
     return any(t.lower in ("every", "each") and t.head != t.i and sent.tokens[t.head].pos in ("NOUN", "PROPN") for t in sent.tokens)
-
-
-def _about_answers(sent: Sentence) -> bool:
-    """An imperative about the assistant's own answers: their length, tone, units or language."""
-    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
-    if root is None or root.tag != "VB":
-        return False
-    if root.lemma in lx.RESPONSE_VERBS:
-        return True
-    return any(t.lemma in lx.RESPONSE_NOUNS and t.dep in ("dobj", "nsubj", "pobj") for t in sent.tokens)
 
 
 def _lower_first(text: str) -> str:

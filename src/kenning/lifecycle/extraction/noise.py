@@ -1,0 +1,265 @@
+"""What is not a claim about the user, read off the parse: chit-chat and feelings, the other speaker's
+world (addressed by name, as "you", their news), questions that point back at the other speaker's words,
+comments without a subject, noun fragments and exclamations, bare verbs ("I caved"), passed-on messages,
+and encouragement that looks like a standing rule ("never give up!").
+
+Each test is a grammatical shape (a subject, an object, a mood), named for what it finds; ``claims`` decides
+in which order they apply.
+"""
+
+from __future__ import annotations
+
+from kenning.lifecycle import extract as rules
+from kenning.lifecycle import reconcile
+from kenning.lifecycle.extraction import lexicon as lx
+from kenning.lifecycle.extraction.clauses import Clause, first_person
+from kenning.lifecycle.extraction.parse import Parser, Sentence
+
+
+def is_noise(clause: Clause, sent: Sentence) -> bool:
+    """Chit-chat: nothing but small-talk words, a comment on a thing, or words about the other speaker.
+    A correction in so many words ("it's 3:48 not 3:42") is never chit-chat."""
+    if reconcile._CORRECTION.search(clause.text):
+        return False
+    content = [
+        t for t in sent.tokens
+        if t.pos not in ("PUNCT", "DET", "PRON", "AUX", "CCONJ", "SCONJ", "PART", "ADP", "SPACE")
+        and not (t.pos == "PROPN" and t.dep in ("npadvmod", "appos", "dep", "intj", "vocative", "nmod"))  # "…, Mel"
+    ]
+    if not content or all(t.lemma in lx.NOISE_LEMMAS or t.lower in lx.NOISE_LEMMAS or t.pos == "INTJ" for t in content):
+        return True
+    if rules.is_small_talk(clause.text):
+        return True
+    if clause.subject == "thing" and owned_figure(sent):
+        return False  # "total budget is £12,000": a figure the user gives about their own plans
+    if clause.subject in ("thing", "you") and not clause.request and not first_person(clause.text) and _opens_with(sent, clause.subject_text or "it"):
+        return True  # "that sounds amazing", "you both looked so great", "it was so powerful"
+    if clause.subject == "thing" and clause.root in lx.EVALUATIVE_VERBS | {"be"} and not clause.request and _opens_with(sent, clause.subject_text or "it"):
+        adj = any(t.pos == "ADJ" and t.dep in ("acomp", "attr", "ROOT") for t in sent.tokens)
+        return adj  # "it's been so good for me": a comment, not a claim
+    if clause.subject == "you" and not clause.request and clause.root not in lx.CONTACT_VERBS and not rules.STANDING.search(clause.text):
+        return True  # "do you ever get tired of questions?", "you're the funniest person I know": about the other speaker
+    if clause.subject == "thing" and clause.subject_text.lower() in lx.THING_PRONOUNS and not owned_figure(sent) and _opens_with(sent, clause.subject_text):
+        return True  # "it tastes like soap to me", "that means a lot to me": a comment on something
+    if clause.question and not clause.request and not has_content(sent):
+        return True  # "where do I even start", "am I right"
+    if any(t.dep == "csubj" for t in sent.tokens):
+        return True  # "taking time for yourself is so important": an opinion about doing something, not a claim
+    if any(t.lower in ("you", "your", "yourself", "u", "ur") for t in sent.tokens) and _evaluates(sent):
+        return True  # "so proud of you for taking part!", "love that for you"
+    return is_feeling(sent)
+
+
+def _evaluates(sent: Sentence) -> bool:
+    """A feeling about the other speaker is the predicate ("so proud of you", "so happy for you")."""
+    for t in sent.tokens:
+        if t.lemma in lx.FEELINGS or t.lower in lx.FEELINGS:
+            if any(sent.tokens[i].lower in ("you", "your", "yourself", "u", "ur") for i in sent.subtree(t.i)):
+                return True
+    return False
+
+
+def _opens_with(sent: Sentence, words: str) -> bool:
+    """Whether the clause opens (after fillers) with ``words``: "it's 07700 900456" after "got a new number, " does not."""
+    skip = vocatives(sent)
+    first = next((t for t in sent.tokens if t.lower not in lx.CLAUSE_ADVERBS and t.pos not in ("PUNCT", "INTJ") and t.i not in skip), None)
+    return first is not None and first.lower == words.split()[0].lower()
+
+
+def is_feeling(sent: Sentence) -> bool:
+    """How the speaker feels right now ("I'm knackered", "so so jealous", "legs are killing me"): the
+    predicate is a feeling or passing state with nothing attached to it (no object, no "about/of" phrase)."""
+    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
+    if root is None:
+        return False
+    preds = [root] + [c for c in sent.children(root.i) if c.dep in ("acomp", "attr", "oprd", "xcomp", "conj")]
+    feeling = [t for t in preds if t.lemma in lx.FEELINGS or t.lower in lx.FEELINGS]
+    if not feeling:
+        return False
+    attached = [c for t in feeling for c in sent.children(t.i) if c.dep in ("prep", "dobj", "pobj", "ccomp", "xcomp", "advcl")]
+    return not attached and not any(t.pos in ("NUM", "PROPN") for t in sent.tokens)
+
+
+def has_verb(sent: Sentence) -> bool:
+    return any(t.pos in ("VERB", "AUX") or t.tag.startswith("VB") for t in sent.tokens)
+
+
+def owned_figure(sent: Sentence) -> bool:
+    """A noun subject (not it/that/this) stated with a number or sum: "total budget is £12,000"."""
+    subj = next((t for t in sent.tokens if t.dep in ("nsubj", "nsubjpass")), None)
+    return bool(subj is not None and subj.lemma in lx.OWN_NOUNS and any(t.pos == "NUM" or t.tag == "$" for t in sent.tokens))
+
+
+def has_content(sent: Sentence) -> bool:
+    """A noun, name or number beyond the hedge itself ("maybe later" and "not decided yet" have none)."""
+    return any(t.pos in ("NOUN", "PROPN", "NUM") and t.lemma not in lx.NOISE_LEMMAS for t in sent.tokens)
+
+
+def vocatives(sent: Sentence) -> set[int]:
+    """Names the speaker addresses ("Wow, Caroline, that's gorgeous!", "Sounds great, Mel."): a name at
+    the edge of the sentence, set off by a comma, with only greetings or thanks before it or only
+    punctuation after it. A name inside the sentence ("two cats, Feijão and Pipoca") is no address."""
+    toks = sent.tokens
+    out: set[int] = set()
+    for t in toks:
+        if t.pos != "PROPN" or t.ent not in ("PERSON", ""):
+            continue
+        start, end = t.i, t.i
+        while start > 0 and toks[start - 1].pos == "PROPN":
+            start -= 1
+        while end + 1 < len(toks) and toks[end + 1].pos == "PROPN":
+            end += 1
+        before, after = toks[:start], toks[end + 1 :]
+        lead = all(u.pos in ("INTJ", "PUNCT") or u.lower in lx.CLAUSE_ADVERBS or u.lemma in lx.NOISE_LEMMAS for u in before)
+        tail = all(u.pos in ("PUNCT", "SYM", "X") or not any(c.isalnum() for c in u.text) for u in after)
+        if lead and (not after or after[0].text in (",", "!", ".", "?")) and (before or after):
+            out.add(t.i)
+        elif tail and before and before[-1].text == ",":
+            out.add(t.i)
+    return out
+
+
+def unaddressed(parser: Parser, parsed: list[Sentence]) -> list[Sentence]:
+    """Sentences with the names they address taken out and parsed again: "Melanie, that photo's amazing!"
+    parses "Melanie" as the root; "that photo's amazing!" parses as the comment it is."""
+    out = []
+    for s in parsed:
+        names = vocatives(s)
+        if not names:
+            out.append(s)
+            continue
+        drop = set(names)
+        for i in names:  # the comma that sets the name off goes with it
+            for j in (i + 1, i - 1):
+                if 0 <= j < len(s.tokens) and s.tokens[j].text == "," and j not in drop:
+                    drop.add(j)
+                    break
+        text = "".join(t.text + t.space for t in s.tokens if t.i not in drop).strip()
+        if any(c.isalnum() for c in text):
+            out.extend(parser.parse([text])[0])
+    return out
+
+
+def about_the_other(sent: Sentence) -> bool:
+    """The clause is about the other speaker: "congrats on following your dreams", "your art's amazing",
+    "you always make me laugh", "I really appreciate your help", "I'm here for you". Not when the other
+    speaker only frames what the user says: "I need you to remember I'm diabetic", "as I told you, …"."""
+    seconds = [t for t in sent.tokens if t.lower in lx.SECOND_PERSON]
+    if not seconds or _you_know(sent):
+        return False
+    if not first_person(sent.text):
+        return True
+    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
+    if root is None or root.lemma in lx.WANT_VERBS | {"need", "let", "remember", "know"}:
+        return False
+    for t in seconds:
+        if t.dep in ("nsubj", "nsubjpass") and t.head == root.i:
+            return True  # "you always make me laugh"
+        owner = sent.tokens[t.head]
+        if t.dep == "poss" and owner.head == root.i and owner.dep in ("dobj", "nsubj"):
+            return True  # "I appreciate your help"
+        if t.dep == "pobj" and owner.head == root.i:
+            return True  # "I'm here for you", "I'm so happy for you"
+        if t.dep in ("dobj", "dative") and t.head == root.i and root.lemma in lx.SOCIAL_VERBS:
+            return True  # "I miss you", "I owe you one"
+    return False
+
+
+def _you_know(sent: Sentence) -> bool:
+    """The other speaker only as a frame around the claim: "you know", "I told you", "update for you: …"."""
+    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
+    for t in sent.tokens:
+        if t.lower not in lx.SECOND_PERSON:
+            continue
+        head = sent.tokens[t.head]
+        if head.lemma in ("know", "tell", "mention", "say") and t.dep in ("nsubj", "dobj", "dative", "pobj"):
+            continue
+        if t.dep == "nsubj" and first_person(sent.text) and sent.tokens[t.head].dep != "ROOT":
+            continue  # "whenever you book a hotel for me, …": the assistant acting for the user
+        if t.dep == "pobj" and head.pos == "ADP" and root is not None and sent.tokens[head.head].pos in ("NOUN", "PROPN") and head.head != root.i:
+            continue  # "update for you: we got the keys": the preposition belongs to a heading, not the claim
+        return False
+    return True
+
+
+def passes_on(sent: Sentence) -> bool:
+    """A request about the conversation itself: a message passed on ("tell him well done from me", "give
+    her a kiss from Uncle Rhys") or news asked for with nothing named ("keep me posted", "tell me everything")."""
+    if any(t.lower == "from" and any(c.lower in ("me", "us") or c.pos == "PROPN" for i in sent.subtree(t.i) for c in (sent.tokens[i],)) for t in sent.tokens):
+        return True
+    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
+    if root is None or root.lemma not in lx.NEWS_VERBS:
+        return False
+    return not any(t.pos in ("NOUN", "PROPN", "NUM") for t in sent.tokens)
+
+
+def bare_event(sent: Sentence) -> bool:
+    """A clause whose verb has nothing attached that says what it is about: no object, complement,
+    prepositional phrase, clause, particle-free noun, name or number ("I screamed", "I caved",
+    "I promise", "I can't wait"). Copulas ("I'm vegan") are never bare."""
+    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
+    if root is None or root.pos != "VERB" or root.lemma in ("be", "have"):
+        return False
+    if any(t.dep == "neg" or t.lower in lx.HABITUAL or t.lower in ("never", "always") for t in sent.tokens):
+        return False  # "I never smoked", "I don't drink": a habit, stated
+    aux = [c for c in sent.children(root.i) if c.dep in ("aux", "auxpass")]
+    if any(c.lemma not in lx.AUXILIARIES for c in aux) or (root.tag == "VBG" and not aux):
+        return False  # "he loves/AUX fishing/ROOT": a misread verb carries what it is about
+    attached = ("dobj", "attr", "acomp", "prep", "xcomp", "ccomp", "dative", "oprd", "npadvmod", "advcl", "agent", "pobj", "conj")
+    if any(c.dep in attached and not (c.pos == "PRON" and len(sent.subtree(c.i)) == 1) for c in sent.children(root.i)):
+        return False  # "finally did it": a pronoun alone says nothing of what
+    return not any(t.pos in ("NOUN", "PROPN", "NUM") and t.i != root.i for t in sent.tokens)
+
+
+def asks_back(sent: Sentence) -> bool:
+    """A question whose subject points back at the other speaker's last words: "what concert was it?",
+    "how was that?", "did they like it?". A question with its own topic ("any tips for a first marathon?")
+    says what the user wants to know."""
+    first = next((t for t in sent.tokens if t.lower not in lx.CLAUSE_ADVERBS and t.pos not in ("PUNCT", "INTJ")), None)
+    if first is not None and first.lower == "how" and any(t.lemma in ("be", "go") for t in sent.tokens):
+        return True  # "how's the pottery going?", "how was the trip?": asking after the other's news
+    return any(t.dep in ("nsubj", "nsubjpass", "expl") and t.lower in ("it", "this", "that", "these", "those", "they", "he", "she") for t in sent.tokens) or not has_content(sent)
+
+
+def pleads(sent: Sentence) -> bool:
+    return any(t.lower in ("please", "pls", "plz") for t in sent.tokens)
+
+
+def comment_without_subject(sent: Sentence) -> bool:
+    """A clause opening with a third-person verb and no subject: "sounds great", "looks amazing"."""
+    first = next((t for t in sent.tokens if t.lower not in lx.CLAUSE_ADVERBS and t.pos not in ("PUNCT", "INTJ") and t.i not in vocatives(sent)), None)
+    return first is not None and first.tag == "VBZ"
+
+
+def fragment(sent: Sentence) -> bool:
+    """A clause whose root is a noun and which has no subject: "support to those who need it"."""
+    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
+    if root is None or root.i == next((t.i for t in sent.tokens if t.pos not in ("PUNCT", "INTJ")), -1):
+        return False  # "Book a window seat on Friday's flight": an imperative the tagger read as a noun
+    if any(t.pos == "PROPN" for t in sent.tokens):
+        return False  # "the band's called Parking Permit": a name is something said
+    return root.pos == "NOUN" and not any(t.dep in ("nsubj", "nsubjpass") and t.head == root.i for t in sent.tokens) and not any(t.pos == "NUM" for t in sent.tokens)
+
+
+def for_the_user(sent: Sentence) -> bool:
+    """A standing rule says what the assistant does, to something: "always remind me", "never suggest
+    anything with coriander". "never give up!" has nothing to act on and "take care of yourself" acts on
+    the other speaker: encouragement."""
+    if any(t.lower in lx.SECOND_PERSON and t.dep not in ("nsubj", "nsubjpass") for t in sent.tokens):
+        return False  # "take care of yourself", "talk to you soon": the other speaker is the one acted on
+    if first_person(sent.text) or "'s" in {t.lower for t in sent.tokens if t.dep == "nsubj"}:
+        return True
+    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
+    if root is None:
+        return False
+    return about_answers(sent) or any(c.dep in ("dobj", "prep", "xcomp", "ccomp", "dative", "attr", "acomp") for c in sent.children(root.i))
+
+
+def about_answers(sent: Sentence) -> bool:
+    """An imperative about the assistant's own answers: their length, tone, units or language."""
+    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
+    if root is None or root.tag != "VB":
+        return False
+    if root.lemma in lx.RESPONSE_VERBS:
+        return True
+    return any(t.lemma in lx.RESPONSE_NOUNS and t.dep in ("dobj", "nsubj", "pobj") for t in sent.tokens)

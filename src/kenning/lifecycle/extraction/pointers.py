@@ -1,0 +1,58 @@
+"""Pointers: a clause that points at an earlier claim ("forget what I said about X", "scratch the bit
+about X", "I was wrong about X", "forget Hafsa's address") and the replacement that may follow it
+("…, it's actually £9,500"). Reconciliation decides what the pointer retracts; these read its topic.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kenning.lifecycle.extraction import lexicon as lx
+from kenning.lifecycle.extraction.clauses import POINTS
+from kenning.lifecycle.extraction.parse import Sentence
+
+
+def pointer_topic(sent: Sentence) -> str | None:
+    """The topic of a retraction pointing at an earlier claim: "forget/ignore/disregard what I said about
+    X", "scratch the bit about X" or "I was wrong about X" -> the words of X; None when the clause is not
+    such a pointer."""
+    first = next((t for t in sent.tokens if t.lower not in lx.CLAUSE_ADVERBS and t.lower != "please" and t.pos != "PUNCT"), None)
+    root = first if first is not None and first.lemma in lx.RETRACT_VERBS else next((t for t in sent.tokens if t.dep == "ROOT"), None)
+    wrong = any(t.lemma in lx.WRONG_WORDS and t.dep in ("acomp", "attr") and sent.tokens[t.head].lemma == "be" for t in sent.tokens)
+    if root is None or (not wrong and (root.lemma not in lx.RETRACT_VERBS or root.tag not in ("VB", "VBP", "NN"))):
+        return None
+    if wrong:
+        about = next((t for t in sent.tokens if t.lower == "about"), None)
+    else:
+        said = any(t.lemma in ("say", "tell", "mention", "write") for t in sent.tokens)
+        pointed = said or any(t.lower in ("bit", "part", "thing", "stuff") for t in sent.tokens)
+        about = next((t for t in sent.tokens if t.lower in ("about", "re", "regarding") and t.i > root.i), None) if pointed else None
+    if about is None and not wrong:
+        # "forget Hafsa's address too": the object of the imperative is what it points at
+        obj = next((c for c in sent.children(root.i) if c.dep == "dobj" and c.pos in ("NOUN", "PROPN")), None)
+        if obj is not None and root.tag == "VB":
+            words = [sent.tokens[i].text for i in sent.subtree(obj.i) if sent.tokens[i].dep != "case" and sent.tokens[i].pos != "PART"]
+            return " ".join(words) or None
+    if about is None:
+        return None
+    words = [sent.tokens[i].text for i in sent.subtree(about.i) if i != about.i]
+    words = words[: next((k for k, w in enumerate(words) if w in (",", ";")), len(words))]  # up to a replacement
+    return " ".join(words) or None
+
+
+_REPLACES = re.compile(r"(?i)^(?:it'?s|it\s+is|its|it\s+should\s+be|actually|rather)\b")
+
+
+_IT_IS_VALUE = re.compile(r"(?i)^(?:it'?s|its|it\s+is|which\s+is|that'?s)\s+(?:now\s+)?(?=[^,;]*(?:\d|@|\b[A-Z]))[^,;]{1,40}$")
+
+
+def keep_replacements(pieces: list[str]) -> list[str]:
+    """ "disregard what I told you about the budget, it's actually £9,500": the replacement stays with its pointer;
+    "got a new number, it's 07700 900456": a value stays with the noun it belongs to."""
+    out: list[str] = []
+    for p in pieces:
+        if out and ((POINTS.search(out[-1]) and _REPLACES.match(p)) or _IT_IS_VALUE.match(p)):
+            out[-1] = f"{out[-1]}, {p}"
+        else:
+            out.append(p)
+    return out
