@@ -1,0 +1,327 @@
+"""Changes: what a new claim does to an earlier memory it does not simply repeat. Each detector reads the
+candidate and its ranked neighbours and returns a ``Decision`` or nothing:
+
+- ``correction``: "it's 3:48 not 3:42", "Tuesdays, not Thursdays": the value the user corrects;
+- ``pointed_retraction``: "scratch the shellfish thing", "forget what I said about…": what it points at;
+- ``relation_change``: "Marco and I split up": the partner's status;
+- ``attribute_change``: same subject, same single-valued attribute of the table, another value (or an
+  ending such as "quit keto");
+- ``change_target``: a change marker ("now", "no longer", "switched") about the same topic.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from kenning.lifecycle import lexicon, slots
+from kenning.lifecycle.extraction import attributes
+from kenning.lifecycle.extraction.attributes import Fact
+from kenning.lifecycle.extraction.parse import default_parser
+from kenning.lifecycle.retrieve import terms
+from kenning.types import Decision, Kind, Memory, Op, Source, Status
+from kenning.lifecycle.matching import (CORRECTED, GENERIC, POINTED, RELATION, RETRACTION, SLOT_CHANGE, Neighbour,
+                                       same_value, slots_of, stems)
+
+_NAME = r"[£$€]?[A-Z0-9][\w'-]*(?:[:.,]\d+)*(?:\s+[A-Z0-9][\w'-]*)*"
+_CORRECTION = re.compile(
+    rf"\b(?i:meant|mean|said|is|was|it's)\s+(?P<new>{_NAME}),?\s+not\s+(?P<old>{_NAME})\b"
+    rf"|\bnot\s+(?P<old2>{_NAME}),?\s+(?:but\s+|it's\s+|it\s+is\s+)(?P<new2>{_NAME})\b"
+)
+
+
+_SWAP = re.compile(
+    rf"\b(?i:swapped|traded|exchanged|replaced|switched|changed)\s+(?:the\s+|their\s+)?(?P<old>{_NAME})\s+(?i:for|with|to)\s+(?:the\s+|a\s+)?(?P<new>{_NAME})\b"
+)
+
+
+def correction(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | None:
+    """A value replaced in so many words, whatever the attribute: the memory holding the old value is
+    rewritten to hold the new one (UPDATE with the rewritten text).
+
+    "I meant Leeds, not York" corrects York to Leeds; "I've swapped Lisbon for Barcelona" rewrites
+    "works remotely from Lisbon" as "works remotely from Barcelona (has swapped Lisbon for Barcelona)".
+    """
+    m = _CORRECTION.search(candidate.text)
+    swap = None if m else _SWAP.search(candidate.text)
+    if m:
+        new, old = (m.group("new"), m.group("old")) if m.group("new") else (m.group("new2"), m.group("old2"))
+    elif swap:
+        new, old = swap.group("new"), swap.group("old")
+    else:
+        return None
+    for n in ranked:
+        if n.memory.id != candidate.id and re.search(rf"\b{re.escape(old)}\b", n.memory.text):
+            text = re.sub(rf"\b{re.escape(old)}\b", new, n.memory.text)
+            if swap:
+                text = f"{text.rstrip('.')} ({candidate.text[len('User '):].rstrip('.') if candidate.text.startswith('User ') else candidate.text.rstrip('.')})."
+            return Decision(Op.UPDATE, n.memory.id, text, CORRECTED)
+    return None
+
+
+# The change-marker fallback. Cosines of the vectors the write path stores (bundled MiniLM over the text
+# with the user's naming words removed, Context.embed_documents), measured 2026-11-29 on texts as extraction
+# writes them: 18 same-topic old/new pairs scored 0.28-0.74; those with no old value named ("takes the train
+# to the office now" after "drives to the office") 0.58-0.74, those naming it ("left the food bank",
+# "swapped the Pixel for an iPhone 15", "switched to a Pixel 8" after "a Samsung Galaxy S21") 0.28-0.43.
+# 13 pairs that must not supersede scored 0.16-0.73: unrelated "now" claims 0.16-0.42, and new habits
+# beside old ones that share a word ("drinks coffee every morning" / "now drinks water before bed" 0.55,
+# "cooks Italian food" / "now eats out at Italian restaurants" 0.73). Cosine alone cannot separate them, so
+# a change also needs shared evidence (a content word or a topic of lexicon.TOPICS), a bare "now" needs
+# another value of a shared topic (_WEAK_MARKER, _new_value), and relatives never stand in for the user.
+# With evidence, 0.45 keeps a margin below the weakest unnamed positive (0.58) and above unrelated "now"
+# pairs (0.42); a named old value (or, with an explicit marker, another value of the old claim's topic)
+# may go down to 0.25.
+CHANGE_COSINE = 0.45
+NAMED_CHANGE_COSINE = 0.25
+# a bare "now" is weak: "now drinks water before bed" beside "drinks coffee every morning" is a new habit, not
+# a replacement, so it only counts when the claim names a different value of a shared topic (bus -> cycle)
+_WEAK_MARKER = re.compile(r"(?i)(?<!right\s)(?<!just\s)\bnow\b(?!\s+and\s+then)")
+_CHANGE_MARKER = re.compile(
+    r"(?i)\bthese\s+days\b|\bnowadays\b|\bany\s?more\b|\bno\s+(?:longer|more)\b|"
+    r"\binstead\b|\b(?:switched|swapped|traded|changed|moved\s+over)\s+(?:from|to|over|for|\w+\s+for)\b|\b(?:swapped|traded|replaced|ditched|dropped)\b|"
+    r"\bused\s+to\b|\bfrom\s+now\s+on\b|\bis\s+history\b|\bnot\s+[\w\s-]{1,30}?,?\s+but\b"
+)
+# the old value named after a marker: "swapped the Pixel for", "no more Netflix", "used to lift weights"
+_NAMED_OLD = re.compile(
+    r"(?i)\b(?:swapped|traded|replaced|ditched|dropped|switched\s+from|moved\s+from|no\s+more|instead\s+of|used\s+to|gave\s+up|quit|left|sold|stopped|"
+    r"cancell?ed|unsubscribed\s+from|got\s+rid\s+of)\s+"
+    r"(?:the\s+|their\s+|a\s+|an\s+|my\s+)?(?P<old>[\w+-]+(?:\s+[\w+-]+)?)"
+    r"|\b(?:the\s+)?(?P<old2>[\w+-]+)\s+is\s+history\b"
+)
+# words that say nothing about what a habit is: routine verbs, times of day and week, the subject itself
+_NOT_EVIDENCE = GENERIC | terms(
+    "user users play plays take takes go goes use uses have has get gets do does make makes like likes want wants need "
+    "needs keep keeps day days daily week weeks weekend weekends month year morning mornings evening evenings night "
+    "nights monday mondays tuesday tuesdays wednesday wednesdays thursday thursdays friday fridays saturday saturdays "
+    "sunday sundays every most usually always often time times thing things work home lot bit good fine instead "
+    "switched swapped used longer more anymore history days since last"
+)
+
+
+def _subject(text: str) -> str:
+    """Whom a claim is about: "user", or the relation it opens with ("User's sister lives …" -> "sister")."""
+    m = slots._REL_SUBJECT.match(text.strip())
+    return m.group("rel").lower() if m and not re.search(r"(?i)\band\s+the\s+user\b", text) else "user"
+
+
+def _evidence(a: str, b: str) -> bool:
+    """Whether two claims share a content word (by stem) or a topic, so a change of one can be about the other."""
+    shared = stems(" ".join(terms(a) - _NOT_EVIDENCE)) & stems(" ".join(terms(b) - _NOT_EVIDENCE))
+    return bool(shared or lexicon.topics(a) & lexicon.topics(b))
+
+
+def _new_value(a: str, b: str) -> bool:
+    """Whether ``a`` names another value of a topic ``b`` holds, and not ``b``'s own ("train" after "drives")."""
+    mine, theirs = lexicon.topic_words(a), lexicon.topic_words(b)
+    return any(t in theirs and not words & theirs[t] for t, words in mine.items())
+
+
+def _names_old(candidate: str, other: str) -> bool:
+    """Whether ``candidate`` names, as the value it leaves behind, a word that ``other`` holds."""
+    held = stems(" ".join(terms(other) - _NOT_EVIDENCE))
+    for m in _NAMED_OLD.finditer(candidate):
+        if stems(" ".join(terms(m.group("old") or m.group("old2") or "") - _NOT_EVIDENCE)) & held:
+            return True
+    return False
+
+
+def change_target(candidate: Memory, ranked: Sequence[Neighbour]) -> Memory | None:
+    """The memory a user's explicitly marked change replaces when no attribute slot decided, or None.
+
+    The candidate must be a fact or preference the user said with a change marker ("now", "these days",
+    "no longer", "instead", "swapped … for", "used to"). The target is the most similar active fact or
+    preference the user said about the same subject (never a procedure, never a relative's claim for the
+    user's own), not about a different recognised attribute, sharing a content word or a topic, and
+    similar enough (``CHANGE_COSINE``, or ``NAMED_CHANGE_COSINE`` when the old value is named). No
+    evidence, no change: a wrong supersession loses true data, a missed one only leaves a stale neighbour.
+    """
+    compatible = (Kind.FACT, Kind.PREFERENCE)
+    if candidate.kind not in compatible or candidate.source is not Source.USER_SAID:
+        return None
+    marked = bool(_CHANGE_MARKER.search(candidate.text))
+    weak = not marked and bool(_WEAK_MARKER.search(candidate.text))
+    if not marked and not weak and not _NAMED_OLD.search(candidate.text):
+        return None  # "left", "sold", "quit" count only with the old value named in the neighbour
+    # "now also", "another", "too": something added beside the old habit, unless the old value is named
+    adds = bool(re.search(r"(?i)\b(?:also|too|as\s+well|another|second|besides|on\s+top)\b", candidate.text))
+    who = _subject(candidate.text)
+    mine = {s.key for s in slots_of(candidate)}
+    for n in ranked:
+        old = n.memory
+        if old.id == candidate.id or old.kind not in compatible or old.source is not Source.USER_SAID:
+            continue
+        if old.status is not Status.ACTIVE or old.scope != candidate.scope or _subject(old.text) != who:
+            continue
+        theirs = {s.key for s in slots_of(old)}
+        if mine and theirs and not mine & theirs:
+            continue  # two different recognised attributes ("works at X now" vs "lives in Y")
+        # an old value named, or (with an explicit marker) another value of a topic the old claim holds
+        # ("switched to a Pixel 8" after "a Samsung Galaxy S21", cosine 0.40), may be less similar
+        named = _names_old(candidate.text, old.text) or (marked and _new_value(candidate.text, old.text))
+        if (adds or not (marked or weak)) and not named:
+            continue
+        if weak and not named and not _new_value(candidate.text, old.text):
+            continue
+        if n.cosine < (NAMED_CHANGE_COSINE if named else CHANGE_COSINE):
+            continue
+        if named or _evidence(candidate.text, old.text):
+            return old
+    return None
+
+
+_PARTNER = r"boyfriend|girlfriend|partner|fianc[eé]e?|husband|wife|spouse"
+_WHO = r"(?P<name>[A-Z][a-z][\w-]*)"
+_OWNER = r"(?:User's|the\s+user's|their)"
+_PARTNER_NAMED = (
+    # "User's boyfriend Ciaran …", "Ciaran's the user's fiancé now", "Priya is now their wife"
+    re.compile(rf"\b{_OWNER}\s+(?:new\s+)?(?P<rel>{_PARTNER}),?\s+{_WHO}"),
+    re.compile(rf"\b{_WHO}(?:'s|\s+is)\s+(?:now\s+|officially\s+)*{_OWNER}\s+(?:new\s+)?(?P<rel>{_PARTNER})\b"),
+    # "Ciaran and the user got engaged", "Sam and the user split up"
+    re.compile(rf"\b{_WHO}\s+and\s+the\s+user\s+(?:have\s+|has\s+|just\s+|finally\s+)*(?P<event>got\s+(?:married|engaged|hitched)|"
+               r"(?:split|splits|broke|break|breaks)\s+up|separated|divorced|called\s+it\s+(?:off|quits))\b"),
+)
+_AFTER_EVENT = {"married": {"boyfriend": "husband", "girlfriend": "wife", "fiance": "husband", "fiancé": "husband",
+                            "fiancee": "wife", "fiancée": "wife", "partner": "spouse"},
+                "engaged": {"boyfriend": "fiancé", "girlfriend": "fiancée"}}
+
+
+def _partner_status(text: str) -> tuple[str, str] | None:
+    """(name, relation word or event) for a claim about the user's partner by name, or None."""
+    for rx in _PARTNER_NAMED:
+        m = rx.search(text)
+        if m and m.group("name").lower() not in ("user", "they", "the"):
+            word = m.groupdict().get("rel") or m.group("event").split()[-1]
+            return m.group("name"), word.lower()
+    return None
+
+
+def relation_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | None:
+    """A change of status for the same named partner ("Ciaran's my fiancé now" after "my boyfriend Ciaran",
+    "Sam and I split up" after "my girlfriend Sam"): the memory naming the partner is rewritten with the
+    new relation (or as an ex-), keeping whatever else it says. Only the user's own claims, matched by name.
+    """
+    if candidate.source is not Source.USER_SAID or candidate.kind is not Kind.FACT:
+        return None
+    new = _partner_status(candidate.text)
+    if new is None:
+        return None
+    name, word = new
+    for n in ranked:
+        old = n.memory
+        if old.id == candidate.id or old.source is not Source.USER_SAID or old.status is not Status.ACTIVE:
+            continue
+        m = _PARTNER_NAMED[0].search(old.text)
+        if not m or m.group("name") != name:
+            continue
+        was = m.group("rel").lower()
+        if word in ("up", "separated", "divorced", "off", "quits"):
+            now = f"ex-{was}"
+        elif word in _AFTER_EVENT:
+            now = _AFTER_EVENT[word].get(was)
+        else:
+            now = word
+        if not now or now == was or re.sub(r"[eé]+$", "e", now) == re.sub(r"[eé]+$", "e", was):
+            return None
+        text = old.text[: m.start("rel")] + now + old.text[m.end("rel"):]
+        return Decision(Op.UPDATE, old.id, text, RELATION)
+    return None
+
+
+_DROP = r"(?:scratch|forget|ignore|disregard|strike|delete|cross\s+out|drop)"
+_TOPIC = r"(?P<x>[\w'-]+(?:\s+[\w'-]+){0,2}?)"
+# an earlier claim pointed at by a word of it, not restated: "ignore what I said about AQA",
+# "scratch the shellfish thing", "forget the bit about the gym", "that marathon stuff was wrong"
+_POINTER = re.compile(
+    rf"(?i)\b{_DROP}\s+(?:what\s+(?:the\s+user|user|i|they)\s+(?:said|told\s+you|mentioned)|the\s+(?:bit|part|thing|stuff|comment|note)|"
+    rf"everything|anything|that)\s+(?:about|re|regarding|on)\s+(?:the\s+|their\s+|my\s+)?{_TOPIC}(?=\s*(?:[,;.!?\-–—]|$))"
+    rf"|\b{_DROP}\s+(?:the|that|my|their)\s+{_TOPIC.replace('?P<x>', '?P<x2>')}\s+(?:thing|bit|part|stuff|comment|one)\b"
+    rf"|\b(?:the|that)\s+{_TOPIC.replace('?P<x>', '?P<x3>')}\s+(?:thing|bit|part|stuff)\s+(?:(?:was|is)\s+(?:wrong|incorrect|a\s+mistake|not\s+(?:right|true))|"
+    r"(?P<over>(?:isn't|is\s+not|wasn't|doesn't|does\s+not|won't)\s+(?:working|work)(?:\s+out)?(?:\s+(?:for\s+(?:me|them|the\s+user)\s+)?any\s?(?:more|longer))?))\b"
+)
+_REPLACED_BY = re.compile(rf"^(?:it's|it\s+is|it\s+was|it\s+should\s+be|actually|rather)\s+(?P<new>{_NAME})\W*$")
+POINTER_MARGIN = 0.1
+
+
+def _pointer_words(text: str) -> set[str]:
+    """Word stems plus tokens holding a digit ("6am", "28th"), which ``stems`` leaves out."""
+    return stems(text) | {w for w in text.lower().split() if re.search(r"\d", w)}
+
+
+def facts_of(memory: Memory) -> list[Fact]:
+    """The attributes a fact or preference sets (``lifecycle.extraction.attributes``), read off its parsed text."""
+    if memory.kind not in (Kind.FACT, Kind.PREFERENCE):
+        return []
+    parsed = default_parser().parse([memory.text])[0]
+    return attributes.read_all(parsed[0]) if parsed else []
+
+
+def attribute_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | None:
+    """Same subject, same single-valued attribute of the table, another value: UPDATE of the old memory.
+
+    "User moved to Exeter" replaces "User lives in Leeds"; "User is a Spurs fan" replaces "User supports
+    Arsenal"; an ending ("User quit keto") retires the fact it ends ("User is doing keto"). The same value,
+    or a relative's attribute beside the user's, decides nothing here.
+    """
+    news = [f for f in facts_of(candidate) if f.value and (f.attribute.single or f.negated)]
+    if not news:
+        return None
+    for n in ranked:
+        old = n.memory
+        if old.id == candidate.id or old.status is not Status.ACTIVE or old.scope != candidate.scope:
+            continue
+        for was in facts_of(old):
+            for new in news:
+                if was.key != new.key or was.negated:
+                    continue
+                same = same_value(new.value.lower(), was.value.lower())
+                if new.negated and same:
+                    return Decision(Op.UPDATE, old.id, None, RETRACTION)  # "quit keto" ends "is doing keto"
+                if not new.negated and not same:
+                    return Decision(Op.UPDATE, old.id, None, SLOT_CHANGE)
+    return None
+
+
+def pointed_retraction(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | None:
+    """An earlier claim the user takes back by naming a word of it ("scratch the shellfish thing").
+
+    The target is the one active fact or preference the user said whose content words hold the pointed
+    word; with several, the most similar only if it leads the next by ``POINTER_MARGIN``, otherwise
+    nothing happens (a wrong retraction loses true data). A replacement after the pointer updates the
+    target instead: "…about AQA, it's Edexcel" rewrites AQA as Edexcel, a clause ("their school actually
+    uses Edexcel") becomes the new text.
+    """
+    if candidate.source is not Source.USER_SAID:
+        return None
+    m = _POINTER.search(candidate.text)
+    topic = candidate.metadata.get("pointer_topic")
+    if m is None and not topic:
+        return None
+    x = topic or m.group("x") or m.group("x2") or m.group("x3")
+    wanted = _pointer_words(" ".join(terms(x) - _NOT_EVIDENCE))
+    if not wanted:
+        return None
+    # the parse's topic ("me and Dan splitting up") may hold more words than the claim it points at: most must match
+    need = len(wanted) if not topic else max(1, (len(wanted) + 1) // 2)
+    hits = [
+        n for n in ranked
+        if n.memory.id != candidate.id and n.memory.source is Source.USER_SAID and n.memory.status is Status.ACTIVE
+        and n.memory.kind in (Kind.FACT, Kind.PREFERENCE, Kind.EPISODE) and n.memory.scope == candidate.scope
+        and len(wanted & _pointer_words(" ".join(terms(n.memory.text)))) >= need
+    ]
+    if not hits or (len(hits) > 1 and hits[0].cosine - hits[1].cosine < POINTER_MARGIN):
+        return None
+    target = hits[0].memory
+    if m is not None and m.group("over"):
+        # "the 6am thing isn't working any more, can we move it to 8pm": the whole statement replaces the old one
+        return Decision(Op.UPDATE, target.id, candidate.text, CORRECTED)
+    rest = candidate.text[m.end():].strip(" ,;:-–—.!?") if m is not None else ""
+    rest = re.sub(r"(?i)^(?:but|and|so|because|as)\s+", "", rest)
+    swap = _REPLACED_BY.match(rest)
+    if swap and re.search(rf"(?i)\b{re.escape(x)}\b", target.text):
+        text = re.sub(rf"(?i)\b{re.escape(x)}\b", swap.group("new"), target.text)
+        return Decision(Op.UPDATE, target.id, text, CORRECTED)
+    if len(terms(rest) - _NOT_EVIDENCE) >= 2 and not re.match(r"(?i)that's|that\s+is|it's\s+(?:my|the\s+user's|their)", rest):
+        text = re.sub(r"(?i)^(?:their|my)\s+", "User's ", re.sub(r"(?i)^(?:they|i)\s+", "User ", rest))
+        return Decision(Op.UPDATE, target.id, f"{text[:1].upper()}{text[1:]}.", CORRECTED)
+    return Decision(Op.DELETE, target.id, None, POINTED)
