@@ -272,14 +272,28 @@ def attribute_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision
             continue
         for was in facts_of(old):
             for new in news:
-                if was.key != new.key or was.negated:
+                if was.negated or was.subject != new.subject:
                     continue
+                if new.attribute is attributes.ANY:
+                    if same_value(new.value.lower(), was.value.lower()) or _names_value(new.value, was.value):
+                        return Decision(Op.UPDATE, old.id, None, RETRACTION)  # "sold the Fiesta" ends "drives a Fiesta"
+                    continue
+                if was.key != new.key:
+                    continue
+                if new.negated and new.value == attributes.ANY_VALUE:
+                    return Decision(Op.UPDATE, old.id, None, RETRACTION)  # "switched gyms" ends the gym held
                 same = same_value(new.value.lower(), was.value.lower())
                 if new.negated and same:
                     return Decision(Op.UPDATE, old.id, None, RETRACTION)  # "quit keto" ends "is doing keto"
                 if not new.negated and not same:
                     return Decision(Op.UPDATE, old.id, None, SLOT_CHANGE)
     return None
+
+
+def _names_value(ended: str, value: str) -> bool:
+    """ "Fiesta" names "2009 Fiesta": every word of what ended is a word of the value (numbers aside)."""
+    a, b = set(ended.lower().split()), set(value.lower().split())
+    return bool(a) and a <= b
 
 
 def pointed_retraction(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | None:

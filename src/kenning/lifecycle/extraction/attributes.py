@@ -59,6 +59,11 @@ TABLE: tuple[Attribute, ...] = (
     Attribute("car", Kind.FACT, 0.5, verbs=_set("drive"), nouns=_set("car")),
 )
 _FAN_NOUNS = frozenset({"fan", "supporter", "follower"})
+# what an ending names when no row holds it ("quit Grindhouse", "sold the Fiesta"): reconciliation retires
+# the user's fact, of whatever attribute, that holds this value; ANY_VALUE ("switched gyms") retires the
+# row's current value whatever it is
+ANY = Attribute("any", Kind.FACT, 0.5, single=False)
+ANY_VALUE = "*"
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +139,11 @@ def _read(sent: Sentence) -> list[Fact]:
     negated = ending or any(t.dep == "neg" or t.lower in ("never", "longer") for t in sent.tokens)
     kids = sent.children(root.i)
     out: list[Fact] = []
+    obj = next((c for c in kids if c.dep == "dobj"), None)
+    if ending and obj is not None:
+        for attr in TABLE:
+            if attr.nouns and obj.lemma in attr.nouns and obj.tag in ("NNS", "NNPS"):
+                return [Fact(subject, attr, ANY_VALUE, True)]  # "switched gyms": no gym holds any more
     for attr in TABLE:
         fact = _one(sent, root, verb, kids, attr, subject, subj, negated)
         if fact is None and ending and attr.copula:
@@ -142,6 +152,8 @@ def _read(sent: Sentence) -> list[Fact]:
                 fact = Fact(subject, attr, _phrase(sent, obj), True)
         if fact is not None:
             out.append(fact)
+    if ending and not out and obj is not None and obj.pos in ("PROPN", "NOUN") and not obj.lower in lx.THING_PRONOUNS:
+        out.append(Fact(subject, ANY, _phrase(sent, obj), True))  # "quit Grindhouse", "sold the Fiesta"
     return out
 
 
