@@ -117,6 +117,20 @@ def _new_value(a: str, b: str) -> bool:
     return any(t in theirs and not words & theirs[t] for t, words in mine.items())
 
 
+def _new_degree(a: str, b: str) -> bool:
+    """Whether ``a`` gives the same thing ``b`` describes another quality, and ``b`` says nothing else:
+    "User's shellfish allergy is severe now" after "User has a mild shellfish allergy"."""
+    pa, pb = (default_parser().parse([t])[0] for t in (a, b))
+    if not pa or not pb:
+        return False
+    def parts(sents):
+        toks = [t for s in sents for t in s.tokens]
+        return ({t.lemma for t in toks if t.pos == "ADJ"}, {t.lemma for t in toks if t.pos in ("NOUN", "PROPN") and t.lemma != "user"})
+    adj_a, nouns_a = parts(pa)
+    adj_b, nouns_b = parts(pb)
+    return bool(adj_a and adj_b and not adj_a & adj_b and nouns_b and nouns_b <= nouns_a)
+
+
 def _names_old(candidate: str, other: str) -> bool:
     """Whether ``candidate`` names, as the value it leaves behind, a word that ``other`` holds."""
     held = stems(" ".join(terms(other) - _NOT_EVIDENCE))
@@ -161,7 +175,7 @@ def change_target(candidate: Memory, ranked: Sequence[Neighbour]) -> Memory | No
         named = _names_old(candidate.text, old.text) or (marked and _new_value(candidate.text, old.text))
         if (adds or not (marked or weak)) and not named:
             continue
-        if weak and not named and not _new_value(candidate.text, old.text):
+        if weak and not named and not _new_value(candidate.text, old.text) and not _new_degree(candidate.text, old.text):
             continue
         if n.cosine < (NAMED_CHANGE_COSINE if named else CHANGE_COSINE):
             continue
