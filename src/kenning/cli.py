@@ -260,7 +260,7 @@ def import_(db, tenant, user, as_json, source, quiet) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the reports as JSON.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def maintain(db, as_json, quiet) -> None:
-    """Run all background work once, to completion (reconcile, consolidate, forget)."""
+    """Run all background work once, to completion (reconcile, consolidate, forget), for every user written to or due."""
     system = run(lambda: kenning.open(db, settings=Settings()))
     with system, bar("maintaining users", enabled=not quiet and not as_json) as progress:
         reports = run(lambda: system.maintain(progress=progress))
@@ -277,7 +277,7 @@ def describe_maintenance(reports: list[dict[str, Any]]) -> str:
         if done:
             busy += 1
             lines.append(f"{r['scope']}: " + ", ".join(done))
-    lines.append(f"{len(reports)} user(s) checked, {busy} with changes." if reports else "No memories yet: nothing to do.")
+    lines.append(f"{len(reports)} user(s) checked, {busy} with changes." if reports else "Nothing to do: no user was written to or came due.")
     return "\n".join(lines)
 
 

@@ -21,14 +21,20 @@ Background (``reconcile_pending``), or inline with ``wait=True``:
    engine, or an LLM), unless the LLM extractor already decided it; either
    verdict is passed through ``reconcile.guard`` (trust, staleness, shown
    targets only) and applied as one guarded changeset. Safe to run
-   concurrently and idempotent.
+   concurrently and idempotent: the changeset carries the scope's active
+   generation read before the neighbours, and the store applies it only if
+   no memory became or stopped being active since (``ActiveSetStore``), so
+   processes deciding one attribute at once are serialised per scope; the
+   loser plans again against what the winner wrote.
 """
 
 from __future__ import annotations
 
+import random
+import time
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from threading import Lock
 from typing import Any
@@ -37,11 +43,13 @@ from kenning.lifecycle.context import Context
 from kenning.errors import Conflict, LLMError
 from kenning.lifecycle import extract, extraction, guard, reconcile, safety
 from kenning.lifecycle.reconcile import Neighbour
-from kenning.stores.base import audit_entry
+from kenning.stores.base import ActiveSetStore, audit_entry, supports
 from kenning.types import Changeset, Decision, Kind, Memory, Op, Scope, Source, Status, Transition, new_id
 
 NEIGHBOURS = 8
 MAX_DEFERRALS = 3
+# Tries at deciding one claim against a moving active set; past them it stays provisional for the next pass.
+ATTEMPTS = 12
 DEFERRED = "deferred: decider failed"
 
 
@@ -311,7 +319,12 @@ def reconcile_one(ctx: Context, scope: Scope, memory_id: str, now: datetime) -> 
     """
     store = ctx.store
     decider = ctx.decider or _rules()
-    for _attempt in range(3):
+    serial = supports(store, ActiveSetStore)
+    for attempt in range(ATTEMPTS):
+        if attempt:
+            time.sleep(random.uniform(0, 0.005 * attempt))  # processes that collided do not collide again in step
+        # read before the neighbours: the write applies only if no memory became or stopped being active since
+        seen = store.active_generation(scope) if serial else None
         cand = store.get(scope, memory_id)
         if cand is None or cand.status is not Status.PROVISIONAL or is_capture(cand):
             return None
@@ -341,8 +354,8 @@ def reconcile_one(ctx: Context, scope: Scope, memory_id: str, now: datetime) -> 
             cand, decision, target, now, lambda t: ctx.embed_documents(scope, [t])[0], decider=name
         )
         try:
-            store.apply(scope, change)
+            store.apply(scope, replace(change, active_gen=seen))
         except Conflict:
-            continue  # someone changed the candidate or its target meanwhile: look again
+            continue  # someone changed the candidate, its target or the active set meanwhile: look again
         return Outcome(cand.id, decision.op, kept, decision.target_id, decision.reason)
     return None
