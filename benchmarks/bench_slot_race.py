@@ -11,9 +11,13 @@ Two measurements, each on SQLite (one file) and PostgreSQL (a local server it st
   user is left with two or more active "lives in" memories. ``--trials`` (10).
 - **mixed**: ``--procs-mixed`` processes (8) each run ``--ops`` (300) operations, all starting at
   one instant, over ``--users`` (3) users: ``add(wait=True)`` and ``add(wait=False)`` of a new
-  home, employer or team, searches, ``remember`` of unrelated facts and per-user ``maintain()``;
-  then ``maintain()``. A run fails when any user has two active values of one single-valued
+  home, employer or team, searches, ``remember`` of unrelated facts and the background
+  reconciliation of pending captures (``write.reconcile_pending``, what a worker runs); then
+  ``maintain()``. A run fails when any user has two active values of one single-valued
   attribute (read by ``reconcile.fact_of``, the attribute table reconciliation uses). ``--runs`` (7).
+
+Both are counted twice: once every pending claim is reconciled (what reconciliation itself
+left behind) and after ``maintain()``, whose repair step retires an older duplicate value.
 
 Every process uses the bundled MiniLM embedder and the offline engine: what a deployment runs.
 Prints, per engine, the failing trials and runs, and the time each took.
@@ -53,6 +57,8 @@ def child_race(url: str, n: int, trials: int, start: float, gap: float, tag: str
 
 def child_mixed(url: str, n: int, ops: int, users: int, start: float, tag: str) -> None:
     import kenning
+    from kenning.lifecycle import write
+    from kenning.types import now_utc
 
     rng = random.Random(f"{tag}-{n}")
     with kenning.open(url) as k:
@@ -73,51 +79,60 @@ def child_mixed(url: str, n: int, ops: int, users: int, start: float, tag: str) 
             elif r < 0.9:
                 s.remember(f"Process {n} noted item {i} about gardening.")
             else:
-                s.maintain()
+                # the background reconciliation of captures (what a worker runs), beside the request path; not
+                # maintain(), whose repair step would hide what reconciliation itself left behind
+                write.reconcile_pending(s.ctx, s.scope, now_utc())
 
 
-def duplicates(url: str, tag: str) -> dict[str, list[str]]:
-    """After ``maintain()``: per user of ``tag``, the single-valued attributes with two or more active values."""
+def duplicates(url: str, tag: str) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """Per user of ``tag``, the single-valued attributes with two or more active values: once every pending
+    claim is reconciled (what reconciliation left, before any repair), and after ``maintain()``."""
     import kenning
+    from kenning.lifecycle import write
+    from kenning.types import now_utc
+
+    with kenning.open(url) as k:
+        scopes = [s for s in k.scopes() if s.tenant_id == tag]
+        for scope in scopes:
+            write.reconcile_pending(k.ctx, scope, now_utc())
+        before = {str(s): _doubled(k, s) for s in scopes}
+        k.maintain()
+        after = {str(s): _doubled(k, s) for s in scopes}
+    return {s: v for s, v in before.items() if v}, {s: v for s, v in after.items() if v}
+
+
+def _doubled(k, scope) -> list[str]:
     from kenning.lifecycle.reconcile import fact_of
 
-    out: dict[str, list[str]] = {}
-    with kenning.open(url) as k:
-        k.maintain()
-        for scope in k.scopes():
-            if scope.tenant_id != tag:
-                continue
-            keys = Counter()
-            for m in k.scope(scope.tenant_id, scope.user_id).list(limit=None):
-                f = fact_of(m)
-                if f is not None and f.attribute.single and not f.negated:
-                    keys[f.key] += 1
-            bad = [f"{a}/{b} x{c}" for (a, b), c in keys.items() if c > 1]
-            if bad:
-                out[scope.user_id] = bad
-    return out
+    keys = Counter()
+    for m in k.scope(scope.tenant_id, scope.user_id).list(limit=None):
+        f = fact_of(m)
+        if f is not None and f.attribute.single and not f.negated:
+            keys[f.key] += 1
+    return [f"{a}/{b} x{c}" for (a, b), c in keys.items() if c > 1]
 
 
 def _spawn(args: list[str]) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, __file__, "--child", *args])
 
 
-def run_race(url: str, procs: int, trials: int, tag: str) -> tuple[int, float]:
+def run_race(url: str, procs: int, trials: int, tag: str) -> tuple[int, int, float]:
     gap = 2.0
     start = time.time() + 25.0  # every process imports, loads the model and opens the store first
     t0 = time.time()
     ps = [_spawn(["race", url, str(n), str(trials), str(start), str(gap), tag]) for n in range(procs)]
     assert all(p.wait(timeout=600) == 0 for p in ps), "a child failed"
-    bad = duplicates(url, tag)
-    return len(bad), time.time() - t0
+    before, after = duplicates(url, tag)
+    return len(before), len(after), time.time() - t0
 
 
-def run_mixed(url: str, procs: int, ops: int, users: int, tag: str) -> tuple[dict, float]:
+def run_mixed(url: str, procs: int, ops: int, users: int, tag: str) -> tuple[dict, dict, float]:
     start = time.time() + 25.0
     t0 = time.time()
     ps = [_spawn(["mixed", url, str(n), str(ops), str(users), str(start), tag]) for n in range(procs)]
     assert all(p.wait(timeout=1800) == 0 for p in ps), "a child failed"
-    return duplicates(url, tag), time.time() - t0
+    before, after = duplicates(url, tag)
+    return before, after, time.time() - t0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -140,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--url", default=None, help="an existing PostgreSQL server's URL (a database per engine run is created)")
     args = ap.parse_args(argv)
     tmp = Path(tempfile.mkdtemp(prefix="kenning-race-"))
-    server = None
+    server = pg_root = None
     try:
         for engine in args.engines.split(","):
             if engine == "sqlite":
@@ -153,7 +168,8 @@ def main(argv: list[str] | None = None) -> int:
                 if args.url:
                     base = args.url.rsplit("/", 1)[0]
                 else:
-                    server = dev.start(tmp / "pg")
+                    pg_root = Path(tempfile.mkdtemp(prefix="kenning-race-pg-"))  # its own directory: the server's user must reach it
+                    server = dev.start(pg_root)
                     dev.wait_ready(server)
                     base = server.url().rsplit("/", 1)[0]
                 with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
@@ -163,19 +179,31 @@ def main(argv: list[str] | None = None) -> int:
             import kenning
 
             kenning.open(url).close()  # migrate once, before the processes race
-            failed, spent = run_race(url, args.procs_race, args.trials, "race")
-            print(f"{engine}: race, {args.procs_race} processes: {failed} of {args.trials} trials left two active homes ({spent:.0f} s)", flush=True)
-            bad_runs = 0
+            before, after, spent = run_race(url, args.procs_race, args.trials, "race")
+            print(
+                f"{engine}: race, {args.procs_race} processes: two active homes in {before} of {args.trials} trials "
+                f"after reconciliation, {after} after maintain() ({spent:.0f} s)",
+                flush=True,
+            )
+            runs_before = runs_after = 0
             for r in range(args.runs):
-                bad, spent = run_mixed(url, args.procs_mixed, args.ops, args.users, f"mixed{r}")
-                bad_runs += bool(bad)
-                print(f"{engine}: mixed run {r + 1}: {args.procs_mixed} x {args.ops} ops, duplicates {bad or 'none'} ({spent:.0f} s)", flush=True)
-            print(f"{engine}: mixed, {bad_runs} of {args.runs} runs left two active values of one attribute", flush=True)
+                before, after, spent = run_mixed(url, args.procs_mixed, args.ops, args.users, f"mixed{r}")
+                runs_before, runs_after = runs_before + bool(before), runs_after + bool(after)
+                print(
+                    f"{engine}: mixed run {r + 1}: {args.procs_mixed} x {args.ops} ops, duplicates after reconciliation "
+                    f"{before or 'none'}, after maintain() {after or 'none'} ({spent:.0f} s)",
+                    flush=True,
+                )
+            print(
+                f"{engine}: mixed, two active values of one attribute in {runs_before} of {args.runs} runs after "
+                f"reconciliation, {runs_after} after maintain()",
+                flush=True,
+            )
     finally:
         if server is not None:
             from kenning.stores.postgres import dev
 
-            dev.stop(tmp / "pg")
+            dev.stop(pg_root)
     return 0
 
 

@@ -288,7 +288,7 @@ def _count(value: Any) -> int:
 @main.command("worker")
 @db_option()
 @click.option("--interval", default=60.0, show_default=True, type=click.FloatRange(min=0.0), help="Seconds between passes.")
-@click.option("--once", is_flag=True, help="Run one pass over every user and exit.")
+@click.option("--once", is_flag=True, help="Run one pass over every user with work (written to or due) and exit.")
 @click.option("--lease-ttl", default=300.0, show_default=True, type=click.FloatRange(min=0.1),
               help="Seconds a user stays claimed by a worker that stopped answering.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
