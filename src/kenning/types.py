@@ -288,6 +288,7 @@ class Changeset:
     audit: tuple[AuditEntry, ...] = ()
     # A decision planned against the scope's active memories as of this generation
     # (``ActiveSetStore.active_generation``): if they changed since, nothing is applied (``Conflict``).
+    # Set only for engines declaring ``ActiveSetStore``; None: no such check.
     active_gen: int | None = None
 
     def __bool__(self) -> bool:

@@ -170,6 +170,7 @@ def extract_capture(ctx: Context, scope: Scope, capture_id: str, now: datetime) 
         return (), ()
     turns = _turns_of(cap)
     context = cap.metadata[CAPTURE].get("context")
+    seen = _active_generation(ctx, scope)  # what the model's verdicts are about: the active set as of now
     decided, note = _llm_extract(ctx, scope, cap, turns, now) if ctx.extractor is not None else (None, "")
     if decided is not None:
         ex = decided.extraction
@@ -200,7 +201,7 @@ def extract_capture(ctx: Context, scope: Scope, capture_id: str, now: datetime) 
                 sensitivity=claim.sensitivity,
                 status=Status.PROVISIONAL,
                 session_id=cap.session_id,
-                metadata={**claim.metadata, **({DECIDED: _verdict(decided.decisions[i])} if decided is not None else {})},
+                metadata={**claim.metadata, **({DECIDED: _verdict(decided.decisions[i], seen)} if decided is not None else {})},
             )
         )
     change = Changeset(
@@ -233,8 +234,18 @@ def _llm_extract(ctx: Context, scope: Scope, cap: Memory, turns: Sequence[extrac
     return decided, f"{getattr(ctx.extractor, 'name', 'llm')}: "
 
 
-def _verdict(decision: Any) -> dict[str, Any]:
-    return {"by": "llm", "op": decision.op.value, "target": decision.target_id}
+def _verdict(decision: Any, seen: int | None) -> dict[str, Any]:
+    return {"by": "llm", "op": decision.op.value, "target": decision.target_id, **({"seen": seen} if seen is not None else {})}
+
+
+def _active_generation(ctx: Context, scope: Scope) -> int | None:
+    return ctx.store.active_generation(scope) if supports(ctx.store, ActiveSetStore) else None
+
+
+def _moved(memory: Memory, seen: int | None) -> bool:
+    """Whether the active set moved since the LLM extractor decided ``memory`` (other claims of its batch count too)."""
+    v = memory.metadata.get(DECIDED)
+    return seen is not None and isinstance(v, dict) and v.get("seen") is not None and v["seen"] != seen
 
 
 def _predecided(memory: Memory) -> Decision | None:
@@ -319,22 +330,29 @@ def reconcile_one(ctx: Context, scope: Scope, memory_id: str, now: datetime) -> 
     """
     store = ctx.store
     decider = ctx.decider or _rules()
-    serial = supports(store, ActiveSetStore)
     for attempt in range(ATTEMPTS):
         if attempt:
             time.sleep(random.uniform(0, 0.005 * attempt))  # processes that collided do not collide again in step
         # read before the neighbours: the write applies only if no memory became or stopped being active since
-        seen = store.active_generation(scope) if serial else None
+        seen = _active_generation(ctx, scope)
         cand = store.get(scope, memory_id)
         if cand is None or cand.status is not Status.PROVISIONAL or is_capture(cand):
             return None
-        pre = _predecided(cand)
+        pre, moved = _predecided(cand), _moved(cand, seen)
+        if DECIDED in cand.metadata:
+            cand = cand.evolve(metadata={k: v for k, v in cand.metadata.items() if k != DECIDED})
         if pre is not None:
             # decided by the LLM extractor against what it was shown: only that target, as it is now, is eligible
             target_now = store.get(scope, pre.target_id) if pre.target_id else None
             shown = {target_now.id: target_now} if target_now is not None else {}
             decision, name = pre, "llm-extract"
-            cand = cand.evolve(metadata={k: v for k, v in cand.metadata.items() if k != DECIDED})
+            if pre.op is Op.ADD and moved:
+                # memories became active since the model looked (another process, or this batch): a value of the
+                # same single-valued attribute among them is updated rather than joined by a second one
+                near = neighbours(ctx, scope, cand, now)
+                fixed = reconcile.attribute_change(cand, near)
+                if fixed is not None:
+                    decision, name, shown = fixed, "llm-extract, then rules", {n.memory.id: n.memory for n in near}
         else:
             near = neighbours(ctx, scope, cand, now)
             shown = {n.memory.id: n.memory for n in near}
