@@ -118,7 +118,7 @@ def idle(url: str, scopes: int, sample: int) -> None:
         picked = random.Random(1).sample(built, sample)
         spent, _ = timed(lambda: [maintain_scope(k.ctx, s, now=NOW, purge=False) for s in picked])
         per = spent / sample
-        print(f"  before (every scope visited): maintain_scope {per * 1000:.1f} ms per user x {scopes:,} = {per * scopes:.0f} s a pass", flush=True)
+        print(f"  a pass visiting every user (as before): maintain_scope {per * 1000:.1f} ms per user x {scopes:,} = {per * scopes:.0f} s", flush=True)
 
 
 def ten_of_thousand(url: str) -> None:
@@ -171,7 +171,7 @@ def large(url: str, n: int) -> None:
         spent, reports = timed(lambda: k.maintain(now=NOW))
         print(f"  pass, nothing changed: {spent:.3f} s, {len(reports)} users visited", flush=True)
         spent, _ = timed(lambda: maintain_scope(k.ctx, scope, now=NOW, purge=False))
-        print(f"  maintain_scope on it (what every pass cost before): {spent:.2f} s", flush=True)
+        print(f"  re-planned whole (maintain_scope; every pass did this before): {spent:.2f} s", flush=True)
         turn(k, scope, random.Random(3))
         spent, reports = timed(lambda: k.maintain(now=NOW))
         print(f"  pass after one new turn: {spent:.2f} s ({reports[0]['reconciled']} claim(s) reconciled)", flush=True)
