@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import shutil
 import sys
 import tempfile
 import time
@@ -222,6 +223,9 @@ def main(argv: list[str] | None = None) -> int:
             from kenning.stores.postgres import dev
 
             dev.stop(pg_root)
+        for d in (tmp, pg_root):
+            if d is not None:
+                shutil.rmtree(d, ignore_errors=True)
     return 0
 
 
