@@ -260,7 +260,7 @@ def import_(db, tenant, user, as_json, source, quiet) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the reports as JSON.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def maintain(db, as_json, quiet) -> None:
-    """Run all background work once, to completion (reconcile, consolidate, forget)."""
+    """Run all background work once, to completion (reconcile, consolidate, forget), for every user written to or due."""
     system = run(lambda: kenning.open(db, settings=Settings()))
     with system, bar("maintaining users", enabled=not quiet and not as_json) as progress:
         reports = run(lambda: system.maintain(progress=progress))
@@ -277,7 +277,7 @@ def describe_maintenance(reports: list[dict[str, Any]]) -> str:
         if done:
             busy += 1
             lines.append(f"{r['scope']}: " + ", ".join(done))
-    lines.append(f"{len(reports)} user(s) checked, {busy} with changes." if reports else "No memories yet: nothing to do.")
+    lines.append(f"{len(reports)} user(s) checked, {busy} with changes." if reports else "Nothing to do: no user was written to or came due.")
     return "\n".join(lines)
 
 
@@ -288,7 +288,7 @@ def _count(value: Any) -> int:
 @main.command("worker")
 @db_option()
 @click.option("--interval", default=60.0, show_default=True, type=click.FloatRange(min=0.0), help="Seconds between passes.")
-@click.option("--once", is_flag=True, help="Run one pass over every user and exit.")
+@click.option("--once", is_flag=True, help="Run one pass over every user with work (written to or due) and exit.")
 @click.option("--lease-ttl", default=300.0, show_default=True, type=click.FloatRange(min=0.1),
               help="Seconds a user stays claimed by a worker that stopped answering.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")

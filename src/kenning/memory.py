@@ -92,9 +92,11 @@ class Kenning:
     user = scope
 
     def maintain(self, *, now: datetime | None = None, progress: Any = None) -> list[Any]:
-        """Run all background work for every scope to completion (what ``kenning worker`` does on a schedule).
+        """Run all background work to completion for every scope that has some (what ``kenning worker`` does on a schedule).
 
-        Returns one report per scope; ``progress(done, total, scope)`` is called after each.
+        A scope has work when it was written to since its last pass or when an
+        expiry or decay has come due; others are not visited. Returns one report
+        per scope visited; ``progress(done, total, scope)`` is called after each.
         """
         from kenning import worker
 
@@ -103,7 +105,7 @@ class Kenning:
     def maintenance_pass(
         self, *, holder: str, lease_ttl_s: float = 300.0, now: datetime | None = None, progress: Any = None
     ) -> list[Any]:
-        """One ``kenning worker`` pass: maintain every scope whose lease ``holder`` can take (safe beside other workers)."""
+        """One ``kenning worker`` pass: maintain every scope with work whose lease ``holder`` can take (safe beside other workers)."""
         from kenning import worker
 
         return worker.run_once(self.ctx, holder=holder, lease_ttl_s=lease_ttl_s, now=now, progress=progress)

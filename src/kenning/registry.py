@@ -18,6 +18,7 @@ returns a ``kenning.stores.base.MemoryStore`` (optionally also ``KeyStore``,
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -109,10 +110,7 @@ def check_url(url: str) -> str:
     ``--db notaurl`` must not leave a file called ``notaurl`` behind.
     """
     if not isinstance(url, str) or "://" not in url:
-        raise ConfigError(
-            f"database URL {url!r} is not a URL: use sqlite:///relative/path.db, sqlite:////absolute/path.db "
-            "or postgresql://user@host/dbname"
-        )
+        raise ConfigError(f"database URL {url!r} is not a URL: {_hint(url)}use {_FORMS}")
     scheme = urlsplit(url).scheme.lower() or url.split("://", 1)[0]
     store_factory(scheme)  # raises for an unknown scheme
     if scheme == "sqlite":
@@ -120,6 +118,21 @@ def check_url(url: str) -> str:
         if not path.parent.is_dir():
             raise ConfigError(f"directory {str(path.parent)!r} of {url!r} does not exist; create it first")
     return url
+
+
+_FORMS = "sqlite:///relative/path.db, sqlite:////absolute/path.db or postgresql://user@host/dbname"
+_KEYWORD = re.compile(r"^\s*\w+\s*=")
+
+
+def _hint(value: object) -> str:
+    """What a refused database argument looks like it meant, as the start of the error message."""
+    if not isinstance(value, str):
+        return ""
+    if _KEYWORD.match(value):
+        return "it looks like a key=value PostgreSQL connection string, which is not accepted (write it as a postgresql:// URL); "
+    if value.lower().endswith((".db", ".sqlite", ".sqlite3")):
+        return f"for a SQLite file write sqlite:///{value} ({'four slashes: absolute' if value.startswith('/') else 'three slashes: relative'}); "
+    return ""
 
 
 def sqlite_path(url: str) -> Path:

@@ -286,6 +286,10 @@ class Changeset:
     transitions: tuple[Transition, ...] = ()
     deletes: tuple[str, ...] = ()
     audit: tuple[AuditEntry, ...] = ()
+    # A decision planned against the scope's active memories as of this generation
+    # (``ActiveSetStore.active_generation``): if they changed since, nothing is applied (``Conflict``).
+    # Set only for engines declaring ``ActiveSetStore``; None: no such check.
+    active_gen: int | None = None
 
     def __bool__(self) -> bool:
         return bool(self.inserts or self.transitions or self.deletes or self.audit)
@@ -296,6 +300,14 @@ class Changeset:
             self.transitions + other.transitions,
             self.deletes + other.deletes,
             self.audit + other.audit,
+            self.active_gen if self.active_gen is not None else other.active_gen,
+        )
+
+    @property
+    def changes_active(self) -> bool:
+        """Whether applying this adds a memory to the scope's active set or takes one out of it."""
+        return any(m.status is Status.ACTIVE for m in self.inserts) or any(
+            t.to is Status.ACTIVE or Status.ACTIVE in t.from_ for t in self.transitions
         )
 
 

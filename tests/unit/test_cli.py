@@ -102,7 +102,7 @@ def test_maintain_speaks_in_sentences(tmp_path, monkeypatch):
     monkeypatch.setenv("KENNING_EMBEDDER", "hash")
     db = f"sqlite:///{tmp_path / 'm.db'}"
     runner = CliRunner()
-    assert runner.invoke(main, ["maintain", "--db", db]).output.strip() == "No memories yet: nothing to do."
+    assert runner.invoke(main, ["maintain", "--db", db]).output.strip() == "Nothing to do: no user was written to or came due."
     runner.invoke(main, ["add", "I live in Leeds.", "--no-wait", "--db", db, "--tenant", "acme", "--user", "alice"])
     out = runner.invoke(main, ["maintain", "--db", db]).output
     assert "acme/alice:" in out and "reconciled" in out and "1 user(s) checked, 1 with changes." in out

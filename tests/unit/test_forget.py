@@ -143,3 +143,25 @@ def test_forgetting_one_user_leaves_another_untouched(small):
     assert a.count() == 0
     assert b.export() == before
     assert Retention().floor[Kind.FACT] is None
+
+
+@pytest.mark.parametrize("kind", [Kind.EPISODE, Kind.PREFERENCE, Kind.FACT, Kind.PROCEDURE])
+@pytest.mark.parametrize("importance", [0.0, 0.1, 0.3, 0.6, 0.95])
+@pytest.mark.parametrize("confidence", [0.2, 0.6, 1.0])
+def test_the_due_time_is_the_first_instant_decay_takes_a_memory(kind, importance, confidence):
+    m = mem("x", kind, importance).evolve(confidence=confidence)
+    due = forget.evictable_at(m, POLICY)
+    if due is None:  # never decays: not even in ten years
+        assert decayed([m], T0 + timedelta(days=3650), POLICY) == []
+        return
+    assert decayed([m], due, POLICY) == [m]
+    assert decayed([m], due - timedelta(seconds=2), POLICY) == []
+
+
+def test_next_due_is_the_earliest_expiry_or_decay_of_what_still_holds_content():
+    fact = mem("x", Kind.FACT, 0.5, expires_at=T0 + timedelta(days=9))
+    episode = mem("y", Kind.EPISODE, 0.1)
+    gone = mem("z", Kind.EPISODE, 0.1, expires_at=T0 + timedelta(days=1), status=Status.DELETED)
+    assert forget.next_due([fact], POLICY) == T0 + timedelta(days=9)
+    assert forget.next_due([fact, episode, gone], POLICY) == min(T0 + timedelta(days=9), forget.evictable_at(episode, POLICY))
+    assert forget.next_due([mem("w", Kind.FACT, 0.1)], POLICY) is None

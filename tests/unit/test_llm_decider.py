@@ -138,7 +138,8 @@ def test_hallucinated_id_becomes_add_and_touches_nothing(llm_system):
     k, script = llm_system
     mem, old, cid = _seed(k)
     script.answers = [("content", _content("DELETE", 42))]
-    mem.maintain(now=T1)
+    # reconciliation alone: maintain() would go on to repair the two homes this leaves (lifecycle.repair)
+    write.reconcile_pending(k.ctx, mem.scope, T1)
     assert mem.get(old.id).status is Status.ACTIVE
     assert mem.get(cid).status is Status.ACTIVE
 
@@ -147,7 +148,7 @@ def test_real_id_smuggled_in_as_target_is_not_honoured(llm_system):
     k, script = llm_system
     mem, old, cid = _seed(k)
     script.answers = [("content", json.dumps({"op": "DELETE", "target": old.id}))]
-    mem.maintain(now=T1)
+    write.reconcile_pending(k.ctx, mem.scope, T1)  # reconciliation alone, as above
     assert mem.get(old.id).status is Status.ACTIVE
 
 

@@ -391,3 +391,25 @@ def test_extractor_retries_then_raises():
     assert len(llm.calls) == 2
     llm = ScriptedLLM([LLMError("timed out"), '{"claims": []}'])
     assert LLMExtractor(llm, retries=1).extract(TURNS, []).extraction.claims == ()
+
+
+def test_a_verdict_made_before_another_home_became_active_updates_it_instead_of_adding_a_second(llm_system):
+    k, script = llm_system
+    mem = k.scope("acme", "alice")
+    script.answers = [answer(claim(text="User lives in York."))]  # ADD: the model saw no home
+    (cap,) = mem.add("I live in York.", now=T1, wait=False).ids
+    (cid,), _ = write.extract_capture(k.ctx, mem.scope, cap, T1)
+    leeds = mem.remember("User lives in Leeds.", now=T0)  # another process, between the model's verdict and its write
+    out = write.reconcile_one(k.ctx, mem.scope, cid, T1)
+    assert out.op is Op.UPDATE and out.target_id == leeds.id
+    assert active(mem) == ["User lives in York."]
+    assert len(script.requests) == 1  # no second call: the rules read the attribute
+
+
+def test_a_verdict_on_an_unmoved_active_set_is_applied_as_given(llm_system):
+    k, script = llm_system
+    mem = k.scope("acme", "alice")
+    mem.remember("User lives in Leeds.", now=T0)
+    script.answers = [answer(claim(text="User lives in York."))]  # ADD, though Leeds was shown
+    mem.add("I live in York.", now=T1, wait=True)
+    assert active(mem) == ["User lives in Leeds.", "User lives in York."]  # the model's verdict (repair is maintain's)

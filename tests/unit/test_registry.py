@@ -41,6 +41,29 @@ def test_bad_database_urls_are_refused_and_create_nothing(url, tmp_path, monkeyp
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("url", ["user=postgres dbname=x", "host=localhost port=5432 dbname=kenning", "dbname=x"])
+def test_a_key_value_connection_string_is_refused_in_words_and_creates_nothing(url, tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from kenning.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ConfigError, match="key=value PostgreSQL connection string.*postgresql://"):
+        kenning.open(url, embedder=kenning_hash())
+    result = CliRunner().invoke(main, ["list", "--db", url, "--tenant", "t", "--user", "u"])
+    assert result.exit_code == 2 and "key=value" in result.output
+    monkeypatch.setenv("KENNING_DB", url)
+    assert CliRunner().invoke(main, ["list", "--tenant", "t", "--user", "u"]).exit_code == 2
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(("path", "url"), [("memories.db", "sqlite:///memories.db"), ("/srv/k.sqlite", "sqlite:////srv/k.sqlite")])
+def test_a_bare_sqlite_path_is_refused_with_the_url_to_write(path, url):
+    with pytest.raises(ConfigError) as err:
+        registry.check_url(path)
+    assert url in str(err.value)
+
+
 def test_a_missing_directory_is_refused(tmp_path):
     with pytest.raises(ConfigError, match="does not exist"):
         kenning.open(f"sqlite:///{tmp_path}/no/such/dir/k.db", embedder=kenning_hash())

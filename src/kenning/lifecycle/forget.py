@@ -20,6 +20,7 @@ Evicted records become tombstones (status ``deleted``, no text, no vector).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -95,6 +96,45 @@ def over_capacity(
     return evictable[:excess]
 
 
+def evictable_at(m: Memory, policy: Policy, retention: Retention = Retention()) -> datetime | None:
+    """The first instant ``decayed`` takes ``m`` if nobody uses it meanwhile; None if it never decays away.
+
+    Value falls from ``last_used_at`` on as recency halves every half-life, so
+    the instant it drops below the floor solves ``0.5 ** (age / h) = x``; the
+    grace period then runs from there.
+    """
+    floor = retention.floor.get(m.kind)
+    if m.status is not Status.ACTIVE or floor is None:
+        return None
+    grace = timedelta(days=retention.grace_days.get(m.kind, 0.0))
+    trust = 1.0 - policy.confidence_weight * (1.0 - m.confidence)
+    w = policy.w_recency + policy.w_importance
+    # value < floor  <=>  w_recency * recency < floor * w / trust - w_importance * importance
+    room = (floor * w / trust if trust > 0 else math.inf) - policy.w_importance * m.importance
+    h = policy.half_life(m.kind)
+    if h is None or policy.w_recency <= 0:
+        constant = policy.w_recency if h is None else 0.0  # recency stays 1 (a kind that never fades), or weighs nothing
+        return m.last_used_at + grace if constant < room else None
+    if room <= 0:
+        return None
+    x = room / policy.w_recency
+    if x > 1.0:
+        return m.last_used_at + grace
+    age_days = h * math.log2(1.0 / x)
+    return m.last_used_at + timedelta(days=age_days, seconds=1) + grace  # a second past the crossing: strictly below
+
+
+def next_due(records: Sequence[Memory], policy: Policy, retention: Retention = Retention()) -> datetime | None:
+    """When time alone next gives ``forget_scope`` work on these records: the earliest expiry or decay; None for never.
+
+    Capacity and consolidation depend only on which memories are active, so a
+    write (which marks the scope) is what brings them back, never the clock.
+    """
+    times = [m.expires_at for m in records if m.status is not Status.DELETED and m.expires_at is not None]
+    times += [t for m in records if (t := evictable_at(m, policy, retention)) is not None]
+    return min(times, default=None)
+
+
 # -- the job --------------------------------------------------------------------
 
 
@@ -133,6 +173,13 @@ def evict(ctx: Any, scope: Scope, ids: Sequence[str], now: datetime, reason: str
 
 def forget_scope(ctx: Any, scope: Scope, now: datetime, retention: Retention = Retention()) -> dict[str, int]:
     """Expiry purge, then decay eviction, then the capacity budget, for one scope; returns counts."""
+    return forget_and_schedule(ctx, scope, now, retention)[0]
+
+
+def forget_and_schedule(
+    ctx: Any, scope: Scope, now: datetime, retention: Retention = Retention()
+) -> tuple[dict[str, int], datetime | None]:
+    """``forget_scope``, and when time alone next gives this scope work (``next_due`` of what is left; None for never)."""
     from kenning.lifecycle import cascade
     from kenning.types import Op
 
@@ -145,4 +192,6 @@ def forget_scope(ctx: Any, scope: Scope, now: datetime, retention: Retention = R
     left = [m for m in active if m.id not in set(decays)]
     capacity = int(getattr(ctx.settings, "capacity", 0) or 0)
     budget = evict(ctx, scope, [m.id for m in over_capacity(left, capacity, now, policy, retention)], now, "capacity") if capacity else []
-    return {"expired": len(purged.deleted) if purged else 0, "decayed": len(decays), "capacity": len(budget)}
+    gone = {*(purged.deleted if purged else ()), *decays, *budget}
+    due = next_due([m for m in everything if m.id not in gone], policy, retention)
+    return {"expired": len(purged.deleted) if purged else 0, "decayed": len(decays), "capacity": len(budget)}, due

@@ -21,14 +21,20 @@ Background (``reconcile_pending``), or inline with ``wait=True``:
    engine, or an LLM), unless the LLM extractor already decided it; either
    verdict is passed through ``reconcile.guard`` (trust, staleness, shown
    targets only) and applied as one guarded changeset. Safe to run
-   concurrently and idempotent.
+   concurrently and idempotent: the changeset carries the scope's active
+   generation read before the neighbours, and the store applies it only if
+   no memory became or stopped being active since (``ActiveSetStore``), so
+   processes deciding one attribute at once are serialised per scope; the
+   loser plans again against what the winner wrote.
 """
 
 from __future__ import annotations
 
+import random
+import time
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from threading import Lock
 from typing import Any
@@ -37,11 +43,13 @@ from kenning.lifecycle.context import Context
 from kenning.errors import Conflict, LLMError
 from kenning.lifecycle import cascade, extract, extraction, guard, reconcile, safety
 from kenning.lifecycle.reconcile import Neighbour
-from kenning.stores.base import audit_entry
+from kenning.stores.base import ActiveSetStore, audit_entry, supports
 from kenning.types import Changeset, Decision, Kind, Memory, Op, Scope, Source, Status, Transition, new_id
 
 NEIGHBOURS = 8
 MAX_DEFERRALS = 3
+# Tries at deciding one claim against a moving active set; past them it stays provisional for the next pass.
+ATTEMPTS = 12
 DEFERRED = "deferred: decider failed"
 
 
@@ -162,6 +170,7 @@ def extract_capture(ctx: Context, scope: Scope, capture_id: str, now: datetime) 
         return (), ()
     turns = _turns_of(cap)
     context = cap.metadata[CAPTURE].get("context")
+    seen = _active_generation(ctx, scope)  # what the model's verdicts are about: the active set as of now
     decided, note = _llm_extract(ctx, scope, cap, turns, now) if ctx.extractor is not None else (None, "")
     if decided is not None:
         ex = decided.extraction
@@ -192,7 +201,7 @@ def extract_capture(ctx: Context, scope: Scope, capture_id: str, now: datetime) 
                 sensitivity=claim.sensitivity,
                 status=Status.PROVISIONAL,
                 session_id=cap.session_id,
-                metadata={**claim.metadata, **({DECIDED: _verdict(decided.decisions[i])} if decided is not None else {})},
+                metadata={**claim.metadata, **({DECIDED: _verdict(decided.decisions[i], seen)} if decided is not None else {})},
             )
         )
     change = Changeset(
@@ -225,8 +234,18 @@ def _llm_extract(ctx: Context, scope: Scope, cap: Memory, turns: Sequence[extrac
     return decided, f"{getattr(ctx.extractor, 'name', 'llm')}: "
 
 
-def _verdict(decision: Any) -> dict[str, Any]:
-    return {"by": "llm", "op": decision.op.value, "target": decision.target_id}
+def _verdict(decision: Any, seen: int | None) -> dict[str, Any]:
+    return {"by": "llm", "op": decision.op.value, "target": decision.target_id, **({"seen": seen} if seen is not None else {})}
+
+
+def _active_generation(ctx: Context, scope: Scope) -> int | None:
+    return ctx.store.active_generation(scope) if supports(ctx.store, ActiveSetStore) else None
+
+
+def _moved(memory: Memory, seen: int | None) -> bool:
+    """Whether the active set moved since the LLM extractor decided ``memory`` (other claims of its batch count too)."""
+    v = memory.metadata.get(DECIDED)
+    return seen is not None and isinstance(v, dict) and v.get("seen") is not None and v["seen"] != seen
 
 
 def _predecided(memory: Memory) -> Decision | None:
@@ -311,17 +330,29 @@ def reconcile_one(ctx: Context, scope: Scope, memory_id: str, now: datetime) -> 
     """
     store = ctx.store
     decider = ctx.decider or _rules()
-    for _attempt in range(3):
+    for attempt in range(ATTEMPTS):
+        if attempt:
+            time.sleep(random.uniform(0, 0.005 * attempt))  # processes that collided do not collide again in step
+        # read before the neighbours: the write applies only if no memory became or stopped being active since
+        seen = _active_generation(ctx, scope)
         cand = store.get(scope, memory_id)
         if cand is None or cand.status is not Status.PROVISIONAL or is_capture(cand):
             return None
-        pre = _predecided(cand)
+        pre, moved = _predecided(cand), _moved(cand, seen)
+        if DECIDED in cand.metadata:
+            cand = cand.evolve(metadata={k: v for k, v in cand.metadata.items() if k != DECIDED})
         if pre is not None:
             # decided by the LLM extractor against what it was shown: only that target, as it is now, is eligible
             target_now = store.get(scope, pre.target_id) if pre.target_id else None
             shown = {target_now.id: target_now} if target_now is not None else {}
             decision, name = pre, "llm-extract"
-            cand = cand.evolve(metadata={k: v for k, v in cand.metadata.items() if k != DECIDED})
+            if pre.op is Op.ADD and moved:
+                # memories became active since the model looked (another process, or this batch): a value of the
+                # same single-valued attribute among them is updated rather than joined by a second one
+                near = neighbours(ctx, scope, cand, now)
+                fixed = reconcile.attribute_change(cand, near)
+                if fixed is not None:
+                    decision, name, shown = fixed, "llm-extract, then rules", {n.memory.id: n.memory for n in near}
         else:
             near = neighbours(ctx, scope, cand, now)
             shown = {n.memory.id: n.memory for n in near}
@@ -341,9 +372,9 @@ def reconcile_one(ctx: Context, scope: Scope, memory_id: str, now: datetime) -> 
             cand, decision, target, now, lambda t: ctx.embed_documents(scope, [t])[0], decider=name
         )
         try:
-            store.apply(scope, change)
+            store.apply(scope, replace(change, active_gen=seen))
         except Conflict:
-            continue  # someone changed the candidate or its target meanwhile: look again
+            continue  # someone changed the candidate, its target or the active set meanwhile: look again
         if decision.op is Op.DELETE and decision.reason == reconcile.POINTED and decision.target_id:
             # "forget what I said about the divorce": the user asked for it to go, so it goes the way an
             # explicit deletion does (cascade and purge), with the pointer that names it

@@ -5,7 +5,9 @@ are separate, small capabilities an engine declares by inheriting them:
 ``KeyStore`` (tenant API keys and database secrets, for the server),
 ``LeaseStore`` (per-scope leases, for ``kenning worker`` beside other
 workers), ``ResidueStore`` (rewriting what deletions leave outside rows) and
-``PartitionStore`` (a cached per-scope search partition, the fast search path).
+``PartitionStore`` (a cached per-scope search partition, the fast search path),
+``ActiveSetStore`` (decisions serialised per scope across processes) and
+``ScheduleStore`` (which scopes have background work).
 ``Store`` is the everyday ones together (memories, leases, keys, partition), what the built-in engines are.
 Callers check a capability with ``supports(store, KeyStore)``.
 
@@ -149,6 +151,41 @@ class LeaseStore(Protocol):
 
 
 @runtime_checkable
+class ActiveSetStore(Protocol):
+    """An engine that serialises decisions per scope: ``Changeset.active_gen`` is honoured by ``apply``.
+
+    A decision read against the scope's active memories (reconciliation, its
+    repair) carries the generation it read; the engine checks it inside the
+    same write that applies the decision, so two processes deciding one
+    attribute at once cannot both activate a value: the second gets
+    ``Conflict`` and plans again against what the first wrote.
+    """
+
+    def active_generation(self, scope: Scope) -> int:
+        """A number that changes, in every process, whenever a memory of ``scope`` becomes active or stops being active."""
+
+
+@runtime_checkable
+class ScheduleStore(Protocol):
+    """An engine that knows which scopes have background work, so a worker pass touches only those.
+
+    Every write marks its scope (the write generation moves); ``finish_scope``
+    records what a pass completed and when the scope is next due without a write.
+    """
+
+    def pending_scopes(self, now: datetime) -> list[tuple[Scope, int]]:
+        """Scopes written since their work was last finished, or due by ``now``, each with its write generation now."""
+
+    def finish_scope(self, scope: Scope, seen: int, writes: int, due_at: datetime | None) -> bool:
+        """Record that the scope's work as of generation ``seen`` is done and committed, and when it is next due.
+
+        ``writes`` is how many writes the pass itself made: if the generation
+        is exactly ``seen + writes``, nobody else wrote meanwhile and the scope
+        is clean (returns True); otherwise it stays marked for the next pass.
+        """
+
+
+@runtime_checkable
 class KeyStore(Protocol):
     """Tenant API keys and database secrets: administrative, not memory data (the server needs it)."""
 
@@ -227,7 +264,8 @@ class Store(MemoryStore, LeaseStore, KeyStore, PartitionStore, Protocol):
 
 
 def supports(store: object, capability: type) -> bool:
-    """Whether ``store`` provides ``capability`` (``KeyStore``, ``LeaseStore``, ``ResidueStore``, ``PartitionStore``)."""
+    """Whether ``store`` provides ``capability`` (``KeyStore``, ``LeaseStore``, ``ResidueStore``, ``PartitionStore``,
+    ``ActiveSetStore``, ``ScheduleStore``)."""
     return isinstance(store, capability)
 
 
@@ -273,4 +311,4 @@ def audit_entry(scope: Scope, at: datetime | None, op: Op, ids: Iterable[str], s
     return AuditEntry(new_id("aud"), scope.tenant_id, scope.user_id, at or now_utc(), op, tuple(ids), source, reason)
 
 
-__all__ = ["MemoryStore", "KeyStore", "LeaseStore", "ResidueStore", "PartitionStore", "Store", "supports", "StoreBase", "Scored", "RETRIEVABLE", "Conflict", "audit_entry"]
+__all__ = ["MemoryStore", "ActiveSetStore", "ScheduleStore", "KeyStore", "LeaseStore", "ResidueStore", "PartitionStore", "Store", "supports", "StoreBase", "Scored", "RETRIEVABLE", "Conflict", "audit_entry"]

@@ -111,10 +111,22 @@ CREATE TABLE kenning_scope_gen (
 INSERT INTO kenning_scope_gen (tenant_id, user_id) SELECT DISTINCT tenant_id, user_id FROM kenning_memories;
 """
 
+# Per-scope state for the background work and for serialised decisions, as in the
+# SQLite engine: ``active`` moves whenever a memory enters or leaves the active set,
+# ``done`` is the write generation whose work a worker pass last finished, ``due_at``
+# when time alone next makes work (NULL: never). Existing scopes start written.
+M004_SCOPE_WORK = """
+ALTER TABLE kenning_scope_gen ADD COLUMN active bigint NOT NULL DEFAULT 0;
+ALTER TABLE kenning_scope_gen ADD COLUMN done bigint NOT NULL DEFAULT 0;
+ALTER TABLE kenning_scope_gen ADD COLUMN due_at timestamptz;
+CREATE INDEX kenning_scope_gen_due ON kenning_scope_gen (due_at) WHERE due_at IS NOT NULL;
+"""
+
 MIGRATIONS: list[tuple[str, str]] = [
     ("m001_initial", M001_INITIAL),
     ("m002_api_keys", M002_API_KEYS),
     ("m003_search_partition", M003_SEARCH_PARTITION),
+    ("m004_scope_work", M004_SCOPE_WORK),
 ]
 
 

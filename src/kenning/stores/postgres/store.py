@@ -29,8 +29,18 @@ from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
 from kenning.errors import ConfigError, Conflict, StoreError
-from kenning.stores.base import RETRIEVABLE, KeyStore, LeaseStore, PartitionStore, ResidueStore, StoreBase
+from kenning.stores.base import (
+    RETRIEVABLE,
+    ActiveSetStore,
+    KeyStore,
+    LeaseStore,
+    PartitionStore,
+    ResidueStore,
+    ScheduleStore,
+    StoreBase,
+)
 from kenning.stores.partition import PartitionCache, context_of, encode_terms
+from kenning.stores.postgres.schedule import ScheduleMixin
 from kenning.stores.postgres.filters import predicate
 from kenning.stores.postgres.adapt import Vector, register_vector, translated
 from kenning.stores.postgres.migrations import migrate
@@ -47,13 +57,16 @@ _INSERT = (
     "VALUES (%s, %s, %s, %s, %s, %s, %s::text[], %s, %s, %s, %s, %s::text[], %s, %s, %s, %s, %s, %s, %s)"
 )
 _BUMP = (
-    "INSERT INTO kenning_scope_gen (tenant_id, user_id) VALUES (%s, %s) "
-    "ON CONFLICT (tenant_id, user_id) DO UPDATE SET gen = kenning_scope_gen.gen + 1"
+    "INSERT INTO kenning_scope_gen (tenant_id, user_id, active) VALUES (%s, %s, %s) "
+    "ON CONFLICT (tenant_id, user_id) DO UPDATE SET gen = kenning_scope_gen.gen + 1, active = kenning_scope_gen.active + excluded.active"
 )
+# The per-scope lock of writes that move the active set: a transaction-scoped advisory lock, keyed
+# by a namespace and the scope's hash (the two-key form, apart from the migration's one-key lock).
+_LOCK = "SELECT pg_advisory_xact_lock(1801807214, hashtext(%s || chr(31) || %s))"
 _AUDIT_COLS = "id, tenant_id, user_id, at, op, memory_ids, source, reason"
 
 
-class PostgresStore(SearchMixin, StoreBase, KeyStore, LeaseStore, ResidueStore, PartitionStore):
+class PostgresStore(SearchMixin, ScheduleMixin, StoreBase, KeyStore, LeaseStore, ResidueStore, PartitionStore, ActiveSetStore, ScheduleStore):
     """A ``Store`` in a PostgreSQL database with the pgvector extension. Safe across threads and processes."""
 
     def __init__(
@@ -155,6 +168,14 @@ class PostgresStore(SearchMixin, StoreBase, KeyStore, LeaseStore, ResidueStore, 
         if not change:
             return
         with self._tx("write") as conn, conn.cursor() as cur:
+            if change.active_gen is not None or change.changes_active:
+                # Every write that moves the active set takes the scope's lock first and holds it to the commit,
+                # so a decision's check below and its writes are one step for every other process.
+                cur.execute(_LOCK, (t, u))
+            if change.active_gen is not None:
+                row = cur.execute("SELECT active FROM kenning_scope_gen WHERE tenant_id = %s AND user_id = %s", (t, u)).fetchone()
+                if (row[0] if row else 0) != change.active_gen:
+                    raise Conflict("the scope's active memories changed since the decision was planned")
             if change.inserts:
                 cur.executemany(_INSERT, [_insert_row(m) for m in change.inserts])
             for tr in change.transitions:
@@ -178,15 +199,21 @@ class PostgresStore(SearchMixin, StoreBase, KeyStore, LeaseStore, ResidueStore, 
                     f"INSERT INTO kenning_audit ({_AUDIT_COLS}) VALUES (%s, %s, %s, %s, %s, %s::text[], %s, %s)",
                     [(a.id, t, u, a.at, a.op.value, list(a.memory_ids), a.source, a.reason) for a in change.audit],
                 )
-            cur.execute(_BUMP, (t, u))
+            cur.execute(_BUMP, (t, u, int(change.changes_active)))
         self._cache.discard(scope)
+
+    def active_generation(self, scope: Scope) -> int:
+        rows = self._rows(
+            "read", "SELECT active FROM kenning_scope_gen WHERE tenant_id = %s AND user_id = %s", (scope.tenant_id, scope.user_id)
+        )
+        return rows[0][0] if rows else 0
 
     def delete_scope(self, scope: Scope) -> int:
         args = (scope.tenant_id, scope.user_id)
         with self._tx("delete scope") as conn:
             n = conn.execute("DELETE FROM kenning_memories WHERE tenant_id = %s AND user_id = %s", args).rowcount
             conn.execute("DELETE FROM kenning_audit WHERE tenant_id = %s AND user_id = %s", args)
-            conn.execute(_BUMP, args)
+            conn.execute(_BUMP, (*args, 1))
         self._cache.discard(scope)
         return n
 

@@ -123,11 +123,26 @@ ALTER TABLE memory_vectors ADD COLUMN last_used_at INTEGER;
 ALTER TABLE scope_gen ADD COLUMN touched INTEGER NOT NULL DEFAULT 0;
 """
 
+# Per-scope state for the background work and for serialised decisions:
+# ``active`` moves whenever a memory enters or leaves the active set (a decision
+# planned against the active memories checks it inside its write); ``done`` is the
+# write generation whose work a worker pass last finished (``gen <> done``: the
+# scope was written since), ``due_at`` when time alone next makes work (the
+# earliest expiry or decay), NULL for never. Existing scopes start written
+# (``done`` 0), so the first pass after the upgrade looks at each once.
+M005_SCOPE_WORK = """
+ALTER TABLE scope_gen ADD COLUMN active INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE scope_gen ADD COLUMN done INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE scope_gen ADD COLUMN due_at INTEGER;
+CREATE INDEX scope_gen_due ON scope_gen (due_at) WHERE due_at IS NOT NULL;
+"""
+
 MIGRATIONS: list[tuple[str, str]] = [
     ("m001_initial", M001_INITIAL),
     ("m002_api_keys", M002_API_KEYS),
     ("m003_fts_scope", M003_FTS_SCOPE),
     ("m004_search_partition", M004_SEARCH_PARTITION),
+    ("m005_scope_work", M005_SCOPE_WORK),
 ]
 
 

@@ -30,13 +30,24 @@ from pathlib import Path
 import numpy as np
 
 from kenning.errors import ConfigError, Conflict, StoreError, ValidationError
-from kenning.stores.base import RETRIEVABLE, KeyStore, LeaseStore, PartitionStore, ResidueStore, Scored, StoreBase
+from kenning.stores.base import (
+    RETRIEVABLE,
+    ActiveSetStore,
+    KeyStore,
+    LeaseStore,
+    PartitionStore,
+    ResidueStore,
+    ScheduleStore,
+    Scored,
+    StoreBase,
+)
 from kenning.stores.sqlite.migrations import migrate
 from kenning.types import AuditEntry, Changeset, Filter, Kind, Memory, Scope, Status
 
 from kenning.stores import keywords
 from kenning.stores.sqlite import filters
 from kenning.stores.sqlite.admin import AdminMixin, _mark_residue
+from kenning.stores.sqlite.schedule import ScheduleMixin
 from kenning.stores.partition import (
     ATTRS,
     NEVER,
@@ -66,7 +77,7 @@ _LOAD = (
 )
 
 
-class SQLiteStore(AdminMixin, StoreBase, KeyStore, LeaseStore, ResidueStore, PartitionStore):
+class SQLiteStore(AdminMixin, ScheduleMixin, StoreBase, KeyStore, LeaseStore, ResidueStore, PartitionStore, ActiveSetStore, ScheduleStore):
     """A ``Store`` in one SQLite file (keys, leases, residue purging, the search partition too). Safe to share between threads and processes."""
 
     def __init__(self, path: str | Path, *, dim: int, embedder_id: str, cache_bytes: int | None = None) -> None:
@@ -196,6 +207,11 @@ class SQLiteStore(AdminMixin, StoreBase, KeyStore, LeaseStore, ResidueStore, Par
         if not change:
             return
         with self._write() as con:
+            if change.active_gen is not None:
+                # BEGIN IMMEDIATE holds the file's write lock, in every process, from this check to the commit
+                row = con.execute("SELECT active FROM scope_gen WHERE tenant_id = ? AND user_id = ?", (t, u)).fetchone()
+                if (row[0] if row else 0) != change.active_gen:
+                    raise Conflict("the scope's active memories changed since the decision was planned")
             for m in change.inserts:
                 self._insert(con, m)
             for tr in change.transitions:
@@ -229,7 +245,7 @@ class SQLiteStore(AdminMixin, StoreBase, KeyStore, LeaseStore, ResidueStore, Par
                 "INSERT INTO audit (id, tenant_id, user_id, at, op, memory_ids, source, reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 [(a.id, t, u, to_us(a.at), a.op.value, json.dumps(list(a.memory_ids)), a.source, a.reason) for a in change.audit],
             )
-            self._bump(con, scope)
+            self._bump(con, scope, active=change.changes_active)
 
     def _insert(self, con: sqlite3.Connection, m: Memory) -> None:
         cur = con.execute(
@@ -264,13 +280,20 @@ class SQLiteStore(AdminMixin, StoreBase, KeyStore, LeaseStore, ResidueStore, Par
             [(m.tenant_id, m.user_id, r, m.id, rel) for r, rel in refs],
         )
 
-    def _bump(self, con: sqlite3.Connection, scope: Scope) -> None:
+    def _bump(self, con: sqlite3.Connection, scope: Scope, *, active: bool) -> None:
         con.execute(
-            "INSERT INTO scope_gen (tenant_id, user_id, gen) VALUES (?, ?, 1) "
-            "ON CONFLICT (tenant_id, user_id) DO UPDATE SET gen = gen + 1",
-            (scope.tenant_id, scope.user_id),
+            "INSERT INTO scope_gen (tenant_id, user_id, gen, active) VALUES (?, ?, 1, ?) "
+            "ON CONFLICT (tenant_id, user_id) DO UPDATE SET gen = gen + 1, active = active + excluded.active",
+            (scope.tenant_id, scope.user_id, int(active)),
         )
         self._cache.discard(scope)
+
+    def active_generation(self, scope: Scope) -> int:
+        with self._read() as con:
+            row = con.execute(
+                "SELECT active FROM scope_gen WHERE tenant_id = ? AND user_id = ?", (scope.tenant_id, scope.user_id)
+            ).fetchone()
+        return row[0] if row else 0
 
     def touch(self, scope: Scope, ids: Sequence[str], now: datetime) -> None:
         if not ids:
@@ -306,7 +329,7 @@ class SQLiteStore(AdminMixin, StoreBase, KeyStore, LeaseStore, ResidueStore, Par
             n = con.execute("DELETE FROM memories WHERE tenant_id = ? AND user_id = ?", (t, u)).rowcount
             for table in ("memory_vectors", "memory_refs", "audit"):
                 con.execute(f"DELETE FROM {table} WHERE tenant_id = ? AND user_id = ?", (t, u))
-            self._bump(con, scope)
+            self._bump(con, scope, active=True)
         return n
 
     # -- reads ----------------------------------------------------------------
