@@ -270,6 +270,12 @@ def facts_of(memory: Memory) -> list[Fact]:
     return attributes.read_all(parsed[0]) if parsed else []
 
 
+def fact_of(memory: Memory) -> Fact | None:
+    """The first attribute a fact or preference sets, or None (``facts_of`` has them all)."""
+    found = facts_of(memory)
+    return found[0] if found else None
+
+
 def attribute_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | None:
     """Same subject, same single-valued attribute of the table, another value: UPDATE of the old memory.
 
