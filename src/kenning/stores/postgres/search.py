@@ -255,6 +255,11 @@ class SearchMixin:
             f"AND (m.expires_at IS NULL OR m.expires_at > %(now)s) AND m.embedding IS NOT NULL{extra} ORDER BY m.id",
             args,
         )
+        return self._ranked_rows(scope, rows, vector, k)
+
+    def _ranked_rows(self, scope: Scope, rows: Sequence[tuple], vector: np.ndarray, k: int) -> list[Scored]:
+        """``(id, embedding)`` rows ranked as ``Partition.nearest`` ranks (same similarities, ties to the row
+        first in id order), the best ``k`` as whole records."""
         if not rows:
             return []
         sims = similarities(np.stack([r[1] for r in rows]), vector)
@@ -287,12 +292,7 @@ class SearchMixin:
             f"SELECT m.id, m.embedding FROM top JOIN kenning_memories m ON {SCOPE} AND m.id = top.id ORDER BY m.id",
             {**args, "q": Vector(vector), "n": k + _MARGIN},
         )
-        if not rows:
-            return []
-        sims = similarities(np.stack([r[1] for r in rows]), vector)
-        order = best(sims, k).tolist()
-        found = {m.id: m for m in self.get_many(scope, [rows[i][0] for i in order])}
-        return [Scored(found[rows[i][0]], float(sims[i])) for i in order if rows[i][0] in found]
+        return self._ranked_rows(scope, rows, vector, k)
 
     def search_keywords(
         self, scope: Scope, query: str, *, k: int, now: datetime, statuses: Sequence[Status] = RETRIEVABLE,
