@@ -24,7 +24,7 @@ from kenning.lifecycle.matching import (CORRECTED, GENERIC, POINTED, RELATION, R
                                        same_value, slots_of, stems)
 
 _NAME = r"[£$€]?[A-Z0-9][\w'-]*(?:[:.,]\d+)*(?:\s+[A-Z0-9][\w'-]*)*"
-_CORRECTION = re.compile(
+CORRECTION = re.compile(
     rf"\b(?i:meant|mean|said|is|was|it's)\s+(?P<new>{_NAME}),?\s+not\s+(?P<old>{_NAME})\b"
     rf"|\bnot\s+(?P<old2>{_NAME}),?\s+(?:but\s+|it's\s+|it\s+is\s+)(?P<new2>{_NAME})\b"
 )
@@ -42,7 +42,7 @@ def correction(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | Non
     "I meant Leeds, not York" corrects York to Leeds; "I've swapped Lisbon for Barcelona" rewrites
     "works remotely from Lisbon" as "works remotely from Barcelona (has swapped Lisbon for Barcelona)".
     """
-    m = _CORRECTION.search(candidate.text)
+    m = CORRECTION.search(candidate.text)
     swap = None if m else _SWAP.search(candidate.text)
     if m:
         new, old = (m.group("new"), m.group("old")) if m.group("new") else (m.group("new2"), m.group("old2"))
@@ -77,13 +77,13 @@ NAMED_CHANGE_COSINE = 0.25
 # a bare "now" is weak: "now drinks water before bed" beside "drinks coffee every morning" is a new habit, not
 # a replacement, so it only counts when the claim names a different value of a shared topic (bus -> cycle)
 _WEAK_MARKER = re.compile(r"(?i)(?<!right\s)(?<!just\s)\bnow\b(?!\s+and\s+then)")
-_CHANGE_MARKER = re.compile(
+CHANGE_MARKER = re.compile(
     r"(?i)\bthese\s+days\b|\bnowadays\b|\bany\s?more\b|\bno\s+(?:longer|more)\b|"
     r"\binstead\b|\b(?:switched|swapped|traded|changed|moved\s+over)\s+(?:from|to|over|for|\w+\s+for)\b|\b(?:swapped|traded|replaced|ditched|dropped)\b|"
     r"\bused\s+to\b|\bfrom\s+now\s+on\b|\bis\s+history\b|\bnot\s+[\w\s-]{1,30}?,?\s+but\b"
 )
 # the old value named after a marker: "swapped the Pixel for", "no more Netflix", "used to lift weights"
-_NAMED_OLD = re.compile(
+NAMED_OLD = re.compile(
     r"(?i)\b(?:swapped|traded|replaced|ditched|dropped|switched\s+from|moved\s+from|no\s+more|instead\s+of|used\s+to|gave\s+up|quit|left|sold|stopped|"
     r"cancell?ed|unsubscribed\s+from|got\s+rid\s+of)\s+"
     r"(?:the\s+|their\s+|a\s+|an\s+|my\s+)?(?P<old>[\w+-]+(?:\s+[\w+-]+)?)"
@@ -134,7 +134,7 @@ def _new_degree(a: str, b: str) -> bool:
 def _names_old(candidate: str, other: str) -> bool:
     """Whether ``candidate`` names, as the value it leaves behind, a word that ``other`` holds."""
     held = stems(" ".join(terms(other) - _NOT_EVIDENCE))
-    for m in _NAMED_OLD.finditer(candidate):
+    for m in NAMED_OLD.finditer(candidate):
         if stems(" ".join(terms(m.group("old") or m.group("old2") or "") - _NOT_EVIDENCE)) & held:
             return True
     return False
@@ -153,9 +153,9 @@ def change_target(candidate: Memory, ranked: Sequence[Neighbour]) -> Memory | No
     compatible = (Kind.FACT, Kind.PREFERENCE)
     if candidate.kind not in compatible or candidate.source is not Source.USER_SAID:
         return None
-    marked = bool(_CHANGE_MARKER.search(candidate.text))
+    marked = bool(CHANGE_MARKER.search(candidate.text))
     weak = not marked and bool(_WEAK_MARKER.search(candidate.text))
-    if not marked and not weak and not _NAMED_OLD.search(candidate.text):
+    if not marked and not weak and not NAMED_OLD.search(candidate.text):
         return None  # "left", "sold", "quit" count only with the old value named in the neighbour
     # "now also", "another", "too": something added beside the old habit, unless the old value is named
     adds = bool(re.search(r"(?i)\b(?:also|too|as\s+well|another|second|besides|on\s+top)\b", candidate.text))

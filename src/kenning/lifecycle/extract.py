@@ -286,6 +286,9 @@ def _contact_detail(c: str) -> tuple[str, Kind, float] | None:
     return text, Kind.FACT, IMPORTANCE[slot.key]
 
 
+ASKED = "User asked"  # how a request or question is worded as an episode ("User asked to book …", "User asked: …")
+
+
 def classify_user_clause(clause: str, keep: frozenset[str] = frozenset()) -> tuple[str, Kind, float] | None:
     """(normalised text, kind, importance) for one clause of a user turn, or None for small talk.
 
@@ -314,8 +317,8 @@ def classify_user_clause(clause: str, keep: frozenset[str] = frozenset()) -> tup
     if _is_request(c, req, first, starts_self):
         body = third_person(req, keep).rstrip("?.!")
         if first in IMPERATIVES and req.split()[0].lower() == first:
-            return _finish(f"User asked to {body[:1].lower() + body[1:]}"), Kind.EPISODE, 0.3
-        return _finish(f"User asked: {body[:1].lower() + body[1:]}"), Kind.EPISODE, 0.3
+            return _finish(f"{ASKED} to {body[:1].lower() + body[1:]}"), Kind.EPISODE, 0.3
+        return _finish(f"{ASKED}: {body[:1].lower() + body[1:]}"), Kind.EPISODE, 0.3
     text = _finish(third_person(c, keep))
     if sarcastic:
         return text, Kind.EPISODE, 0.2

@@ -29,7 +29,7 @@ from kenning.lifecycle.retrieve import terms
 from kenning.stores.base import audit_entry
 from kenning.types import Changeset, Decision, Kind, Memory, Op, Source, Status, Transition, new_id
 from kenning.lifecycle.changes import (  # noqa: F401  (re-exported: reconcile.X is the public name)
-    _CHANGE_MARKER, _CORRECTION, _NAMED_OLD, attribute_change, change_target, correction, fact_of, facts_of, pointed_retraction,
+    attribute_change, change_target, correction, fact_of, facts_of, pointed_retraction,
     relation_change,
 )
 from kenning.lifecycle.matching import (  # noqa: F401  (re-exported)

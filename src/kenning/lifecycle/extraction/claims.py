@@ -27,10 +27,10 @@ from dataclasses import dataclass, field, replace
 
 from kenning.lifecycle import extract as rules
 from kenning.lifecycle import safety, slots
-from kenning.lifecycle import reconcile
+from kenning.lifecycle import changes as change_markers
 from kenning.lifecycle.extraction import corrections, noise, pointers
 from kenning.lifecycle.extraction import lexicon as lx
-from kenning.lifecycle.extraction.clauses import Clause, first_person, read, restore, split
+from kenning.lifecycle.extraction.clauses import Clause, first_person, opener, read, restore, split
 from kenning.lifecycle.extraction.normalise import normalise, sentences, trim
 from kenning.lifecycle.extraction import attributes
 from kenning.lifecycle.extraction.parse import Parser, Sentence, default_parser
@@ -159,8 +159,8 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
             return []
     if clause.subject == "none" and not (clause.request or clause.question):
         lead = _ellipsis(sent)
-        opener = next((t for t in sent.tokens if t.lower not in lx.CLAUSE_ADVERBS and t.pos not in ("PUNCT", "INTJ")), None)
-        if lead and opener is not None and (opener.lower in lx.FEELINGS or opener.lemma in lx.FEELINGS):
+        first = opener(sent)
+        if lead and first is not None and (first.lower in lx.FEELINGS or first.lemma in lx.FEELINGS):
             return []  # "thankful for all the support", "relaxing": a mood, not a claim
         if lead and not noise.has_content(sent):
             return []  # "Relaxing.", "loving it": a word or two of mood, nothing to keep
@@ -207,7 +207,7 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
     body, kind, importance = got
     if kind is Kind.PROCEDURE and (not noise.for_the_user(sent) or clause.subject == "user"):
         return []  # "never give up!", "take care of yourself", "now I never want to see a hill again": no rule
-    asked = (clause.request or body.startswith("User asked")) and kind is not Kind.PROCEDURE
+    asked = (clause.request or body.startswith(rules.ASKED)) and kind is not Kind.PROCEDURE  # the classifier read a request
     yours = any(t.lower in lx.SECOND_PERSON and t.dep != "nsubj" for t in sent.tokens) and not any(t.lower in ("my", "our") for t in sent.tokens)
     if asked and (noise.passes_on(sent) or yours):
         return []  # "give Tom a hug from me", "keep me posted", "send me your drawings": between the two speakers
@@ -221,7 +221,7 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
         confidence, importance = OTHER_CONFIDENCE, min(importance, OTHER_IMPORTANCE)
     if sarcastic and (kind is Kind.PREFERENCE or (kind is Kind.FACT and slots.parse(body) is None)):
         kind, importance = Kind.EPISODE, 0.2
-    changes = bool(reconcile._NAMED_OLD.search(body) or reconcile._CHANGE_MARKER.search(body))
+    changes = bool(change_markers.NAMED_OLD.search(body) or change_markers.CHANGE_MARKER.search(body))
     if changes and kind is Kind.EPISODE and clause.subject == "user" and not (clause.question or clause.request or clause.hedged):
         kind, importance = Kind.FACT, max(importance, 0.5)  # "sold the golf last month": how things are now
     if clause.past and kind is Kind.FACT and slots.parse(body) is None and not clause.negated and not changes:
@@ -255,7 +255,7 @@ def _not_present(sent: Sentence) -> frozenset[str]:
 def _declarative(sent: Sentence) -> bool:
     """A statement with a question mark ("I think I might be lactose intolerant??"): no question word
     and no auxiliary before its subject. Said so, it is a guess, not a question to the assistant."""
-    first = next((t for t in sent.tokens if t.lower not in lx.CLAUSE_ADVERBS and t.pos not in ("PUNCT", "INTJ")), None)
+    first = opener(sent)
     if first is None or first.tag in ("WDT", "WP", "WP$", "WRB") or first.pos == "AUX" or first.tag == "MD":
         return False
     return first_person(sent.text) and any(t.dep in ("nsubj", "nsubjpass") for t in sent.tokens)
@@ -313,7 +313,7 @@ def _without_fillers(text: str) -> str:
 def _ellipsis(sent: Sentence) -> str:
     """The subject chat dropped from a clause opening with a verb: "moved to…" -> "I", "heading out…" ->
     "I'm", "might quit…" -> "I"; "" when the clause does not open with a finite or progressive verb."""
-    first = next((t for t in sent.tokens if t.lower not in lx.CLAUSE_ADVERBS and t.pos not in ("PUNCT", "INTJ")), None)
+    first = opener(sent)
     if first is None or first.i != next((t.i for t in sent.tokens if t.pos not in ("PUNCT", "INTJ") and t.lower not in lx.CLAUSE_ADVERBS), -1):
         return ""
     if first.tag == "VBG":

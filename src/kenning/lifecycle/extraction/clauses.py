@@ -90,11 +90,16 @@ def _completes(sent: Sentence, a: int, b: int) -> bool:
         return False
     if any(t.pos in ("NOUN", "PROPN", "NUM", "ADJ") for t in sent.tokens[a:b]):
         return False
-    return not any(t.dep in ("dobj", "attr", "acomp", "prep", "xcomp", "ccomp", "dative", "oprd", "advcl", "advmod") for t in sent.tokens[a:b])
+    return not any(t.dep in lx.ARGUMENT_DEPS or t.dep == "advmod" for t in sent.tokens[a:b])
 
 
 def _words(sent: Sentence, a: int, b: int) -> str:
     return "".join(t.text + t.space for t in sent.tokens[a:b]).strip()
+
+
+def opener(sent: Sentence) -> Token | None:
+    """The first word of a clause that is neither punctuation, an interjection nor a discourse adverb."""
+    return _first_content(sent, 0, len(sent.tokens))
 
 
 def _first_content(sent: Sentence, a: int, b: int) -> Token | None:

@@ -35,6 +35,8 @@ ENDING_VERBS = frozenset({"quit", "stop", "leave", "drop", "give up", "pack in",
 SOCIAL_VERBS = frozenset({"miss", "love", "adore", "owe", "thank", "hug", "appreciate", "promise", "wish", "congratulate", "envy", "trust"})
 # words that open a reason: "which is awkward because I'm a barista"
 REASON_MARKS = frozenset({"because", "bc", "cos", "coz", "cause", "'cause", "since", "as"})
+# what a verb can have attached that says what it is about (an object, a complement, a phrase, a clause)
+ARGUMENT_DEPS = frozenset({"dobj", "attr", "acomp", "prep", "xcomp", "ccomp", "dative", "oprd", "advcl"})
 # verbs of keeping the other speaker up to date: "keep me posted", "tell me everything", "fill me in"
 NEWS_VERBS = frozenset({"tell", "keep", "fill", "update", "send", "show", "let"})
 # the other speaker, in any form chat spells it

@@ -10,16 +10,16 @@ in which order they apply.
 from __future__ import annotations
 
 from kenning.lifecycle import extract as rules
-from kenning.lifecycle import reconcile
+from kenning.lifecycle import changes
 from kenning.lifecycle.extraction import lexicon as lx
-from kenning.lifecycle.extraction.clauses import Clause, first_person
+from kenning.lifecycle.extraction.clauses import Clause, first_person, opener
 from kenning.lifecycle.extraction.parse import Parser, Sentence
 
 
 def is_noise(clause: Clause, sent: Sentence) -> bool:
     """Chit-chat: nothing but small-talk words, a comment on a thing, or words about the other speaker.
     A correction in so many words ("it's 3:48 not 3:42") is never chit-chat."""
-    if reconcile._CORRECTION.search(clause.text):
+    if changes.CORRECTION.search(clause.text):
         return False
     content = [
         t for t in sent.tokens
@@ -61,8 +61,7 @@ def _evaluates(sent: Sentence) -> bool:
 
 def _opens_with(sent: Sentence, words: str) -> bool:
     """Whether the clause opens (after fillers) with ``words``: "it's 07700 900456" after "got a new number, " does not."""
-    skip = vocatives(sent)
-    first = next((t for t in sent.tokens if t.lower not in lx.CLAUSE_ADVERBS and t.pos not in ("PUNCT", "INTJ") and t.i not in skip), None)
+    first = opener(sent)  # names the speaker addresses were taken out before the parse (``unaddressed``)
     return first is not None and first.lower == words.split()[0].lower()
 
 
@@ -205,7 +204,7 @@ def bare_event(sent: Sentence) -> bool:
     aux = [c for c in sent.children(root.i) if c.dep in ("aux", "auxpass")]
     if any(c.lemma not in lx.AUXILIARIES for c in aux) or (root.tag == "VBG" and not aux):
         return False  # "he loves/AUX fishing/ROOT": a misread verb carries what it is about
-    attached = ("dobj", "attr", "acomp", "prep", "xcomp", "ccomp", "dative", "oprd", "npadvmod", "advcl", "agent", "pobj", "conj")
+    attached = lx.ARGUMENT_DEPS | {"npadvmod", "agent", "pobj", "conj"}
     if any(c.dep in attached and not (c.pos == "PRON" and len(sent.subtree(c.i)) == 1) for c in sent.children(root.i)):
         return False  # "finally did it": a pronoun alone says nothing of what
     return not any(t.pos in ("NOUN", "PROPN", "NUM") and t.i != root.i for t in sent.tokens)
@@ -215,7 +214,7 @@ def asks_back(sent: Sentence) -> bool:
     """A question whose subject points back at the other speaker's last words: "what concert was it?",
     "how was that?", "did they like it?". A question with its own topic ("any tips for a first marathon?")
     says what the user wants to know."""
-    first = next((t for t in sent.tokens if t.lower not in lx.CLAUSE_ADVERBS and t.pos not in ("PUNCT", "INTJ")), None)
+    first = opener(sent)
     if first is not None and first.lower == "how" and any(t.lemma in ("be", "go") for t in sent.tokens):
         return True  # "how's the pottery going?", "how was the trip?": asking after the other's news
     return any(t.dep in ("nsubj", "nsubjpass", "expl") and t.lower in ("it", "this", "that", "these", "those", "they", "he", "she") for t in sent.tokens) or not has_content(sent)
@@ -227,7 +226,7 @@ def pleads(sent: Sentence) -> bool:
 
 def comment_without_subject(sent: Sentence) -> bool:
     """A clause opening with a third-person verb and no subject: "sounds great", "looks amazing"."""
-    first = next((t for t in sent.tokens if t.lower not in lx.CLAUSE_ADVERBS and t.pos not in ("PUNCT", "INTJ") and t.i not in vocatives(sent)), None)
+    first = opener(sent)
     return first is not None and first.tag == "VBZ"
 
 
