@@ -27,13 +27,15 @@ from __future__ import annotations
 
 import argparse
 import random
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from collections import Counter
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+import databases  # noqa: E402
 
 CITIES = ["Leeds", "York", "Bristol", "Exeter", "Bath", "Derby", "Hull", "Chester", "Durham", "Lincoln", "Norwich", "Truro"]
 EMPLOYERS = ["Acme", "Globex", "Initech", "Umbrella", "Hooli", "Vandelay", "Stark", "Wayne"]
@@ -155,28 +157,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--procs-mixed", type=int, default=8)
     ap.add_argument("--url", default=None, help="an existing PostgreSQL server's URL (a database per engine run is created)")
     args = ap.parse_args(argv)
-    tmp = Path(tempfile.mkdtemp(prefix="kenning-race-"))
-    server = pg_root = None
-    try:
+    with databases.fresh("kenning-race", args.url) as database:
         for engine in args.engines.split(","):
-            if engine == "sqlite":
-                url = f"sqlite:///{tmp / 'race.db'}"
-            else:
-                import psycopg
-
-                from kenning.stores.postgres import dev
-
-                if args.url:
-                    base = args.url.rsplit("/", 1)[0]
-                else:
-                    pg_root = Path(tempfile.mkdtemp(prefix="kenning-race-pg-"))  # its own directory: the server's user must reach it
-                    server = dev.start(pg_root)
-                    dev.wait_ready(server)
-                    base = server.url().rsplit("/", 1)[0]
-                with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
-                    conn.execute('DROP DATABASE IF EXISTS "kenning_race" WITH (FORCE)')
-                    conn.execute('CREATE DATABASE "kenning_race"')
-                url = f"{base}/kenning_race"
+            url = database(engine, "kenning_race")
             import kenning
 
             kenning.open(url).close()  # migrate once, before the processes race
@@ -200,14 +183,6 @@ def main(argv: list[str] | None = None) -> int:
                 f"reconciliation, {runs_after} after maintain()",
                 flush=True,
             )
-    finally:
-        if server is not None:
-            from kenning.stores.postgres import dev
-
-            dev.stop(pg_root)
-        for d in (tmp, pg_root):
-            if d is not None:
-                shutil.rmtree(d, ignore_errors=True)
     return 0
 
 

@@ -29,15 +29,14 @@ from __future__ import annotations
 
 import argparse
 import random
-import shutil
 import sys
-import tempfile
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+import databases  # noqa: E402
 from data import vocabulary  # noqa: E402
 
 import kenning  # noqa: E402
@@ -186,46 +185,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--large", type=int, default=5_000)
     ap.add_argument("--url", default=None, help="an existing PostgreSQL server's URL (bench_worker_* databases are created)")
     args = ap.parse_args(argv)
-    tmp = Path(tempfile.mkdtemp(prefix="kenning-bench-worker-"))
-    pg_root = server = None
-    try:
+    with databases.fresh("kenning-bench-worker", args.url) as database:
         for engine in args.engines.split(","):
-            if engine == "postgres":
-                import psycopg
-
-                from kenning.stores.postgres import dev
-
-                if args.url:
-                    base = args.url.rsplit("/", 1)[0]
-                else:
-                    pg_root = Path(tempfile.mkdtemp(prefix="kenning-bench-worker-pg-"))
-                    server = dev.start(pg_root)
-                    dev.wait_ready(server)
-                    base = server.url().rsplit("/", 1)[0]
-
-                def url_of(name: str) -> str:
-                    with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
-                        conn.execute(f'DROP DATABASE IF EXISTS "bench_worker_{name}" WITH (FORCE)')
-                        conn.execute(f'CREATE DATABASE "bench_worker_{name}"')
-                    return f"{base}/bench_worker_{name}"
-            else:
-                def url_of(name: str) -> str:
-                    return f"sqlite:///{tmp / f'{name}.db'}"
-
             print(f"{engine}: a pass over {args.idle_scopes:,} idle users", flush=True)
-            idle(url_of("idle"), args.idle_scopes, args.sample)
+            idle(database(engine, "bench_worker_idle"), args.idle_scopes, args.sample)
             print(f"{engine}: a pass over 1,000 users of which 10 changed", flush=True)
-            ten_of_thousand(url_of("few"))
+            ten_of_thousand(database(engine, "bench_worker_few"))
             print(f"{engine}: one user of {args.large:,} memories", flush=True)
-            large(url_of("large"), args.large)
-    finally:
-        if pg_root is not None:
-            from kenning.stores.postgres import dev
-
-            dev.stop(pg_root)
-        for d in (tmp, pg_root):
-            if d is not None:
-                shutil.rmtree(d, ignore_errors=True)
+            large(database(engine, "bench_worker_large"), args.large)
     return 0
 
 
