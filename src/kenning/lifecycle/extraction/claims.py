@@ -33,7 +33,7 @@ from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction.clauses import Clause, first_person, opener, read, restore, split
 from kenning.lifecycle.extraction.normalise import normalise, sentences, trim
 from kenning.lifecycle.extraction import attributes
-from kenning.lifecycle.extraction.parse import Parser, Sentence, default_parser
+from kenning.lifecycle.extraction.parse import InContext, Parser, Sentence, default_parser
 from kenning.lifecycle.person import third_person
 from kenning.lifecycle.retrieve import terms
 from kenning.types import Kind, Source
@@ -104,6 +104,7 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
     sarcastic = bool(rules._SARCASM.search(text))
     cut = sentences(normalise(text))
     parsed_sentences = [s for doc in parser.parse(cut) for s in doc] if cut else []
+    parser = state.parser = InContext(parser, parsed_sentences)  # clauses and wordings cut from this turn
     pieces: list[str] = []
     known: dict[str, list[Sentence]] = {}
     addressed = {s.tokens[i].text for s in parsed_sentences for i in noise.vocatives(s)}
