@@ -236,7 +236,8 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
         body = rules._finish(f"User's {what} is {contact.group(0)} ({_lower_first(third_person(text)).rstrip('.')})")
         kind, importance = Kind.FACT, 0.6
     if kind in (Kind.EPISODE, Kind.PREFERENCE) and not (clause.question or clause.request or clause.hedged or clause.negated):
-        fact = attributes.read(parser_sentence(body, state))
+        # the clause's own parse where it names its subject; "started last Monday as an associate…" is read as worded
+        fact = attributes.read(sent if _has_subject(sent) else parser_sentence(body, state))
         if fact is not None and fact.subject == "user" and fact.value and (kind is Kind.EPISODE or fact.attribute.kind is Kind.FACT):
             kind, importance = fact.attribute.kind, fact.attribute.importance  # "moved to Exeter last month": a new home
     out = []
@@ -244,6 +245,11 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
         slot = slots.parse(one) if kind in (Kind.FACT, Kind.PREFERENCE) else None
         out.append(rules.Claim(one, kind, Source.USER_SAID, importance, confidence, safety.sensitivity_of(one), slot, index, meta))
     return out
+
+
+def _has_subject(sent: Sentence) -> bool:
+    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
+    return root is not None and any(c.dep in ("nsubj", "nsubjpass") for c in sent.children(root.i))
 
 
 def _not_present(sent: Sentence) -> frozenset[str]:
