@@ -235,6 +235,18 @@ def test_memory_precision_counts_every_unexpected_active_memory(hash_embedder):
     assert m["memory_precision"] == 0.75
 
 
+def test_empty_claims_say_nothing_is_due_and_every_stored_memory_is_unexpected(hash_embedder):
+    report = run(hash_embedder, PLANT.format(name="x", tags="extraction", steps="""
+  - say: "I live in Quito and I'm a dentist."
+  - memories:
+      claims: []
+"""))
+    m = report["metrics"]
+    # the two remembered texts are expected; both claims of the turn are not
+    assert m["claim_recall"] is None  # no claims entry anywhere: nothing to recall
+    assert m["memory_precision"] == 0.5
+
+
 def test_memory_precision_is_one_when_everything_is_claimed_allowed_or_remembered(hash_embedder):
     report = run(hash_embedder, PLANT.format(name="x", tags="extraction", steps="""
   - say: "I live in Quito and I'm a dentist."
@@ -268,7 +280,7 @@ def test_no_memories_step_means_no_extraction_metrics(hash_embedder):
     [
         ("{allow: [{contains: [x]}]}", "needs claims or forbid"),
         ("{claims: [{contains: [x], colour: red}]}", re.escape("unknown memories.claims[0] field 'colour'")),
-        ("{claims: []}", "memories.claims must be a non-empty list"),
+        ("{claims: {contains: [x]}}", "memories.claims must be a list"),
         ("{claims: [{contains: []}]}", "contains must be a non-empty list"),
         ("{claims: [{kind: opinion}]}", "kind must be one of"),
         ("[x]", "memories must be a mapping"),

@@ -301,8 +301,8 @@ class _Validator:
         out: dict[str, list[dict[str, Any]]] = {}
         for name in ("claims", "allow", "forbid"):
             entries = v.get(name, [])
-            if not isinstance(entries, list) or (name in v and not entries):
-                raise self.fail(f"memories.{name} must be a non-empty list of mappings")
+            if not isinstance(entries, list):  # "claims: []" says nothing is due: every memory stored counts against precision
+                raise self.fail(f"memories.{name} must be a list of mappings")
             out[name] = [self.match(e, f"memories.{name}[{j}]", many=True) for j, e in enumerate(entries)]
         return out
 
