@@ -80,6 +80,20 @@ def test_compound_turn_is_one_claim_per_clause():
     assert any("Biscotti" in t and "caffeine" not in t for t in got)
 
 
+def test_complements_listed_after_i_am_are_one_claim_each_and_objects_are_not():
+    got = texts("so im Tavi, 52, a ferry engineer at a boatyard in Hobart")
+    assert any(t.endswith("Tavi.") for t in got)
+    assert any("52" in t and "engineer" not in t for t in got)
+    assert any("engineer" in t and "52" not in t and "Tavi" not in t for t in got)
+    assert len(texts("I love trains, buses and boats")) == 3  # objects: each a preference, none a "User is buses"
+    assert not any(t.startswith("User is") for t in texts("I love trains, buses and boats"))
+
+
+def test_a_fronted_time_is_not_a_subordinate_clause():
+    got = texts("since last spring I'm in Perth for work - I'm a welder at Austal")
+    assert len(got) == 2 and "Perth" in got[0] and "welder" not in got[0]
+
+
 @pytest.mark.parametrize(
     "text",
     ["I'm allergic to nuts and shellfish", "I'm left-handed", "whenever you book a hotel for me, ask for a high floor"],

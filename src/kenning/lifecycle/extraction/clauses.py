@@ -115,7 +115,8 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
     spans = pieces(sent)
     if len(spans) <= 1:
         return [sent.text]
-    kinds: list[str] = []  # "own" (subject and verb), "verb" (shares the subject), "bare" (an imperative), "rest"
+    kinds: list[str] = []  # "own" (subject and verb), "verb" (shares the subject), "bare" (an imperative), "be", "rest"
+    copulas: dict[int, str] = {}
     probe: list[int] = []
     for n, (a, b) in enumerate(spans):
         first = _first_content(sent, a, b)
@@ -136,6 +137,10 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
         if n > 0 and first is not None and (first.tag == "VB" or (pleads and first.tag == "VBP")) and first.lower not in lx.NOT_PREDICATES:
             kinds.append("bare")  # "…, schedule my workouts at 6am please": a request of its own
             continue
+        if n > 0 and (be := _complement_of(sent, a, b)) is not None:
+            kinds.append("be")  # "I'm 41, a teacher, …": another complement of the same "I am"
+            copulas[n] = be
+            continue
         if first is not None and n > 0 and b - a >= 2 and first.lower not in lx.NOT_PREDICATES and not _nominal(sent, first):
             kinds.append("probe")
             probe.append(n)
@@ -153,10 +158,12 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
             kinds[n] = "verb" if parsed and _reads_as_clause(parsed[0]) else "rest"
     out: list[list] = []  # [prefix, first token, end token]: a merged piece keeps the words between, "and" included
     last_subject = subject
-    for (a, b), kind in zip(spans, kinds):
+    for n, ((a, b), kind) in enumerate(zip(spans, kinds)):
         first = _first_content(sent, a, b)
         lead = restore(last_subject, first) if last_subject else last_subject
-        if kind == "verb" and last_subject:
+        if kind == "be":
+            out.append([f"{copulas[n]} ", _after_fillers(sent, a, b), b])
+        elif kind == "verb" and last_subject:
             out.append([f"{lead} ", _after_fillers(sent, a, b), b])  # "yeah set it up…" -> "I set it up…"
         elif kind == "own" or kind == "bare" or not out:
             out.append(["", a, b])
@@ -193,6 +200,8 @@ def _subordinate(sent: Sentence, a: int, b: int) -> bool:
     first = _first_content(sent, a, b)
     if first is None:
         return False
+    if first.dep == "prep":
+        return False  # "since last June I'm in Chennai", "after work I swim": a time, not a clause of its own
     two = " ".join(t.lower for t in sent.tokens[first.i : first.i + 2])
     return first.dep == "mark" or first.lower in lx.SUBORDINATORS or two in lx.SUBORDINATORS
 
@@ -223,6 +232,24 @@ def _nominal(sent: Sentence, first: Token) -> bool:
     if first.tag in ("NNS", "NNP", "NNPS", "JJ", "JJR", "JJS", "UH", "CD") or first.pos in ("PROPN", "INTJ", "NUM") or first.dep == "appos":
         return True
     return first.dep == "conj" and sent.tokens[first.head].pos in ("NOUN", "PROPN", "PRON", "ADJ")
+
+
+def _complement_of(sent: Sentence, a: int, b: int) -> str | None:
+    """ "I'm 41, a teacher" / "im priya, 29, QA lead at…": a piece whose head is a noun, number or adjective
+    set beside the complement of a first-person "be" (or joined to the "be" itself) is another thing the
+    speaker is. Returns the subject with its verb ("I'm", "we're"), or None. "I love trains, buses" is a
+    list of objects, not complements."""
+    head = next((t for t in sent.tokens[a:b] if not a <= t.head < b or t.head == t.i), None)
+    if head is None or head.pos not in ("NOUN", "PROPN", "NUM", "ADJ") or head.dep not in ("appos", "conj"):
+        return None
+    to = sent.tokens[head.head]
+    be = sent.tokens[to.head] if to.dep in ("attr", "acomp") else to
+    if be.lemma != "be" or to.i >= a:
+        return None
+    subj = next((c for c in sent.children(be.i) if c.dep == "nsubj"), None)
+    if subj is None or subj.lower not in ("i", "we"):
+        return None
+    return "I'm" if subj.lower == "i" else "we're"
 
 
 def _reads_as_clause(s: Sentence) -> bool:
