@@ -47,6 +47,49 @@ def test_parser_caches_and_returns_one_list_per_text():
     assert p.parse(["I live in Leeds. I work at Tesco."])[0] is a
 
 
+class CountingPipeline:
+    """spaCy's pipeline, counting the texts each call is given."""
+
+    def __init__(self, nlp):
+        self.nlp, self.calls = nlp, []
+
+    def pipe(self, texts, **kw):
+        texts = list(texts)
+        self.calls.append(len(texts))
+        return self.nlp.pipe(texts, **kw)
+
+
+BATCH = [
+    "hiya, im Ade, 27, and i live in Lagos with my sister Kemi who's a dentist",
+    "so i quit the bank last week and started at a fintech called Paystack, loving it",
+    "can you suggest a cheap gym near Yaba? i go at 6am before work",
+]
+
+
+def test_prefetch_parses_a_batch_in_two_calls_and_extraction_then_reads_the_cache():
+    from kenning.lifecycle.extraction import prefetch
+    from kenning.lifecycle.extraction.parse import SpacyParser
+
+    fresh = [extract([Turn("user", t)], parser=SpacyParser(default_parser().nlp)).claims for t in BATCH]
+    counting = CountingPipeline(default_parser().nlp)
+    parser = SpacyParser(counting)
+    prefetch([[Turn("user", t)] for t in BATCH], parser=parser)
+    ahead = len(counting.calls)
+    got = [extract([Turn("user", t)], parser=parser).claims for t in BATCH]
+    assert got == fresh  # the same claims, read from the cache
+    assert counting.calls[:2] == [sum(len(sentences(normalise(t))) for t in BATCH), counting.calls[1]]
+    assert sum(counting.calls[ahead:]) <= len(BATCH)  # afterwards at most a wording or two per turn is parsed
+
+
+def test_a_clause_cut_from_a_turn_keeps_the_entity_types_the_turn_gave_its_words():
+    from kenning.lifecycle.extraction.parse import InContext
+
+    p = default_parser()
+    turn = p.parse(["My neighbour Priya moved to Leeds in March."])[0]
+    clause = InContext(p, turn).parse(["I moved to Leeds in March"])[0][0]
+    assert {t.text: t.ent for t in clause.tokens} == {"I": "", "moved": "", "to": "", "Leeds": "GPE", "in": "", "March": "DATE"}
+
+
 # -- normalisation -----------------------------------------------------------------------
 
 

@@ -48,6 +48,7 @@ from kenning.types import Changeset, Decision, Kind, Memory, Op, Scope, Source, 
 
 NEIGHBOURS = 8
 MAX_DEFERRALS = 3
+PREFETCH = 32  # captures whose turns are parsed in one pipeline call before they are extracted one by one
 # Tries at deciding one claim against a moving active set; past them it stays provisional for the next pass.
 ATTEMPTS = 12
 DEFERRED = "deferred: decider failed"
@@ -280,8 +281,13 @@ def reconcile_pending(ctx: Context, scope: Scope, now: datetime) -> int:
     return how many claims were decided here."""
     pending = ctx.store.list(scope, statuses=[Status.PROVISIONAL])
     pending.sort(key=lambda m: (m.created_at, m.id))
-    for cap in (m for m in pending if is_capture(m)):
-        extract_capture(ctx, scope, cap.id, now)
+    captures = [m for m in pending if is_capture(m)]
+    for start in range(0, len(captures), PREFETCH):
+        batch = captures[start : start + PREFETCH]
+        if ctx.extractor is None:  # the parser answers a batch several times faster than one text at a time
+            extraction.prefetch([_turns_of(c) for c in batch], allow_secrets=ctx.settings.allow_secrets, parser=ctx.parser)
+        for cap in batch:
+            extract_capture(ctx, scope, cap.id, now)
     claims = [m for m in ctx.store.list(scope, statuses=[Status.PROVISIONAL]) if not is_capture(m)]
     claims.sort(key=lambda m: (m.created_at, m.id))
     done = 0

@@ -14,10 +14,11 @@ from collections.abc import Sequence
 
 from kenning.lifecycle import extract as rules
 from kenning.lifecycle import safety
-from kenning.lifecycle.extraction.claims import TurnState, clause_claims
+from kenning.lifecycle.extraction.normalise import normalise, sentences
+from kenning.lifecycle.extraction.claims import TurnState, clause_claims, turn_pieces
 from kenning.lifecycle.extraction.parse import Parser, default_parser
 
-__all__ = ["extract"]
+__all__ = ["extract", "prefetch"]
 
 
 def extract(
@@ -45,3 +46,26 @@ def extract(
         claims.extend(got)
         withheld.extend(why)
     return rules.Extraction(tuple(claims), tuple(withheld))
+
+
+def prefetch(batches: Sequence[Sequence[rules.Turn]], *, allow_secrets: bool = False, parser: Parser | None = None) -> None:
+    """Parse, ahead and in two pipeline calls, most of what extracting each batch of turns will ask the
+    parser for: every user turn's sentences, then every clause cut from them.
+
+    A parser answers a batch of texts several times faster than the same texts one by one (about 1.1
+    against 3.6 ms for a short sentence with spaCy's small pipeline), so the background worker prefetches
+    the captures it is about to extract; ``extract`` then finds the parses in the parser's cache. Turns
+    are masked as ``extract`` masks them, so the texts (the cache keys) are the same.
+    """
+    parser = parser or default_parser()
+    texts = [
+        t.content if allow_secrets else safety.mask_secrets(t.content) for turns in batches for t in turns if t.role == "user"
+    ]
+    if not texts:
+        return
+    parser.parse([s for text in texts for s in sentences(normalise(text))])
+    cuts = [turn_pieces(parser, text) for text in texts]  # the sentences' parses come from the cache now
+    todo = list(dict.fromkeys(p for cut in cuts for p in cut.todo))
+    if todo:
+        plain = getattr(parser, "parse_without_entities", parser.parse)
+        plain(todo)

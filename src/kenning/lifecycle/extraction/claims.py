@@ -96,15 +96,27 @@ def _resolve_it(sent: Sentence, piece: str, state: TurnState) -> str:
     return re.sub(r"(?i)\bit\b", state.things[-1], piece, count=1) if re.search(r"(?i)\bit\b", piece) and not re.match(r"(?i)\W*it\b", piece) else piece
 
 
-def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tuple[list[rules.Claim], list[str]]:
-    """The claims of one (masked) user turn."""
-    claims: list[rules.Claim] = []
-    withheld: list[str] = []
-    state.parser = parser
-    sarcastic = bool(rules._SARCASM.search(text))
+@dataclass
+class Pieces:
+    """A user turn cut into clause texts: the parses already known (one-clause sentences keep the turn's
+    parse), the names the turn addresses, and the parser for what is cut from it."""
+
+    pieces: list[str]
+    known: dict[str, list[Sentence]]
+    addressed: set[str]
+    parser: Parser
+
+    @property
+    def todo(self) -> list[str]:
+        """The clause texts still to parse."""
+        return [p for p in dict.fromkeys(self.pieces) if p not in self.known]
+
+
+def turn_pieces(parser: Parser, text: str) -> Pieces:
+    """Parse one (masked) user turn and cut it into clauses; the clauses themselves are not parsed yet."""
     cut = sentences(normalise(text))
     parsed_sentences = [s for doc in parser.parse(cut) for s in doc] if cut else []
-    parser = state.parser = InContext(parser, parsed_sentences)  # clauses and wordings cut from this turn
+    parser = InContext(parser, parsed_sentences)  # clauses and wordings cut from this turn
     pieces: list[str] = []
     known: dict[str, list[Sentence]] = {}
     addressed = {s.tokens[i].text for s in parsed_sentences for i in noise.vocatives(s)}
@@ -114,8 +126,18 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
         if cut_up == [s.text]:
             known[s.text] = [s]  # a one-clause sentence: its parse is the clause's, no second parse
         pieces.extend(cut_up)
-    pieces = corrections.apply(pieces)
-    todo = [p for p in dict.fromkeys(pieces) if p not in known]
+    return Pieces(corrections.apply(pieces), known, addressed, parser)
+
+
+def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tuple[list[rules.Claim], list[str]]:
+    """The claims of one (masked) user turn."""
+    claims: list[rules.Claim] = []
+    withheld: list[str] = []
+    sarcastic = bool(rules._SARCASM.search(text))
+    cut = turn_pieces(parser, text)
+    parser = state.parser = cut.parser
+    pieces, known, addressed = cut.pieces, cut.known, cut.addressed
+    todo = cut.todo
     known.update(zip(todo, parser.parse(todo)))
     parses = [known[p] for p in pieces]
     for piece, parsed in zip(pieces, parses):
