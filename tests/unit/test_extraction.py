@@ -227,6 +227,10 @@ def test_a_pointer_carries_its_topic_and_a_correction_inside_it():
         (["the budget is £12,000, I mean £9,500"], ["the budget is £9,500"]),
         (["I'm in Leeds, sorry"], ["I'm in Leeds, sorry"]),  # no value: nothing to correct
         (["I start at 9am, wait no, on Mondays"], ["I start at 9am, wait no, on Mondays"]),  # another shape: untouched
+        (["I work for a studio in Derby - sorry", "they're in Nottingham"], ["I work for a studio in Nottingham"]),
+        (["my choir meets in the church hall, sorry, in the Old Library now"], ["my choir meets in the Old Library now"]),
+        (["I bank with Barclays - wait no, with Monzo"], ["I bank with Monzo"]),
+        (["I'm late, sorry", "I was stuck in traffic"], ["I'm late, sorry", "I was stuck in traffic"]),  # no preposition: two clauses
     ],
 )
 def test_in_turn_corrections_replace_the_value_of_the_same_shape(pieces, expected):

@@ -2,9 +2,11 @@
 
 A correction marker followed by a short value replaces the nearest value of
 the same *shape* said before it (a weekday for a weekday, a day of the month
-for a day of the month, a time, a sum of money, a number, a month). The
-shapes are closed classes, so this works whatever the sentence is about;
-a correction whose value has no earlier counterpart changes nothing.
+for a day of the month, a time, a sum of money, a number, a month), or the
+object of the same preposition ("a company in Leicester - sorry, they're in
+Sheffield"). Shapes and prepositions are closed classes, so this works
+whatever the sentence is about; a correction whose value has no earlier
+counterpart changes nothing.
 """
 
 from __future__ import annotations
@@ -25,6 +27,12 @@ _MARKER = r"(?:wait\s*,?\s*no|no\s*,?\s*wait|sorry|i\s+mean|i\s+meant|or\s+rathe
 # "…, wait no, tuesdays[, …]" inside a clause, or "wait no sorry, the 15th" opening the next clause
 _TAIL = re.compile(rf"(?i)[\s,;.!-]*\b{_MARKER}\b(?:[\s,;:!-]+{_MARKER}\b)*[\s,;:!-]+(?:it'?s\s+|its\s+|the\s+|on\s+(?:the\s+)?)?(?P<val>(?:[^,;.!?]|(?<=\d)[,.](?=\d)){{1,24}}?)(?:[\s.!]*$|\s*(?<!\d)[,;]\s*(?P<rest>.+)$)")
 _LEAD = re.compile(rf"(?i)^\W*{_MARKER}\b(?:[\s,;:!-]+{_MARKER}\b)*[\s,;:!-]+(?:it'?s\s+|its\s+|the\s+|on\s+(?:the\s+)?)?(?P<val>(?:[^,;.!?]|(?<=\d)[,.](?=\d)){{1,24}}?)[\s.!]*$")
+
+# the same, with the pronoun and verb kept for the preposition rule: "…, sorry, they're in Sheffield"
+_TAIL_CLAUSE = re.compile(rf"(?i)[\s,;.!-]*\b{_MARKER}\b(?:[\s,;:!-]+{_MARKER}\b)*[\s,;:!-]+(?P<val>[^,;.!?]{{1,40}}?)[\s.!]*$")
+_LEAD_CLAUSE = re.compile(rf"(?i)^\W*{_MARKER}\b(?:[\s,;:!-]+{_MARKER}\b)*[\s,;:!-]+(?P<val>[^,;.!?]{{1,40}}?)[\s.!]*$")
+
+_ENDS_MARKED = re.compile(rf"(?i)[\s,;.!-]*\b{_MARKER}\b(?:[\s,;:!-]+{_MARKER}\b)*[\s,;:!-]*$")
 
 
 def shape(value: str) -> str | None:
@@ -48,6 +56,34 @@ def _replace_last(text: str, kind: str, value: str) -> str | None:
     return text[: m.start()] + value.strip() + text[m.end() :]
 
 
+# "they're in Sheffield", "it's at the Crown", "with Monzo": a preposition and its new object
+_PREP_VALUE = re.compile(
+    r"(?i)^(?:(?:it|they|he|she|we|that)(?:'re|'s|\s+are|\s+is|\s+was|\s+were)\s+|its\s+)?"
+    r"(?P<prep>in|at|for|with|from|on|near)\s+(?P<val>[^,;.!?]{1,30}?)[\s.!]*$"
+)
+
+
+def _replace_object(text: str, value: str) -> str | None:
+    """``text`` with the object of its last ``prep`` replaced by the one in ``value`` ("they're in Sheffield")."""
+    m = _PREP_VALUE.match(value.strip())
+    if not m:
+        return None
+    prep, new = m.group("prep").lower(), m.group("val").strip()
+    found = list(re.finditer(rf"(?i)\b{prep}\s+(?:the\s+|a\s+|an\s+)?(?P<old>[\w'&-]+(?:\s+[A-Z][\w'&-]*)*)", text))
+    if not found:
+        return None
+    old = found[-1]
+    if old.group("old").lower() == new.lower():
+        return None
+    return text[: old.start()] + f"{prep} {new}" + text[old.end() :]
+
+
+def _fixed(text: str, value: str) -> str | None:
+    """``text`` corrected by ``value``: a value of the same shape, else the object of the same preposition."""
+    kind = shape(value)
+    return _replace_last(text, kind, value) if kind else _replace_object(text, value)
+
+
 def is_marker(text: str) -> bool:
     """Whether ``text`` opens with a correction marker ("wait no", "sorry", "I mean")."""
     return bool(re.match(rf"(?i)^\W*{_MARKER}\b", text))
@@ -57,19 +93,19 @@ def apply(pieces: list[str]) -> list[str]:
     """``pieces`` (the clauses of one turn, in order) with in-turn corrections applied and their markers removed."""
     out: list[str] = []
     for piece in pieces:
-        tail = _TAIL.search(piece)
-        if tail and (kind := shape(tail.group("val"))):
-            fixed = _replace_last(piece[: tail.start()], kind, tail.group("val"))
-            if fixed is not None:
-                out.append(fixed)
-                if tail.group("rest"):
-                    out.append(tail.group("rest").strip())  # "…, thursday is my spanish class": a clause of its own
-                continue
-        lead = _LEAD.match(piece)
-        if lead and out and (kind := shape(lead.group("val"))):
-            fixed = _replace_last(out[-1], kind, lead.group("val"))
-            if fixed is not None:
-                out[-1] = fixed
-                continue
+        tail = _TAIL.search(piece) or _TAIL_CLAUSE.search(piece)
+        if tail and (fixed := _fixed(piece[: tail.start()], tail.group("val"))) is not None:
+            out.append(fixed)
+            if tail.groupdict().get("rest"):
+                out.append(tail.group("rest").strip())  # "…, thursday is my spanish class": a clause of its own
+            continue
+        ends = _ENDS_MARKED.search(out[-1]) if out else None
+        if ends and (fixed := _fixed(out[-1][: ends.start()], piece)) is not None:
+            out[-1] = fixed  # "…in Leicester - sorry" + "they're in Sheffield": the clause after the marker corrects
+            continue
+        lead = _LEAD.match(piece) or _LEAD_CLAUSE.match(piece)
+        if lead and out and (fixed := _fixed(out[-1], lead.group("val"))) is not None:
+            out[-1] = fixed
+            continue
         out.append(piece)
     return out
