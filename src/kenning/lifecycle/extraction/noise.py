@@ -192,6 +192,9 @@ def passes_on(sent: Sentence) -> bool:
     return not any(t.pos in ("NOUN", "PROPN", "NUM") for t in sent.tokens)
 
 
+POINTING = frozenset({"it", "that", "this", "them", "those", "these"})
+
+
 def bare_event(sent: Sentence) -> bool:
     """A clause whose verb has nothing attached that says what it is about: no object, complement,
     prepositional phrase, clause, particle-free noun, name or number ("I screamed", "I caved",
@@ -199,12 +202,16 @@ def bare_event(sent: Sentence) -> bool:
     root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
     if root is None or root.pos != "VERB" or root.lemma in ("be", "have"):
         return False
+    attached = lx.ARGUMENT_DEPS | {"npadvmod", "agent", "pobj", "conj"}
+    args = [c for c in sent.children(root.i) if c.dep in attached]
+    content = any(t.pos in ("NOUN", "PROPN", "NUM") and t.i != root.i for t in sent.tokens)
+    if args and all(c.lower in POINTING and len(sent.subtree(c.i)) == 1 for c in args) and not content:
+        return True  # "I always mix that up", "I don't eat it": what it is about was said before, not here
     if any(t.dep == "neg" or t.lower in lx.HABITUAL or t.lower in ("never", "always") for t in sent.tokens):
         return False  # "I never smoked", "I don't drink": a habit, stated
     aux = [c for c in sent.children(root.i) if c.dep in ("aux", "auxpass")]
     if any(c.lemma not in lx.AUXILIARIES for c in aux) or (root.tag == "VBG" and not aux):
         return False  # "he loves/AUX fishing/ROOT": a misread verb carries what it is about
-    attached = lx.ARGUMENT_DEPS | {"npadvmod", "agent", "pobj", "conj"}
     if any(c.dep in attached and not (c.pos == "PRON" and len(sent.subtree(c.i)) == 1) for c in sent.children(root.i)):
         return False  # "finally did it": a pronoun alone says nothing of what
     return not any(t.pos in ("NOUN", "PROPN", "NUM") and t.i != root.i for t in sent.tokens)
