@@ -256,6 +256,8 @@ def test_in_turn_corrections_replace_the_value_of_the_same_shape(pieces, expecte
         ("User supports Spurs.", "user", "team", "Spurs"),
         ("User is a Spurs fan.", "user", "team", "Spurs"),
         ("User's team is Spurs.", "user", "team", "Spurs"),
+        ("User works in a bike shop.", "user", "employer", "bike shop"),
+        ("User resigned from Barclays.", "user", "any", "Barclays"),
     ],
 )
 def test_one_table_reads_the_attribute_whatever_the_wording(text, subject, attribute, value):
@@ -263,5 +265,6 @@ def test_one_table_reads_the_attribute_whatever_the_wording(text, subject, attri
     assert fact is not None and (fact.subject, fact.attribute.name, fact.value) == (subject, attribute, value)
 
 
-def test_a_claim_without_a_table_attribute_reads_as_none():
-    assert of_text(default_parser(), "User had pasta for lunch.") is None
+@pytest.mark.parametrize("text", ["User had pasta for lunch.", "User works in London.", "User works in marketing.", "User works in the office on Mondays."])
+def test_a_claim_without_a_table_attribute_reads_as_none(text):
+    assert of_text(default_parser(), text) is None

@@ -41,6 +41,9 @@ class Attribute:
     fan: bool = False  # "a Spurs fan", "a Liverpool supporter": the noun's modifier is the value
     shape: str = ""  # a value must hold this ("@" for an e-mail address), else the row does not apply
     role_verbs: frozenset[str] = frozenset()  # verbs that set it only beside "as <role>": "started at X as an archivist"
+    # preps that set it only with a determined common noun: "work in a bike shop", "in GTBank's risk team"
+    # (not "work in London", "work in marketing")
+    place_preps: frozenset[str] = frozenset()
 
 
 def _set(words: str) -> frozenset[str]:
@@ -49,7 +52,8 @@ def _set(words: str) -> frozenset[str]:
 
 TABLE: tuple[Attribute, ...] = (
     Attribute("residence", Kind.FACT, 0.7, verbs=_set("live reside base move relocate settle"), preps=_set("in to into at")),
-    Attribute("employer", Kind.FACT, 0.6, verbs=_set("work join employ"), preps=_set("at for with"), role_verbs=_set("start begin")),
+    Attribute("employer", Kind.FACT, 0.6, verbs=_set("work join employ"), preps=_set("at for with"), role_verbs=_set("start begin"),
+              place_preps=_set("in")),
     Attribute("occupation", Kind.FACT, 0.6, verbs=_set("work retrain train qualify requalify start begin join become"), preps=_set("as"), copula="occupation"),
     Attribute("phone", Kind.FACT, 0.6, nouns=_set("number mobile phone cell")),
     Attribute("email", Kind.FACT, 0.6, verbs=_set("reach contact email use message"), preps=_set("on at via"), nouns=_set("email e-mail"), shape="@"),
@@ -140,6 +144,9 @@ def _read(sent: Sentence) -> list[Fact]:
     kids = sent.children(root.i)
     out: list[Fact] = []
     obj = next((c for c in kids if c.dep == "dobj"), None)
+    if ending and obj is None:  # "resigned from GTBank", "retired from the council": what was left
+        left = next((c for c in kids if c.dep == "prep" and c.lower == "from"), None)
+        obj = next((c for c in sent.children(left.i) if c.dep == "pobj"), None) if left is not None else None
     if ending and obj is not None:
         for attr in TABLE:
             if attr.nouns and obj.lemma in attr.nouns and obj.tag in ("NNS", "NNPS"):
@@ -147,9 +154,9 @@ def _read(sent: Sentence) -> list[Fact]:
     for attr in TABLE:
         fact = _one(sent, root, verb, kids, attr, subject, subj, negated)
         if fact is None and ending and attr.copula:
-            obj = next((c for c in kids if c.dep == "dobj"), None)  # "quit keto", "gave up being vegan"
-            if obj is not None and _in_class(obj, attr.copula):
-                fact = Fact(subject, attr, _phrase(sent, obj), True)
+            dobj = next((c for c in kids if c.dep == "dobj"), None)  # "quit keto", "gave up being vegan"
+            if dobj is not None and _in_class(dobj, attr.copula):
+                fact = Fact(subject, attr, _phrase(sent, dobj), True)
         if fact is not None:
             out.append(fact)
     if ending and not out and obj is not None and obj.pos in ("PROPN", "NOUN") and not obj.lower in lx.THING_PRONOUNS:
@@ -183,6 +190,10 @@ def _one(sent: Sentence, root: Token, verb: str, kids: list[Token], attr: Attrib
                 obj = next((c for c in sent.children(prep.i) if c.dep == "pobj"), None)
                 if obj is not None and not _is_time(obj):
                     return Fact(subject, attr, _phrase(sent, obj), negated)
+            for prep in (c for c in kids if c.dep == "prep" and c.lower in attr.place_preps):
+                obj = next((c for c in sent.children(prep.i) if c.dep == "pobj"), None)
+                if obj is not None and _determined(sent, obj):
+                    return Fact(subject, attr, _phrase(sent, obj), negated)
         else:
             obj = next((c for c in kids if c.dep in ("dobj", "acomp", "oprd")), None)
             if obj is not None and (not attr.copula or _in_class(obj, attr.copula)):
@@ -205,6 +216,13 @@ def _noun_value(sent: Sentence, root: Token, noun: Token) -> str:
         return " ".join(nums)
     comp = next((c for c in sent.children(root.i) if c.dep in ("attr", "acomp") and c.i != noun.i), None)
     return _phrase(sent, comp) if comp is not None else ""
+
+
+def _determined(sent: Sentence, noun: Token) -> bool:
+    """A common noun with an article or an owner ("a bike shop", "GTBank's risk team"), not a place name."""
+    return noun.pos == "NOUN" and noun.ent not in ("GPE", "LOC", "FAC") and noun.lemma not in lx.PLACE_NOUNS and not _is_time(noun) and any(
+        c.dep in ("det", "poss") for c in sent.children(noun.i)
+    )
 
 
 def _is_time(tok: Token) -> bool:

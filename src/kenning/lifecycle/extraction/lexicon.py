@@ -30,7 +30,8 @@ SUBORDINATORS = frozenset(
 )
 AUXILIARIES = frozenset({"be", "have", "do", "will", "would", "can", "could", "shall", "should", "may", "might", "must", "get", "to"})
 # predicates that end what their object names: "quit keto", "gave up the gym", "stopped being vegan"
-ENDING_VERBS = frozenset({"quit", "stop", "leave", "drop", "give up", "pack in", "ditch", "abandon", "end", "sell", "switch", "change"})
+ENDING_VERBS = frozenset({"quit", "stop", "leave", "drop", "give up", "pack in", "ditch", "abandon", "end", "sell", "switch", "change",
+                          "resign", "retire"})
 # verbs of how one speaker treats the other: "I miss you", "I owe you one", "thank you"
 SOCIAL_VERBS = frozenset({"miss", "love", "adore", "owe", "thank", "hug", "appreciate", "promise", "wish", "congratulate", "envy", "trust"})
 # words that open a reason: "which is awkward because I'm a barista"
@@ -110,3 +111,8 @@ RETRACT_VERBS = frozenset({"forget", "disregard", "ignore", "scratch", "strike",
 CONTACT_VERBS = frozenset({"reach", "contact", "call", "email", "text", "ring", "message", "find", "use"})
 THING_PRONOUNS = frozenset({"it", "this", "that", "there", "which", "what", "everything", "nothing", "something", "anything", "these", "those"})
 WRONG_WORDS = frozenset({"wrong", "mistaken", "incorrect"})
+# where someone is rather than whom they work for: "work in the city centre", "in the office on Mondays"
+PLACE_NOUNS = frozenset(
+    {"city", "town", "centre", "center", "area", "office", "field", "sector", "industry", "country", "region", "village",
+     "suburb", "countryside", "capital", "north", "south", "east", "west", "middle", "same", "home", "world", "place"}
+)
