@@ -205,6 +205,15 @@ def test_requests_are_episodes_and_rules_about_answers_are_procedures():
     assert remind.kind is Kind.PROCEDURE
 
 
+def test_a_prohibition_without_a_time_is_a_standing_rule_and_with_one_a_request():
+    got = claims("i'm dyslexic so don't send me walls of text")
+    assert [c.kind for c in got] == [Kind.FACT, Kind.PROCEDURE]
+    assert got[1].text == "Standing instruction: never send the user walls of text."
+    timed = claims("don't ring me before 8am")
+    assert [(c.kind, c.text) for c in timed] == [(Kind.EPISODE, "User asked not to ring the user before 8am.")]
+    assert not any(c.kind is Kind.PROCEDURE for c in claims("Don't tell Mrs. Okafor."))
+
+
 def test_chat_that_drops_the_subject_is_read_as_the_user():
     (moved,) = claims("finally did it, moved to Bristol last month")
     assert moved.kind is Kind.FACT and "Bristol" in moved.text and moved.text.startswith("User")

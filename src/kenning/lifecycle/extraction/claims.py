@@ -222,6 +222,8 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
     if clause.request and _recurring(sent):
         text = rules._REQUEST_LEAD.sub("", text).rstrip("?")
         text = f"always {text[:1].lower()}{text[1:]}"  # "can you remind me every february to renew…": a standing rule
+    elif (dont := _DONT.match(text)) and _prohibits(sent) and not _timed(sent):
+        text = f"never {text[dont.end():]}"  # "don't describe things by colour only": a rule, unless it names a time
     elif clause.request and noise.about_answers(sent) and not rules.STANDING.search(text):
         text = f"always {text[:1].lower()}{text[1:]}"  # "keep answers short", "speak plainly": a rule for every answer
     got = rules.classify_user_clause(text, _not_present(sent))
@@ -267,6 +269,26 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
         slot = slots.parse(one) if kind in (Kind.FACT, Kind.PREFERENCE) else None
         out.append(rules.Claim(one, kind, Source.USER_SAID, importance, confidence, safety.sensitivity_of(one), slot, index, meta))
     return out
+
+
+_DONT = re.compile(r"(?i)^\W*(?:(?:so|and|but|also|oh|pls|please)\W+)*(?:don'?t|do\s+not)\s+(?!you\b|u\b|i\b|we\b)")
+_ONE_TIME = frozenset({"today", "tonight", "tomorrow", "yet", "now", "again", "this", "next"})
+
+
+def _prohibits(sent: Sentence) -> bool:
+    """A negative imperative: a bare verb with "do" + "not" and no subject ("don't describe things by colour")."""
+    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
+    if root is None or root.tag != "VB":
+        return False
+    kids = sent.children(root.i)
+    return (any(c.dep == "neg" for c in kids) and any(c.dep == "aux" and c.lemma == "do" for c in kids)
+            and not any(c.dep in ("nsubj", "nsubjpass") for c in kids)
+            and not any(c.dep in ("dobj", "dative") and c.pos == "PROPN" for c in kids))  # "don't tell Dr. Ramirez": a joke, not a rule
+
+
+def _timed(sent: Sentence) -> bool:
+    """A clause that names a time or occasion ("don't forget the milk tomorrow", "don't book it yet")."""
+    return any(t.ent in ("DATE", "TIME") or t.lower in _ONE_TIME for t in sent.tokens)
 
 
 def _has_subject(sent: Sentence) -> bool:
