@@ -101,6 +101,9 @@ def test_a_clause_cut_from_a_turn_keeps_the_entity_types_the_turn_gave_its_words
         ("i jacked in the job", "I quit the job"),
         ("the teacher says im a natural (lies)", "the teacher says I'm a natural"),
         ("ICU nurse, NHS", "ICU nurse, NHS"),
+        ("allergic to kiwi AND avocado, NOT mango", "allergic to kiwi and avocado, not mango"),
+        ("I work in IT in the US", "I work in IT in the US"),
+        ("I AM NOT VEGAN", "I AM NOT VEGAN"),  # all capitals: shouting, left alone
     ],
 )
 def test_normalise(raw, expected):
@@ -146,6 +149,11 @@ def test_noun_lists_hyphens_and_subordinate_clauses_are_not_cut(text):
     assert not any(t.strip(" .").endswith(("and", ",")) for t in got)
     if "hotel" in text:
         assert len(got) == 1 and "high floor" in got[0]
+
+
+def test_an_allergen_list_is_split_even_with_a_comment_after_it():
+    assert texts("heads up im allergic to kiwi AND avocado, which rules out most green smoothies") == [
+        "User is allergic to kiwi.", "User is allergic to avocado."]
 
 
 def test_third_party_facts_are_about_them():

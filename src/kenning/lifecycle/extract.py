@@ -390,9 +390,14 @@ _IDIOMS = re.compile(
 )
 
 
+_WHICH_ASIDE = re.compile(r",\s*which\s+[^,]*$")
+
+
 def _each_allergen(text: str) -> list[str]:
     """ "User is allergic to nuts and shellfish." -> one claim per allergen, so each can be retracted alone."""
     m = _ALLERGEN_LIST.match(text) or (None if _IDIOMS.search(text) else _VALUE_LIST.match(text))
+    if not m and (aside := _WHICH_ASIDE.search(text)):  # "…kiwi and avocado, which rules out half the green ones"
+        m = _ALLERGEN_LIST.match(text[: aside.start()] + ".")
     if not m:
         return [text]
     items = [re.sub(r"^to\s+", "", i) for i in re.split(r"\s*,\s*|\s+(?:and|or)\s+", m.group("items")) if i]

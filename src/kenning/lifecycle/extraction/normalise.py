@@ -47,6 +47,21 @@ _THANKS = re.compile(r"(?i),\s*(?:thanks|thank you|thx|ty|cheers)(?:\s+(?:so muc
 _CLEFT = re.compile(r"(?i)\bwhat (I|we) (\w+ly )?do (?:is|'s) (?:to )?")
 
 
+# emphasis in capitals ("allergic to kiwi AND avocado", "I'm NOT vegan") on a closed-class word: the parser
+# reads a capitalised function word as a name. Acronyms that are also words ("IT", "US") stay as they are.
+_FUNCTION = frozenset(
+    "and or but not no never nor so too very really all both either neither only just even still also any none "
+    "the a an of in on at to for with from by is are was were am be been do does did have has had can could will "
+    "would should must may might".split()
+)
+_SHOUTED = re.compile(r"(?<![\w'])([A-Z]{2,})(?![\w'])")
+
+
+def _quiet(m: re.Match[str]) -> str:
+    w = m.group(1)
+    return w.lower() if w.lower() in _FUNCTION and w not in ("IT", "US", "AM", "IS", "AN", "DO", "ALL") else w
+
+
 def normalise(text: str) -> str:
     """``text`` with chat spellings made standard; meaning and secrets' masks untouched."""
 
@@ -56,6 +71,8 @@ def normalise(text: str) -> str:
             return w  # an acronym, not chat
         return _WORDS[w.lower()]
 
+    if any(c.islower() for c in text):  # a whole message in capitals is shouting, not emphasis on a word
+        text = _SHOUTED.sub(_quiet, text)
     text = _WORD.sub(word, text)
     text = _ANNOTATION.sub("", text)
     text = _THANKS.sub("", text)
