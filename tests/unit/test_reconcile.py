@@ -89,6 +89,14 @@ def test_correction_rewrites_the_corrected_memory(said):
     assert guard(d, c, {o.id: o, other.id: other}).text == "User lives in Leeds."
 
 
+def test_a_number_corrects_a_number_of_the_same_thing_only():
+    kids = mem("User has 2 kids.")
+    flat = mem("User is looking to buy a 2 bedroom flat in Hove.")
+    c = cand("User asked: sorry, make that 3 bedrooms not 2.", kind=Kind.EPISODE)
+    d = decide(c, [Neighbour(kids, 0.9), Neighbour(flat, 0.5)])  # the kids are nearer, and untouched
+    assert (d.op, d.target_id, d.text) == (Op.UPDATE, flat.id, "User is looking to buy a 3 bedroom flat in Hove.")
+
+
 def test_nothing_shown_is_add():
     assert decide(cand("User lives in York."), []).op is Op.ADD
 

@@ -25,7 +25,7 @@ from kenning.lifecycle.matching import (CORRECTED, GENERIC, POINTED, RELATION, R
 
 _NAME = r"[£$€]?[A-Z0-9][\w'-]*(?:[:.,]\d+)*(?:\s+[A-Z0-9][\w'-]*)*"
 CORRECTION = re.compile(
-    rf"\b(?i:meant|mean|said|is|was|it's)\s+(?P<new>{_NAME}),?\s+not\s+(?P<old>{_NAME})\b"
+    rf"\b(?i:meant|mean|said|is|was|it's|make\s+(?:that|it))\s+(?P<new>{_NAME}),?\s+(?:\w+\s+)?not\s+(?P<old>{_NAME})\b"
     rf"|\bnot\s+(?P<old2>{_NAME}),?\s+(?:but\s+|it's\s+|it\s+is\s+)(?P<new2>{_NAME})\b"
 )
 
@@ -50,9 +50,13 @@ def correction(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | Non
         new, old = swap.group("new"), swap.group("old")
     else:
         return None
+    # a bare number corrects a number of the same thing: "make that 3 bedrooms not 2" touches "a 2 bedroom
+    # condo", never "2 kids"
+    unit = re.match(r"\s*(?P<w>[a-z]{3,})", candidate.text[m.end("new"):]) if m and m.group("new") and new.isdigit() else None
+    held = rf"\b{re.escape(old)}\b" + (rf"(?=\s+{re.escape(unit.group('w')[:4])})" if unit else "")
     for n in ranked:
-        if n.memory.id != candidate.id and re.search(rf"\b{re.escape(old)}\b", n.memory.text):
-            text = re.sub(rf"\b{re.escape(old)}\b", new, n.memory.text)
+        if n.memory.id != candidate.id and re.search(held, n.memory.text):
+            text = re.sub(held, new, n.memory.text)
             if swap:
                 text = f"{text.rstrip('.')} ({candidate.text[len('User '):].rstrip('.') if candidate.text.startswith('User ') else candidate.text.rstrip('.')})."
             return Decision(Op.UPDATE, n.memory.id, text, CORRECTED)
