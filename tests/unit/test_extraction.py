@@ -176,6 +176,7 @@ def test_he_she_reads_as_the_person_named_before_and_is_dropped_when_nobody_was(
         "You both looked so great on your wedding day!",
         "Totally agree, Mel.",
         "lol I always mix those up",
+        "yes please, something I can cook in 15 mins",
         "honestly I don't trust them",
         "haha same",
         "Thank you again for the lovely card.",

@@ -211,6 +211,8 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
         return []  # "sounds great, Mel", "looks so cozy": "it" left out of a comment
     if noise.fragment(sent) and not first_person(text) and not noise.pleads(sent) and not clause.question:
         return []  # "support to those who need it": a noun phrase, nothing asserted
+    if noise.described(sent) and not clause.question:
+        return []  # "something I can make in 20 mins": a noun phrase, what the user does with it said in passing
     if not noise.has_verb(sent) and not first_person(text) and text.rstrip().endswith("!"):
         return []  # "HAPPY NEW YEAR!!!", "THE ROYAL ALBERT HALL?!!": an exclamation, nothing stated
     if clause.question and not clause.request and not first_person(text) and noise.asks_back(sent):

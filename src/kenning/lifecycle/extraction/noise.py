@@ -237,6 +237,17 @@ def comment_without_subject(sent: Sentence) -> bool:
     return first is not None and first.tag == "VBZ"
 
 
+def described(sent: Sentence) -> bool:
+    """A thing described by what the speaker does with it, and nothing said of it: "something I can make in
+    20 mins", "the one we saw on Saturday". The answer to a question, not a claim."""
+    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
+    if root is None or any(t.pos == "PROPN" or t.dep == "appos" for t in sent.tokens):
+        return False  # "the company I work for, Brightwave": a name is something said
+    return root.pos in ("NOUN", "PRON") and any(
+        c.dep == "relcl" and any(g.dep == "nsubj" and g.lower in ("i", "we") for g in sent.children(c.i)) for c in sent.children(root.i)
+    )
+
+
 def fragment(sent: Sentence) -> bool:
     """A clause whose root is a noun and which has no subject: "support to those who need it"."""
     root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
