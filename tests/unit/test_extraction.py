@@ -151,6 +151,10 @@ def test_noun_lists_hyphens_and_subordinate_clauses_are_not_cut(text):
         assert len(got) == 1 and "high floor" in got[0]
 
 
+def test_a_judgement_with_a_figure_in_it_is_still_a_fact():
+    assert texts("the rent is £900 a month") == ["User's rent is £900 a month."]
+
+
 def test_an_allergen_list_is_split_even_with_a_comment_after_it():
     assert texts("heads up im allergic to kiwi AND avocado, which rules out most green smoothies") == [
         "User is allergic to kiwi.", "User is allergic to avocado."]
@@ -177,6 +181,8 @@ def test_he_she_reads_as_the_person_named_before_and_is_dropped_when_nobody_was(
         "Totally agree, Mel.",
         "lol I always mix those up",
         "yes please, something I can cook in 15 mins",
+        "Lisbon in October is perfect",
+        "a sunburn like that is a rite of passage honestly",
         "honestly I don't trust them",
         "haha same",
         "Thank you again for the lovely card.",

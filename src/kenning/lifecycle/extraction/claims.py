@@ -209,6 +209,8 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
         return []  # "congrats on following your dreams", "I really appreciate your help": about the other speaker
     if clause.subject == "none" and not clause.request and not first_person(text) and noise.comment_without_subject(sent):
         return []  # "sounds great, Mel", "looks so cozy": "it" left out of a comment
+    if (clause.subject == "thing" or noise.place_subject(sent)) and not first_person(text) and noise.evaluates(sent):
+        return []  # "Lisbon in October is perfect", "cello at 35 is iconic": a judgement of a thing, not a claim
     if noise.fragment(sent) and not first_person(text) and not noise.pleads(sent) and not clause.question:
         return []  # "support to those who need it": a noun phrase, nothing asserted
     if noise.described(sent) and not clause.question:

@@ -116,3 +116,5 @@ PLACE_NOUNS = frozenset(
     {"city", "town", "centre", "center", "area", "office", "field", "sector", "industry", "country", "region", "village",
      "suburb", "countryside", "capital", "north", "south", "east", "west", "middle", "same", "home", "world", "place"}
 )
+# entity types that name places and times, never a person a claim can be about
+PLACE_ENTITIES = frozenset({"GPE", "LOC", "FAC", "DATE", "TIME", "EVENT"})

@@ -237,6 +237,32 @@ def comment_without_subject(sent: Sentence) -> bool:
     return first is not None and first.tag == "VBZ"
 
 
+def place_subject(sent: Sentence) -> bool:
+    """A subject the parse names as a place or a time ("Japan in April", "Lisbon in October")."""
+    return any(t.dep in ("nsubj", "nsubjpass") and t.ent in lx.PLACE_ENTITIES for t in sent.tokens)
+
+
+def evaluates(sent: Sentence) -> bool:
+    """A "be" clause whose complement is a judgement, an adjective or an indefinite noun ("is perfect", "is
+    going to be unreal", "is a badge of honour"), with no name and no number in it to state a fact."""
+    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
+    if root is None:
+        return False
+    subj = next((c for c in sent.children(root.i) if c.dep in ("nsubj", "nsubjpass")), None)
+    said = set(sent.subtree(subj.i)) if subj is not None else set()
+    if any(t.pos in ("PROPN", "NUM") and t.i not in said for t in sent.tokens):
+        return False  # "the rent is £900 a month": a figure is a fact
+    comp = next((c for c in sent.children(root.i) if c.dep in ("acomp", "attr")), None)
+    if comp is None:
+        xcomp = next((c for c in sent.children(root.i) if c.dep == "xcomp"), None)  # "is going to be unreal"
+        inner = [c for c in sent.children(xcomp.i) if c.dep in ("xcomp", "acomp", "attr")] if xcomp is not None else []
+        comp = next((c for c in inner if c.dep in ("acomp", "attr")), None) or next(
+            (g for c in inner for g in sent.children(c.i) if g.dep in ("acomp", "attr")), None)
+    if comp is None:
+        return False
+    return comp.pos == "ADJ" or (comp.pos == "NOUN" and any(c.dep == "det" and c.lower in ("a", "an") for c in sent.children(comp.i)))
+
+
 def described(sent: Sentence) -> bool:
     """A thing described by what the speaker does with it, and nothing said of it: "something I can make in
     20 mins", "the one we saw on Saturday". The answer to a question, not a claim."""
