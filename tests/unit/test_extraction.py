@@ -166,6 +166,12 @@ def test_third_party_facts_are_about_them():
     assert got[0].metadata["subject"] == "other"
 
 
+def test_he_and_she_stand_for_the_last_person_named_whose_gender_agrees():
+    assert "User's grandma's 91." in texts("my grandma moved in with my uncle. she's 91")
+    assert "User's brother's 30." in texts("my mum lives with my brother. he's 30")
+    assert "User's mum's 60." in texts("my mum lives with my brother. she's 60")
+
+
 def test_he_she_reads_as_the_person_named_before_and_is_dropped_when_nobody_was():
     assert "User's dad loves fishing." in texts("can you suggest gift ideas for my dad? he loves fishing")
     assert texts("she loves it honestly") == []

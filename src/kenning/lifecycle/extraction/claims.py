@@ -175,9 +175,12 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
                 return []  # "she loves it" with nobody named: not knowable; "he can control the lights": no fact
             if m.group(1).lower() == "they" and not _plural(state.others[-1]):
                 return []  # "they've put me on a housing case" after "Skye": not that person; nobody knowable
-            many = _plural(state.others[-1])
+            who = _antecedent(m.group(1), state.others)
+            if who is None:
+                return []  # "she's 67" after "my dad" alone: nobody named could be "she"
+            many = _plural(who)
             rest = re.sub(r"^'ve\b", " have" if many else " has", re.sub(r"^'re\b", " are" if many else " is", text[m.end(1) :]))
-            text = text[: m.start(1)] + state.others[-1] + rest
+            text = text[: m.start(1)] + who + rest
         elif not first_person(text) and not _names_person(clause):
             return []
     if clause.subject == "none" and not (clause.request or clause.question):
@@ -320,6 +323,17 @@ def _alternative(sent: Sentence) -> bool:
     """A clause offered as the other option to the one before ("or just repaint the flat")."""
     first = next((t for t in sent.tokens if t.pos != "PUNCT"), None)
     return first is not None and first.lower in ("or", "otherwise")
+
+
+def _antecedent(pronoun: str, others: list[str]) -> str | None:
+    """The person a subject pronoun stands for: the last one named whose gender does not contradict it ("my
+    mum … since my dad passed, and she's 67": the mum). Names and ungendered nouns agree with either."""
+    want = lx.PRONOUN_GENDER.get(pronoun.lower())
+    for name in reversed(others):
+        head = name.split()[-1].lower()
+        if want is None or lx.NOUN_GENDER.get(head, want) == want:
+            return name
+    return None
 
 
 def _plural(name: str) -> bool:

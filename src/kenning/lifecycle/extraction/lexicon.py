@@ -118,3 +118,11 @@ PLACE_NOUNS = frozenset(
 )
 # entity types that name places and times, never a person a claim can be about
 PLACE_ENTITIES = frozenset({"GPE", "LOC", "FAC", "DATE", "TIME", "EVENT"})
+# the gender a kinship or role noun carries, for "he"/"she" (a name or "partner" agrees with either)
+PRONOUN_GENDER = {"he": "m", "she": "f"}
+NOUN_GENDER = {
+    **dict.fromkeys("mum mom mother mam mommy mummy sister daughter wife girlfriend gf aunt auntie niece grandma gran granny "
+                    "nan nana grandmother stepmum stepmom stepdaughter wifey fiancee fiancée landlady".split(), "f"),
+    **dict.fromkeys("dad father daddy brother son husband boyfriend bf uncle nephew grandad granddad grandpa grandfather "
+                    "stepdad stepson hubby fiance fiancé landlord".split(), "m"),
+}
