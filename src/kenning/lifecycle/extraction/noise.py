@@ -30,6 +30,8 @@ def is_noise(clause: Clause, sent: Sentence) -> bool:
         return True
     if rules.is_small_talk(clause.text):
         return True
+    if apology(sent):
+        return True  # "sorry for the radio silence", "sorry I went quiet": an apology, not news
     if clause.subject == "thing" and owned_figure(sent):
         return False  # "total budget is £12,000": a figure the user gives about their own plans
     if clause.subject in ("thing", "you") and not clause.request and not first_person(clause.text) and _opens_with(sent, clause.subject_text or "it"):
@@ -235,6 +237,19 @@ def comment_without_subject(sent: Sentence) -> bool:
     """A clause opening with a third-person verb and no subject: "sounds great", "looks amazing"."""
     first = opener(sent)
     return first is not None and first.tag == "VBZ"
+
+
+def apology(sent: Sentence) -> bool:
+    """A clause opening with "sorry" that apologises for something ("sorry for the radio silence") or for
+    something done ("sorry I went quiet", "sorry I've been MIA"). "sorry, I'm vegetarian" states a fact."""
+    first = next((t for t in sent.tokens if t.pos != "PUNCT" and t.lower not in ("oh", "so", "and", "but", "ah", "ahh")), None)
+    if first is None or first.lower not in ("sorry", "soz", "apologies"):
+        return False
+    after = [t for t in sent.tokens[first.i + 1 :] if t.pos not in ("PUNCT", "INTJ")]
+    if after and after[0].lower in ("for", "about", "abt"):
+        return True
+    verbs = [t for t in after if t.pos in ("VERB", "AUX") and t.dep in ("ROOT", "ccomp", "advcl", "conj")]
+    return bool(verbs) and verbs[0].tag in ("VBD", "VBN")
 
 
 def place_subject(sent: Sentence) -> bool:
