@@ -230,6 +230,11 @@ def test_requests_are_episodes_and_rules_about_answers_are_procedures():
     assert rules[0].kind is Kind.PROCEDURE and "short" in rules[0].text
     (remind,) = claims("can you remind me every february to renew my parking permit?")
     assert remind.kind is Kind.PROCEDURE
+    # asked once ("can you …"), even about a summary or a call, is a request; "your answers" are the user's to rule on
+    assert [c.kind for c in claims("can you call me a cab to the station?")] == [Kind.EPISODE]
+    assert [c.kind for c in claims("could you help me tighten my CV summary?")] == [Kind.EPISODE]
+    assert texts("please write your replies in Spanish") == ["Standing instruction: always write your replies in Spanish."]
+    assert [c.kind for c in claims("keep your answers short")] == [Kind.PROCEDURE]
 
 
 def test_a_prohibition_without_a_time_is_a_standing_rule_and_with_one_a_request():

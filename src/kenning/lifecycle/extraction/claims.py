@@ -231,7 +231,8 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
         text = f"always {text[:1].lower()}{text[1:]}"  # "can you remind me every february to renew…": a standing rule
     elif (dont := _DONT.match(text)) and _prohibits(sent) and not _timed(sent):
         text = f"never {text[dont.end():]}"  # "don't describe things by colour only": a rule, unless it names a time
-    elif clause.request and noise.about_answers(sent) and not rules.STANDING.search(text):
+    elif clause.request and noise.about_answers(sent) and not rules.STANDING.search(text) and not _ASKS.match(text):
+        text = re.sub(r"(?i)^(?:please|pls|plz|kindly)\s+", "", text)
         text = f"always {text[:1].lower()}{text[1:]}"  # "keep answers short", "speak plainly": a rule for every answer
     got = rules.classify_user_clause(text, _not_present(sent))
     if got is None:
@@ -240,7 +241,8 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
     if kind is Kind.PROCEDURE and (not noise.for_the_user(sent) or clause.subject == "user"):
         return []  # "never give up!", "take care of yourself", "now I never want to see a hill again": no rule
     asked = (clause.request or body.startswith(rules.ASKED)) and kind is not Kind.PROCEDURE  # the classifier read a request
-    yours = any(t.lower in lx.SECOND_PERSON and t.dep != "nsubj" for t in sent.tokens) and not any(t.lower in ("my", "our") for t in sent.tokens)
+    yours = (any(t.lower in lx.SECOND_PERSON and t.dep != "nsubj" for t in sent.tokens) and not any(t.lower in ("my", "our") for t in sent.tokens)
+             and not noise.about_answers(sent))  # "keep your answers short" is about the answers the user gets
     if asked and (noise.passes_on(sent) or yours):
         return []  # "give Tom a hug from me", "keep me posted", "send me your drawings": between the two speakers
     if asked and not first_person(text) and not noise.has_content(sent):
@@ -278,6 +280,8 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
     return out
 
 
+# "can you…", "could you…", "would you mind…": one thing asked for now, not a rule for every answer
+_ASKS = re.compile(r"(?i)^\W*(?:(?:so|and|but|also|oh|ok|okay|pls|please|hey)\W+)*(?:can|could|would|will)\s+(?:you|u)\b")
 _DONT = re.compile(r"(?i)^\W*(?:(?:so|and|but|also|oh|pls|please)\W+)*(?:don'?t|do\s+not)\s+(?!you\b|u\b|i\b|we\b)")
 _ONE_TIME = frozenset({"today", "tonight", "tomorrow", "yet", "now", "again", "this", "next"})
 

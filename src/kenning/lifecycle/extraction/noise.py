@@ -148,6 +148,8 @@ def about_the_other(sent: Sentence) -> bool:
     seconds = [t for t in sent.tokens if t.lower in lx.SECOND_PERSON]
     if not seconds or _you_know(sent):
         return False
+    if about_answers(sent):
+        return False  # "keep your answers short": the assistant's answers, a rule for them
     if not first_person(sent.text):
         return True
     root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
@@ -303,7 +305,7 @@ def for_the_user(sent: Sentence) -> bool:
     """A standing rule says what the assistant does, to something: "always remind me", "never suggest
     anything with coriander". "never give up!" has nothing to act on and "take care of yourself" acts on
     the other speaker: encouragement."""
-    if any(t.lower in lx.SECOND_PERSON and t.dep not in ("nsubj", "nsubjpass") for t in sent.tokens):
+    if any(t.lower in lx.SECOND_PERSON and t.dep not in ("nsubj", "nsubjpass") for t in sent.tokens) and not about_answers(sent):
         return False  # "take care of yourself", "talk to you soon": the other speaker is the one acted on
     if first_person(sent.text) or "'s" in {t.lower for t in sent.tokens if t.dep == "nsubj"}:
         return True
