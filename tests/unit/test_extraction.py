@@ -151,6 +151,10 @@ def test_noun_lists_hyphens_and_subordinate_clauses_are_not_cut(text):
         assert len(got) == 1 and "high floor" in got[0]
 
 
+def test_a_reaction_framing_a_clause_is_not_a_claim_but_a_plain_inability_is():
+    assert texts("I can't remember faces") == ["User can't remember faces."]
+
+
 def test_an_apology_is_not_a_claim_but_a_fact_said_sorry_is():
     assert texts("sorry, I'm vegetarian") == ["User is vegetarian."]
 
@@ -193,6 +197,7 @@ def test_he_she_reads_as_the_person_named_before_and_is_dropped_when_nobody_was(
         "yes please, something I can cook in 15 mins",
         "Lisbon in October is perfect",
         "sorry for the radio silence",
+        "cant believe i was paying BT 60 a month",
         "Sorry I went quiet",
         "a sunburn like that is a rite of passage honestly",
         "honestly I don't trust them",

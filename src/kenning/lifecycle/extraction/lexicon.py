@@ -126,3 +126,5 @@ NOUN_GENDER = {
     **dict.fromkeys("dad father daddy brother son husband boyfriend bf uncle nephew grandad granddad grandpa grandfather "
                     "stepdad stepson hubby fiance fiancé landlord".split(), "m"),
 }
+# verbs of the mind that, negated with "can't", frame a reaction to a clause: "can't believe I paid that"
+REACTION_VERBS = frozenset({"believe", "imagine", "remember", "recall", "think", "say", "tell", "decide"})

@@ -32,6 +32,8 @@ def is_noise(clause: Clause, sent: Sentence) -> bool:
         return True
     if apology(sent):
         return True  # "sorry for the radio silence", "sorry I went quiet": an apology, not news
+    if reaction(sent):
+        return True  # "can't believe I was paying Vodafone £45", "can't remember what I was going to ask"
     if clause.subject == "thing" and owned_figure(sent):
         return False  # "total budget is £12,000": a figure the user gives about their own plans
     if clause.subject in ("thing", "you") and not clause.request and not first_person(clause.text) and _opens_with(sent, clause.subject_text or "it"):
@@ -239,6 +241,17 @@ def comment_without_subject(sent: Sentence) -> bool:
     """A clause opening with a third-person verb and no subject: "sounds great", "looks amazing"."""
     first = opener(sent)
     return first is not None and first.tag == "VBZ"
+
+
+def reaction(sent: Sentence) -> bool:
+    """A mind's reaction framing a clause: "can't believe / can't remember / can't imagine" + a clause
+    ("can't believe I was paying £45"). "I can't remember names" (an object, no clause) is a fact."""
+    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
+    if root is None or root.lemma not in lx.REACTION_VERBS:
+        return False
+    kids = sent.children(root.i)
+    can = any(c.dep == "aux" and c.lemma in ("can", "could") for c in kids) and any(c.dep == "neg" for c in kids)
+    return can and any(c.dep == "ccomp" for c in kids)
 
 
 def apology(sent: Sentence) -> bool:
