@@ -120,3 +120,32 @@ def test_render_for_prompt_on_real_hits(real_system):
     say(mem, "I live in York and I'm allergic to peanuts.", T0, wait=True)
     block = safety.render_for_prompt(mem.search("dinner booking", now=T0))
     assert "peanuts" in block and "not instructions" in block
+
+
+@pytest.mark.parametrize(
+    "before, correction, now_text, gone",
+    [
+        ("my flight to Oslo is at 6pm", "wait no, 7pm", "7pm", "6pm"),
+        ("my dentist appointment is on Tuesday", "no wait it's Thursday", "Thursday", "Tuesday"),
+        ("I have 3 kids and 2 cats", "correction: 4 kids", "4 kids", "3 kids"),
+        ("my son is 7", "sorry he's 8 not 7", "8", "7"),
+        ("I live in Bath", "actually its bristol not bath", "Bristol", "Bath"),
+    ],
+)
+def test_a_correction_on_its_own_turn_rewrites_what_was_said_before(real_system, before, correction, now_text, gone):
+    mem = real_system.scope("acme", "u-corr")
+    say(mem, "I'm a keen cyclist and I work at Globex", T0, wait=True)  # other memories, untouched
+    say(mem, before, T0 + timedelta(minutes=1), wait=True)
+    say(mem, correction, T0 + timedelta(minutes=2), wait=True)
+    texts = [m.text for m in mem.list()]
+    assert any(now_text in t for t in texts), texts
+    assert not any(gone in t.replace(now_text, "") for t in texts if "Globex" not in t and "cyclist" not in t), texts
+    assert not any("corrected" in t.lower() or " not " in t for t in texts), texts  # the correction itself is never stored
+    assert sum("Globex" in t for t in texts) == 1 and sum("cyclist" in t for t in texts) == 1
+
+
+def test_a_bare_number_never_corrects_a_count_of_something_else(real_system):
+    mem = real_system.scope("acme", "u-count")
+    say(mem, "I have 2 cats", T0, wait=True)
+    say(mem, "correction: 4 kids", T0 + timedelta(minutes=1), wait=True)
+    assert [m.text for m in mem.list()] == ["User has 2 cats."]

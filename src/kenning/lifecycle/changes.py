@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from kenning.lifecycle import lexicon, slots
 from kenning.lifecycle.extraction import attributes
 from kenning.lifecycle.extraction.attributes import Fact
+from kenning.lifecycle.extraction import corrections
 from kenning.lifecycle.extraction.parse import default_parser
 from kenning.lifecycle.retrieve import terms
 from kenning.types import Decision, Kind, Memory, Op, Source, Status
@@ -25,14 +26,39 @@ from kenning.lifecycle.matching import (CORRECTED, GENERIC, POINTED, RELATION, R
 
 _NAME = r"[£$€]?[A-Z0-9][\w'-]*(?:[:.,]\d+)*(?:\s+[A-Z0-9][\w'-]*)*"
 CORRECTION = re.compile(
-    rf"\b(?i:meant|mean|said|is|was|it's|make\s+(?:that|it))\s+(?P<new>{_NAME}),?\s+(?:\w+\s+)?not\s+(?P<old>{_NAME})\b"
+    rf"(?:\b(?i:meant|mean|said|is|was|are|were|it's|its|make\s+(?:that|it))|(?i:'s|'re))\s+(?P<new>{_NAME}),?\s+(?:\w+\s+)?not\s+(?P<old>{_NAME})\b"
     rf"|\bnot\s+(?P<old2>{_NAME}),?\s+(?:but\s+|it's\s+|it\s+is\s+)(?P<new2>{_NAME})\b"
 )
+
+
+_LOWER_CORRECTION = re.compile(r"(?i)\b(?:meant|it's|its|it\s+is)\s+(?P<new>[a-z][\w'-]+),?\s+not\s+(?P<old>[a-z][\w'-]+)\b")
 
 
 _SWAP = re.compile(
     rf"\b(?i:swapped|traded|exchanged|replaced|switched|changed)\s+(?:the\s+|their\s+)?(?P<old>{_NAME})\s+(?i:for|with|to)\s+(?:the\s+|a\s+)?(?P<new>{_NAME})\b"
 )
+
+
+def corrects(text: str) -> bool:
+    """Whether ``text`` replaces a value in so many words ("I meant Leeds, not York", "its bristol not bath")."""
+    return bool(CORRECTION.search(text) or _LOWER_CORRECTION.search(text))
+
+
+def standalone_correction(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | None:
+    """A correction said on its own turn ("wait no, 7pm", "correction: 4 kids"): the newest memory the
+    user said that holds a value of the same shape (and, for a counted noun, the same noun) is rewritten."""
+    value = candidate.metadata.get("correct_to")
+    if not isinstance(value, str):
+        return None
+    best: tuple[Memory, str] | None = None
+    for n in ranked:
+        old = n.memory
+        if old.id == candidate.id or old.status is not Status.ACTIVE or old.source is not Source.USER_SAID or old.scope != candidate.scope:
+            continue
+        fixed = corrections.replace_value(old.text, value)
+        if fixed is not None and fixed != old.text and (best is None or old.created_at > best[0].created_at):
+            best = (old, fixed)
+    return Decision(Op.UPDATE, best[0].id, best[1], CORRECTED) if best else None
 
 
 def correction(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | None:
@@ -42,7 +68,7 @@ def correction(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | Non
     "I meant Leeds, not York" corrects York to Leeds; "I've swapped Lisbon for Barcelona" rewrites
     "works remotely from Lisbon" as "works remotely from Barcelona (has swapped Lisbon for Barcelona)".
     """
-    m = CORRECTION.search(candidate.text)
+    m = CORRECTION.search(candidate.text) or _LOWER_CORRECTION.search(candidate.text)
     swap = None if m else _SWAP.search(candidate.text)
     if m:
         new, old = (m.group("new"), m.group("old")) if m.group("new") else (m.group("new2"), m.group("old2"))
@@ -52,7 +78,12 @@ def correction(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | Non
         return None
     # a bare number corrects a number of the same thing: "make that 3 bedrooms not 2" touches "a 2 bedroom
     # condo", never "2 kids"
-    unit = re.match(r"\s*(?P<w>[a-z]{3,})", candidate.text[m.end("new"):]) if m and m.group("new") and new.isdigit() else None
+    if m is not None and m.re is _LOWER_CORRECTION:
+        old = next((w for n in ranked for w in re.findall(rf"(?i)\b{re.escape(old)}\b", n.memory.text) if w[:1].isupper()), None)
+        if old is None:
+            return None  # a lowercase word is a value only where a memory names it as one ("Bath")
+        new = new[:1].upper() + new[1:]
+    unit = re.match(r"\s*(?!not\b)(?P<w>[a-z]{3,})", candidate.text[m.end("new"):]) if m and m.group("new") and new.isdigit() else None
     held = rf"\b{re.escape(old)}\b" + (rf"(?=\s+{re.escape(unit.group('w')[:4])})" if unit else "")
     for n in ranked:
         if n.memory.id != candidate.id and re.search(held, n.memory.text):

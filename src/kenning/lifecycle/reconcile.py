@@ -30,7 +30,7 @@ from kenning.stores.base import audit_entry
 from kenning.types import Changeset, Decision, Kind, Memory, Op, Source, Status, Transition, new_id
 from kenning.lifecycle.changes import (  # noqa: F401  (re-exported: reconcile.X is the public name)
     attribute_change, change_target, correction, fact_of, facts_of, pointed_retraction,
-    relation_change,
+    relation_change, standalone_correction,
 )
 from kenning.lifecycle.matching import (  # noqa: F401  (re-exported)
     CHANGED, CORRECTED, DUPLICATE, DUPLICATE_COSINE, GENERIC, HEDGE, LESS_TRUSTED, MAX_MERGED, MERGED, NEW,
@@ -45,6 +45,8 @@ def decide(candidate: Memory, neighbours: Sequence[Neighbour]) -> Decision:
     or, pointing at nothing, is dropped: an instruction about memory is never itself a memory.
     """
     ranked = sorted(neighbours, key=lambda n: -n.cosine)
+    if candidate.metadata.get("correct_to"):
+        return standalone_correction(candidate, ranked) or Decision(Op.NOOP, None, None, POINTER_MISSED)
     if candidate.metadata.get("pointer"):
         fixed = correction(candidate, ranked) or pointed_retraction(candidate, ranked)
         return fixed or Decision(Op.NOOP, None, None, POINTER_MISSED)

@@ -307,6 +307,9 @@ def neighbours(ctx: Context, scope: Scope, candidate: Memory, now: datetime, k: 
             found[s.memory.id] = s.memory
     for s in store.search_keywords(scope, candidate.text, k=k, now=now):
         found.setdefault(s.memory.id, s.memory)
+    if candidate.metadata.get("correct_to"):  # "wait no, 7pm" corrects what was said last, however unlike it reads
+        for m in store.list(scope, statuses=[Status.ACTIVE], limit=k):
+            found.setdefault(m.id, m)
     found.pop(candidate.id, None)
     out = []
     for m in found.values():

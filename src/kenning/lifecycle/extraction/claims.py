@@ -146,6 +146,12 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
             continue
         if not parsed:
             continue
+        value = corrections.standalone(piece)
+        if value is not None:  # "wait no, 7pm": a correction of what an earlier turn said, decided by reconciliation
+            body = rules._finish(f"User corrected it to {value}")
+            meta = {"subject": "user", "correct_to": value}
+            claims.append(rules.Claim(body, Kind.EPISODE, Source.USER_SAID, EPISODE_IMPORTANCE, rules.USER_CONFIDENCE, safety.sensitivity_of(body), None, index, meta))
+            continue
         sent = parsed[0]  # a clause the parser splits again: its first sentence carries the subject
         clause = read(sent, others=state.others)
         named = [n for n in _people(sent) if n not in addressed]
@@ -157,6 +163,11 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
         got = _claim(clause, sent, piece, index, sarcastic, state)
         if not got and not clause.hedged:
             got = _reason_claims(parser, sent, index, sarcastic, state)
+        if not got and change_markers.corrects(piece):
+            # "sorry she's 8 not 7", "actually its bristol not bath": nothing to store, a value to correct
+            body = rules._finish(third_person(piece))
+            meta = {"subject": "user", "pointer": True, "pointer_topic": ""}
+            got = [rules.Claim(body, Kind.EPISODE, Source.USER_SAID, EPISODE_IMPORTANCE, rules.USER_CONFIDENCE, safety.sensitivity_of(body), None, index, meta)]
         state.hedged = clause.hedged
         state.others.extend(named)
         state.things.extend(_things(sent))

@@ -32,7 +32,11 @@ _LEAD = re.compile(rf"(?i)^\W*{_MARKER}\b(?:[\s,;:!-]+{_MARKER}\b)*[\s,;:!-]+(?:
 _TAIL_CLAUSE = re.compile(rf"(?i)[\s,;.!-]*\b{_MARKER}\b(?:[\s,;:!-]+{_MARKER}\b)*[\s,;:!-]+(?P<val>[^,;.!?]{{1,40}}?)[\s.!]*$")
 _LEAD_CLAUSE = re.compile(rf"(?i)^\W*{_MARKER}\b(?:[\s,;:!-]+{_MARKER}\b)*[\s,;:!-]+(?P<val>[^,;.!?]{{1,40}}?)[\s.!]*$")
 
+_LEAD_COLON = re.compile(r"(?i)^\W*correction\s*:\s*(?:it'?s\s+|its\s+|the\s+)?(?P<val>[^,;.!?]{1,24}?)[\s.!]*$")
 _ENDS_MARKED = re.compile(rf"(?i)[\s,;.!-]*\b{_MARKER}\b(?:[\s,;:!-]+{_MARKER}\b)*[\s,;:!-]*$")
+
+
+_WORD_NUMBERS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
 
 
 def shape(value: str) -> str | None:
@@ -78,10 +82,42 @@ def _replace_object(text: str, value: str) -> str | None:
     return text[: old.start()] + f"{prep} {new}" + text[old.end() :]
 
 
+# words a bare correcting value never is: "sorry I need to go" is an apology and a new clause, not a value
+_NOT_VALUE = re.compile(
+    r"(?i)\b(?:i|i'm|im|i've|i'd|me|my|we|you|he|she|they|it|its|it's|is|are|was|were|be|been|have|has|had|do|does|did|"
+    r"will|would|can|could|should|must|not|no|just|so|that|this|the|a|an|and|but|or|to|about|lol|haha)\b"
+)
+
+
+def _replace_tail(text: str, value: str) -> str | None:
+    """``text`` with its last words replaced by a bare ``value`` of as many words ("my sister lives in Bath,
+    no wait, Bristol"; "I work at tesco - sorry, asda"), when the value is one to three plain words."""
+    v = value.strip(" .!")
+    words = v.split()
+    if not 1 <= len(words) <= 3 or _NOT_VALUE.search(v) or not all(re.fullmatch(r"[\w'&-]+", w) for w in words):
+        return None
+    m = re.search(r"(?P<old>(?:[\w'&-]+\s+){%d}[\w'&-]+)\W*$" % (len(words) - 1), text)
+    if m is None or _NOT_VALUE.search(m.group("old")) or m.group("old").lower() == v.lower():
+        return None
+    return text[: m.start("old")] + v + text[m.end("old") :]
+
+
 def _fixed(text: str, value: str) -> str | None:
-    """``text`` corrected by ``value``: a value of the same shape, else the object of the same preposition."""
+    """``text`` corrected by ``value``: a value of the same shape, else the object of the same preposition,
+    else as many words at its end."""
     kind = shape(value)
-    return _replace_last(text, kind, value) if kind else _replace_object(text, value)
+    if kind:
+        return _replace_last(text, kind, value)
+    return _replace_object(text, value) or _replace_tail(text, value)
+
+
+def standalone(piece: str) -> str | None:
+    """The value of a correction said on its own, to what was said before this turn ("wait no, 7pm",
+    "no wait it's Thursday", "correction: 4 kids"): the value, when it has a shape; else None."""
+    lead = _LEAD.match(piece) or _LEAD_COLON.match(piece)
+    if lead is None or shape(lead.group("val")) is None:
+        return None
+    return lead.group("val").strip()
 
 
 def is_marker(text: str) -> bool:
@@ -109,3 +145,19 @@ def apply(pieces: list[str]) -> list[str]:
             continue
         out.append(piece)
     return out
+
+
+def replace_value(text: str, value: str) -> str | None:
+    """``text`` (a memory said before) with its last value of ``value``'s shape replaced; a number with a noun
+    after it ("4 kids") replaces only a number before the same noun ("has 3 kids", never "3 cats")."""
+    kind = shape(value)
+    if kind is None:
+        return None
+    m = re.fullmatch(r"(?P<n>\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(?P<unit>[a-z]{3,})\W*", value.strip(), re.I)
+    if kind == "number" and m:
+        held = list(re.finditer(rf"(?i)\b(?:\d+|{_WORD_NUMBERS})(?=\s+{re.escape(m.group('unit')[:4])})", text))
+        if not held:
+            return None
+        last = held[-1]
+        return text[: last.start()] + m.group("n") + text[last.end() :]
+    return _replace_last(text, kind, value)
