@@ -149,3 +149,13 @@ def test_a_bare_number_never_corrects_a_count_of_something_else(real_system):
     say(mem, "I have 2 cats", T0, wait=True)
     say(mem, "correction: 4 kids", T0 + timedelta(minutes=1), wait=True)
     assert [m.text for m in mem.list()] == ["User has 2 cats."]
+
+
+def test_scratch_that_takes_back_what_was_just_said_and_nothing_older(real_system):
+    mem = real_system.scope("acme", "u-scratch")
+    say(mem, "I'm allergic to kiwi", T0, wait=True)
+    say(mem, "my brother lives in Perth", T0 + timedelta(minutes=1), wait=True)
+    say(mem, "scratch that", T0 + timedelta(minutes=2), wait=True)
+    assert [m.text for m in mem.list()] == ["User is allergic to kiwi."]
+    say(mem, "forget that", T0 + timedelta(days=2), wait=True)  # days later it points at nothing it can name
+    assert [m.text for m in mem.list()] == ["User is allergic to kiwi."]

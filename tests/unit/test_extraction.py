@@ -279,6 +279,7 @@ def test_a_pointer_carries_its_topic_and_a_correction_inside_it():
         (["my choir meets in the church hall, sorry, in the Old Library now"], ["my choir meets in the Old Library now"]),
         (["I bank with Barclays - wait no, with Monzo"], ["I bank with Monzo"]),
         (["my sister lives in Bath, no wait, Bristol"], ["my sister lives in Bristol"]),
+        (["I live in Leeds, scratch that, York"], ["I live in York"]),
         (["i shop at tesco - sorry, asda"], ["i shop at asda"]),
         (["I'm tired, sorry I need to go"], ["I'm tired, sorry I need to go"]),  # a clause after the marker, not a value
         (["I'm late, sorry", "I was stuck in traffic"], ["I'm late, sorry", "I was stuck in traffic"]),  # no preposition: two clauses

@@ -12,6 +12,7 @@ candidate and its ranked neighbours and returns a ``Decision`` or nothing:
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from collections.abc import Sequence
 
 from kenning.lifecycle import lexicon, slots
@@ -37,6 +38,25 @@ _LOWER_CORRECTION = re.compile(r"(?i)\b(?:meant|it's|its|it\s+is)\s+(?P<new>[a-z
 _SWAP = re.compile(
     rf"\b(?i:swapped|traded|exchanged|replaced|switched|changed)\s+(?:the\s+|their\s+)?(?P<old>{_NAME})\s+(?i:for|with|to)\s+(?:the\s+|a\s+)?(?P<new>{_NAME})\b"
 )
+
+
+LAST_WINDOW = timedelta(hours=1)
+
+
+def retract_last(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | None:
+    """ "scratch that" on a turn of its own: the newest memory the user said, if said within ``LAST_WINDOW``
+    before it (a pointer an hour later points at nothing it can name), is deleted."""
+    if candidate.source is not Source.USER_SAID:
+        return None
+    said = [
+        n.memory for n in ranked
+        if n.memory.id != candidate.id and n.memory.source is Source.USER_SAID and n.memory.status is Status.ACTIVE
+        and n.memory.scope == candidate.scope and timedelta(0) <= candidate.created_at - n.memory.created_at <= LAST_WINDOW
+    ]
+    if not said:
+        return None
+    last = max(said, key=lambda m: (m.created_at, m.id))
+    return Decision(Op.DELETE, last.id, None, POINTED)
 
 
 def corrects(text: str) -> bool:

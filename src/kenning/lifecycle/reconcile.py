@@ -28,9 +28,10 @@ from kenning.lifecycle import safety, slots
 from kenning.lifecycle.retrieve import terms
 from kenning.stores.base import audit_entry
 from kenning.types import Changeset, Decision, Kind, Memory, Op, Source, Status, Transition, new_id
+from kenning.lifecycle.extraction.pointers import LAST
 from kenning.lifecycle.changes import (  # noqa: F401  (re-exported: reconcile.X is the public name)
     attribute_change, change_target, correction, fact_of, facts_of, pointed_retraction,
-    relation_change, standalone_correction,
+    relation_change, retract_last, standalone_correction,
 )
 from kenning.lifecycle.matching import (  # noqa: F401  (re-exported)
     CHANGED, CORRECTED, DUPLICATE, DUPLICATE_COSINE, GENERIC, HEDGE, LESS_TRUSTED, MAX_MERGED, MERGED, NEW,
@@ -47,6 +48,8 @@ def decide(candidate: Memory, neighbours: Sequence[Neighbour]) -> Decision:
     ranked = sorted(neighbours, key=lambda n: -n.cosine)
     if candidate.metadata.get("correct_to"):
         return standalone_correction(candidate, ranked) or Decision(Op.NOOP, None, None, POINTER_MISSED)
+    if candidate.metadata.get("pointer") and candidate.metadata.get("pointer_topic") == LAST:
+        return retract_last(candidate, ranked) or Decision(Op.NOOP, None, None, POINTER_MISSED)
     if candidate.metadata.get("pointer"):
         fixed = correction(candidate, ranked) or pointed_retraction(candidate, ranked)
         return fixed or Decision(Op.NOOP, None, None, POINTER_MISSED)

@@ -23,7 +23,7 @@ SHAPES = {
     "month": re.compile(rf"(?i)\b{_MONTH}\b"),
     "number": re.compile(r"(?i)\b\d+(?:\.\d+)?\b|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b"),
 }
-_MARKER = r"(?:wait\s*,?\s*no|no\s*,?\s*wait|sorry|i\s+mean|i\s+meant|or\s+rather|make\s+(?:that|it)|correction|actually\s+no|no\s*,?\s*sorry|oops)"
+_MARKER = r"(?:scratch\s+that|wait\s*,?\s*no|no\s*,?\s*wait|sorry|i\s+mean|i\s+meant|or\s+rather|make\s+(?:that|it)|correction|actually\s+no|no\s*,?\s*sorry|oops)"
 # "…, wait no, tuesdays[, …]" inside a clause, or "wait no sorry, the 15th" opening the next clause
 _TAIL = re.compile(rf"(?i)[\s,;.!-]*\b{_MARKER}\b(?:[\s,;:!-]+{_MARKER}\b)*[\s,;:!-]+(?:it'?s\s+|its\s+|the\s+|on\s+(?:the\s+)?)?(?P<val>(?:[^,;.!?]|(?<=\d)[,.](?=\d)){{1,24}}?)(?:[\s.!]*$|\s*(?<!\d)[,;]\s*(?P<rest>.+)$)")
 _LEAD = re.compile(rf"(?i)^\W*{_MARKER}\b(?:[\s,;:!-]+{_MARKER}\b)*[\s,;:!-]+(?:it'?s\s+|its\s+|the\s+|on\s+(?:the\s+)?)?(?P<val>(?:[^,;.!?]|(?<=\d)[,.](?=\d)){{1,24}}?)[\s.!]*$")

@@ -12,6 +12,9 @@ from kenning.lifecycle.extraction.clauses import POINTS
 from kenning.lifecycle.extraction.parse import Sentence
 
 
+LAST = "(the last thing said)"
+
+
 def pointer_topic(sent: Sentence) -> str | None:
     """The topic of a retraction pointing at an earlier claim: "forget/ignore/disregard what I said about
     X", "scratch the bit about X" or "I was wrong about X" -> the words of X; None when the clause is not
@@ -27,6 +30,8 @@ def pointer_topic(sent: Sentence) -> str | None:
         said = any(t.lemma in ("say", "tell", "mention", "write") for t in sent.tokens)
         pointed = said or any(t.lower in ("bit", "part", "thing", "stuff") for t in sent.tokens)
         about = next((t for t in sent.tokens if t.lower in ("about", "re", "regarding") and t.i > root.i), None) if pointed else None
+    if about is None and not wrong and root.tag in ("VB", "NN") and _points_back(sent, root):
+        return LAST  # "scratch that", "forget that", "ignore all that": what was said last
     if about is None and not wrong:
         # "forget Hafsa's address too": the object of the imperative is what it points at
         obj = next((c for c in sent.children(root.i) if c.dep == "dobj" and c.pos in ("NOUN", "PROPN")), None)
@@ -38,6 +43,16 @@ def pointer_topic(sent: Sentence) -> str | None:
     words = [sent.tokens[i].text for i in sent.subtree(about.i) if i != about.i]
     words = words[: next((k for k, w in enumerate(words) if w in (",", ";")), len(words))]  # up to a replacement
     return " ".join(words) or None
+
+
+def _points_back(sent: Sentence, root) -> bool:  # noqa: ANN001 - a Token
+    """The imperative's object is "that"/"this"/"it" alone (maybe with "all"), and nothing else is said."""
+    objs = [c for c in sent.children(root.i) if c.dep == "dobj"]
+    if len(objs) != 1 or objs[0].lower not in ("that", "this", "it"):
+        return False
+    rest = [t for t in sent.tokens if t.pos not in ("PUNCT", "INTJ") and t.i != root.i and t.i != objs[0].i
+            and t.lower not in lx.CLAUSE_ADVERBS and t.lower not in ("all", "please", "pls", "wait", "oh", "no", "oops", "sorry")]
+    return not rest
 
 
 _REPLACES = re.compile(r"(?i)^(?:it'?s|it\s+is|its|it\s+should\s+be|actually|rather)\b")
