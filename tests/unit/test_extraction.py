@@ -221,6 +221,7 @@ def test_chit_chat_praise_feelings_and_fragments_store_nothing(text):
         ("might quit my job, will see how it goes", "job"),
         ("thinking about getting a dog tbh", "dog"),
         ("I would love to see Japan one day", "Japan"),
+        ("hoping to start a pottery class soon", "pottery"),  # the lemmatiser reads "hoping" as "hop"
     ],
 )
 def test_hedges_are_low_confidence_episodes_marked_hedge(text, word):

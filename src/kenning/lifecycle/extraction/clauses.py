@@ -368,11 +368,20 @@ def _hedged(sent: Sentence, root: Token, aux: set[str], words: set[str], lemmas:
         return True  # "I'd buy a boat", "I would love to see Japan"; but "I'd like a window seat" is a preference
     if words & lx.HEDGE_WORDS or any(p in sent.text.lower() for p in lx.HEDGE_PHRASES):
         return True
-    if root.lemma in lx.HEDGE_VERBS:
+    if root.lemma in lx.HEDGE_VERBS or _inflected(root.lower) & lx.HEDGE_VERBS:
         return True  # "thinking about getting a dog", "hoping to move", "considering a masters"
     if any(t.dep == "mark" and t.lower in ("if", "unless") for t in sent.tokens):
         return True
     return False
+
+
+def _inflected(word: str) -> set[str]:
+    """The base forms ``word`` may inflect, whatever the lemmatiser said ("hoping" is lemmatised "hop")."""
+    out = {word}
+    for end, back in (("ing", ""), ("ing", "e"), ("ed", ""), ("ed", "e"), ("es", ""), ("s", "")):
+        if word.endswith(end) and len(word) > len(end) + 2:
+            out.add(word[: -len(end)] + back)
+    return out
 
 
 def first_person(text: str) -> bool:
