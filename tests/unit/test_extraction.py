@@ -135,6 +135,15 @@ def test_complements_listed_after_i_am_are_one_claim_each_and_objects_are_not():
     assert not any(t.startswith("User is") for t in texts("I love trains, buses and boats"))
 
 
+def test_a_verb_the_tagger_reads_as_a_noun_after_i_am_is_still_a_clause():
+    got = texts("I'm 52, divorced, work in insurance and I've just taken up golf")
+    assert "User works in insurance." in got and not any("is work" in t for t in got)
+
+
+def test_have_got_is_having_not_a_past_event():
+    assert [(c.kind, c.text) for c in claims("I've got a tortoise called Dennis")] == [(Kind.FACT, "User has got a tortoise called Dennis.")]
+
+
 def test_a_fronted_time_is_not_a_subordinate_clause():
     got = texts("since last spring I'm in Perth for work - I'm a welder at Austal")
     assert len(got) == 2 and "Perth" in got[0] and "welder" not in got[0]

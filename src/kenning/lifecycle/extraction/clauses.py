@@ -152,6 +152,13 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
         first = _first_content(sent, *spans[0])
         if first is not None and first.tag in ("VBD", "VBN", "VBG", "MD") and first.lower not in lx.NOT_PREDICATES:
             kinds[0] = "verb"
+    if copulas:  # "I'm 52, divorced, work in insurance": a piece the tagger calls a noun may read as a verb
+        be = [n for n in sorted(copulas) if (f := _first_content(sent, *spans[n])) is not None and f.pos == "NOUN" and f.text.islower()]
+        for n, parsed in zip(be, parser.parse([f"I {_words(sent, *spans[n])}" for n in be])):
+            if parsed and _reads_as_clause(parsed[0]) and parsed[0].tokens[1].pos == "VERB":
+                kinds[n] = "probe"
+                probe.append(n)
+                del copulas[n]
     if probe and subject:
         texts = [f"{subject} {_words(sent, *spans[n])}" for n in probe]
         for n, parsed in zip(probe, parser.parse(texts)):
@@ -289,7 +296,8 @@ def read(sent: Sentence, *, others: Sequence[str] = ()) -> Clause:
     hedged = _hedged(sent, root, aux, words, lemmas)
     ended = "used" in words and any(t.lower == "used" and t.i + 1 < len(toks) and toks[t.i + 1].lower == "to" for t in toks)
     future = bool(aux & {"will", "shall"}) or (root.lemma == "go" and any(c.dep == "xcomp" for c in sent.children(root.i)) and root.tag == "VBG")
-    past = not ended and (root.tag == "VBD" or "did" in words or ("have" in aux and root.tag == "VBN" and root.lower != "got") or bool(aux & {"be"} and root.tag == "VBN" and not toks[0].lower.startswith("i")))
+    got = root.lower == "got" and "have" in aux  # "I've got two kids": having, not a past event
+    past = not ended and not got and (root.tag == "VBD" or "did" in words or ("have" in aux and root.tag == "VBN" and root.lower != "got") or bool(aux & {"be"} and root.tag == "VBN" and not toks[0].lower.startswith("i")))
     if root.lemma == "be" and root.tag == "VBD":
         past = True
     return Clause(text, subject, subject_text, root.lemma, negated, hedged, question, request, past, ended, future)
