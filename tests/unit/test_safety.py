@@ -435,3 +435,16 @@ def test_plain_words_after_a_keyword_that_are_not_a_passphrase(text):
 )
 def test_security_answers_are_secrets(text, secret):
     assert secret not in safety.mask_secrets(text)
+
+
+@pytest.mark.parametrize(
+    "text, secrets, kept",
+    [
+        ("my bank pin is 4921 and my mum's maiden name is Whitaker, I live in Hove", ["4921", "Whitaker"], "I live in Hove"),
+        ("my mother's maiden name is Okonjo, and I work at Boots", ["Okonjo"], "I work at Boots"),
+    ],
+)
+def test_a_second_secret_in_the_sentence_is_masked_by_its_own_span_and_the_rest_is_kept(text, secrets, kept):
+    masked = safety.mask_secrets(text)
+    assert not any(s in masked for s in secrets), masked
+    assert kept in masked, masked

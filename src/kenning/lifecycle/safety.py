@@ -194,8 +194,10 @@ def _clause_stop(text: str, start: int) -> int:
     if nxt is None:
         return end
     after = text[nxt.start() : end]
-    if re.search(r"\d{3,}", after) or _PASSWORDISH.search(after) or _KEYWORD.search(after):
+    if re.search(r"\d{3,}", after) or _PASSWORDISH.search(after):
         return end
+    # a second secret keyword after the new statement ("pin is 4921 and my mum's maiden name is …") is
+    # masked by its own span; the rest of the sentence ("…, I live in Hove") is not the first one's value
     return nxt.start()
 
 
@@ -265,6 +267,16 @@ def _clause_span(text: str, start: int) -> tuple[int, int]:
     return begin, tail.start() if tail else len(text)
 
 
+_ANSWER = re.compile(r"(?i)\s*(?:is|was|=|:|'s)\s*[^,;]*?(?=\s*(?:[,;]|\s(?:and|but)\s+(?:i|my|we|our|i'm|im)\b))")
+
+
+def _answer_end(text: str, after: int, end: int) -> int:
+    """Where the answer to a classic question ends: at the comma or the "and I/my …" that starts the
+    next clause ("maiden name is Whitaker, I live in Hove"), else at the sentence's end."""
+    m = _ANSWER.match(text, after, end)
+    return m.end() if m and m.end() > after else end
+
+
 def _everyday_spans(text: str) -> list[tuple[int, int]]:
     """Secrets said in everyday words rather than as ``keyword: value``."""
     spans: list[tuple[int, int]] = []
@@ -298,7 +310,7 @@ def _everyday_spans(text: str) -> list[tuple[int, int]]:
         begin, end = _clause_span(text, m.start())
         sentence = text[begin:end]
         if _ACCOUNT_CONTEXT.search(sentence) or m.group().lower().startswith("maiden"):
-            spans.append((m.start(), end))
+            spans.append((m.start(), _answer_end(text, m.end(), end)))
     for m in _LOCKISH.finditer(text):
         begin, end = _clause_span(text, m.start())
         sentence = text[begin:end]
