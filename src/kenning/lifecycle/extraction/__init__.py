@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from kenning.lifecycle import extract as rules
 from kenning.lifecycle import safety
 from kenning.lifecycle.extraction.normalise import normalise, sentences
-from kenning.lifecycle.extraction.claims import TurnState, clause_claims, turn_pieces
+from kenning.lifecycle.extraction.claims import TurnState, clause_claims
+from kenning.lifecycle.extraction.turns import turn_pieces
 from kenning.lifecycle.extraction.parse import Parser, default_parser
 
 __all__ = ["extract", "prefetch"]

@@ -30,10 +30,11 @@ from kenning.lifecycle import safety, slots
 from kenning.lifecycle import changes as change_markers
 from kenning.lifecycle.extraction import corrections, noise, pointers
 from kenning.lifecycle.extraction import lexicon as lx
-from kenning.lifecycle.extraction.clauses import Clause, first_person, opener, read, restore, split
-from kenning.lifecycle.extraction.normalise import normalise, sentences, trim
+from kenning.lifecycle.extraction.clauses import Clause, first_person, opener, read, restore
+from kenning.lifecycle.extraction.normalise import trim
 from kenning.lifecycle.extraction import attributes
-from kenning.lifecycle.extraction.parse import InContext, Parser, Sentence, default_parser
+from kenning.lifecycle.extraction.parse import Parser, Sentence, default_parser
+from kenning.lifecycle.extraction.turns import turn_pieces
 from kenning.lifecycle.person import third_person
 from kenning.lifecycle.retrieve import terms
 from kenning.types import Kind, Source
@@ -94,39 +95,6 @@ def _resolve_it(sent: Sentence, piece: str, state: TurnState) -> str:
     if obj is None:
         return piece
     return re.sub(r"(?i)\bit\b", state.things[-1], piece, count=1) if re.search(r"(?i)\bit\b", piece) and not re.match(r"(?i)\W*it\b", piece) else piece
-
-
-@dataclass
-class Pieces:
-    """A user turn cut into clause texts: the parses already known (one-clause sentences keep the turn's
-    parse), the names the turn addresses, and the parser for what is cut from it."""
-
-    pieces: list[str]
-    known: dict[str, list[Sentence]]
-    addressed: set[str]
-    parser: Parser
-
-    @property
-    def todo(self) -> list[str]:
-        """The clause texts still to parse."""
-        return [p for p in dict.fromkeys(self.pieces) if p not in self.known]
-
-
-def turn_pieces(parser: Parser, text: str) -> Pieces:
-    """Parse one (masked) user turn and cut it into clauses; the clauses themselves are not parsed yet."""
-    cut = sentences(normalise(text))
-    parsed_sentences = [s for doc in parser.parse(cut) for s in doc] if cut else []
-    parser = InContext(parser, parsed_sentences)  # clauses and wordings cut from this turn
-    pieces: list[str] = []
-    known: dict[str, list[Sentence]] = {}
-    addressed = {s.tokens[i].text for s in parsed_sentences for i in noise.vocatives(s)}
-    parsed_sentences = noise.unaddressed(parser, parsed_sentences)
-    for s in parsed_sentences:
-        cut_up = pointers.keep_replacements([trim(c) for c in split(parser, s)])
-        if cut_up == [s.text]:
-            known[s.text] = [s]  # a one-clause sentence: its parse is the clause's, no second parse
-        pieces.extend(cut_up)
-    return Pieces(corrections.apply(pieces), known, addressed, parser)
 
 
 def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tuple[list[rules.Claim], list[str]]:

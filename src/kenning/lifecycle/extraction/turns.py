@@ -1,0 +1,46 @@
+"""A user turn cut into clause texts: its sentences parsed once, addressed names taken out, split at
+clause boundaries, in-turn corrections applied. The clauses themselves are parsed later (``claims``), or
+ahead in a batch (``extraction.prefetch``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kenning.lifecycle.extraction import corrections, noise, pointers
+from kenning.lifecycle.extraction.clauses import split
+from kenning.lifecycle.extraction.normalise import normalise, sentences, trim
+from kenning.lifecycle.extraction.parse import InContext, Parser, Sentence
+
+
+@dataclass
+class Pieces:
+    """A user turn cut into clause texts: the parses already known (one-clause sentences keep the turn's
+    parse), the names the turn addresses, and the parser for what is cut from it."""
+
+    pieces: list[str]
+    known: dict[str, list[Sentence]]
+    addressed: set[str]
+    parser: Parser
+
+    @property
+    def todo(self) -> list[str]:
+        """The clause texts still to parse."""
+        return [p for p in dict.fromkeys(self.pieces) if p not in self.known]
+
+
+def turn_pieces(parser: Parser, text: str) -> Pieces:
+    """Parse one (masked) user turn and cut it into clauses; the clauses themselves are not parsed yet."""
+    cut = sentences(normalise(text))
+    parsed_sentences = [s for doc in parser.parse(cut) for s in doc] if cut else []
+    parser = InContext(parser, parsed_sentences)  # clauses and wordings cut from this turn
+    pieces: list[str] = []
+    known: dict[str, list[Sentence]] = {}
+    addressed = {s.tokens[i].text for s in parsed_sentences for i in noise.vocatives(s)}
+    parsed_sentences = noise.unaddressed(parser, parsed_sentences)
+    for s in parsed_sentences:
+        cut_up = pointers.keep_replacements([trim(c) for c in split(parser, s)])
+        if cut_up == [s.text]:
+            known[s.text] = [s]  # a one-clause sentence: its parse is the clause's, no second parse
+        pieces.extend(cut_up)
+    return Pieces(corrections.apply(pieces), known, addressed, parser)
