@@ -159,3 +159,12 @@ def test_scratch_that_takes_back_what_was_just_said_and_nothing_older(real_syste
     assert [m.text for m in mem.list()] == ["User is allergic to kiwi."]
     say(mem, "forget that", T0 + timedelta(days=2), wait=True)  # days later it points at nothing it can name
     assert [m.text for m in mem.list()] == ["User is allergic to kiwi."]
+
+
+def test_ending_a_named_thing_retires_the_memory_that_names_it(real_system):
+    mem = real_system.scope("acme", "u-rehome")
+    say(mem, "I have a dog called Rolo and I work at Initech", T0, wait=True)
+    say(mem, "we had to rehome Rolo", T0 + timedelta(days=20), wait=True)
+    texts = [m.text for m in mem.list()]
+    assert not any("dog called Rolo" in t for t in texts), texts
+    assert any("Initech" in t for t in texts), texts

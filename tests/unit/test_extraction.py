@@ -318,6 +318,7 @@ def test_in_turn_corrections_replace_the_value_of_the_same_shape(pieces, expecte
         ("User's team is Spurs.", "user", "team", "Spurs"),
         ("User works in a bike shop.", "user", "employer", "bike shop"),
         ("User resigned from Barclays.", "user", "any", "Barclays"),
+        ("User had to rehome Rolo.", "user", "any", "Rolo"),  # the verb after "have to" is what was done
     ],
 )
 def test_one_table_reads_the_attribute_whatever_the_wording(text, subject, attribute, value):

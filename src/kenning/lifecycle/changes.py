@@ -341,10 +341,15 @@ def attribute_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision
     news = [f for f in facts_of(candidate) if f.value and (f.attribute.single or f.negated)]
     if not news:
         return None
+    named = [f.value for f in news if f.attribute is attributes.ANY and f.subject == "user" and f.value[:1].isupper()]
     for n in ranked:
         old = n.memory
         if old.id == candidate.id or old.status is not Status.ACTIVE or old.scope != candidate.scope:
             continue
+        if old.source is Source.USER_SAID and _subject(old.text) == "user" and old.kind in (Kind.FACT, Kind.PREFERENCE) and any(
+            re.search(rf"\b{re.escape(v)}\b", old.text) for v in named
+        ):
+            return Decision(Op.UPDATE, old.id, None, RETRACTION)  # "had to rehome Rolo" ends "has a dog called Rolo"
         for was in facts_of(old):
             for new in news:
                 if was.negated or was.subject != new.subject:

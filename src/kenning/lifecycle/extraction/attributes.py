@@ -138,6 +138,9 @@ def _read(sent: Sentence) -> list[Fact]:
     subject, subj = _subject(sent, root)
     if not subject:
         return []
+    must = next((c for c in sent.children(root.i) if c.dep == "xcomp" and c.pos == "VERB"), None) if root.lemma == "have" else None
+    if must is not None and any(g.dep == "aux" and g.lower == "to" for g in sent.children(must.i)):
+        root = must  # "had to rehome Rolo", "have to sell the car": the verb after "have to" is what was done
     verb = _verb(sent, root)
     ending = verb in lx.ENDING_VERBS
     negated = ending or any(t.dep == "neg" or t.lower in ("never", "longer") for t in sent.tokens)

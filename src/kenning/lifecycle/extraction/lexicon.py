@@ -31,7 +31,7 @@ SUBORDINATORS = frozenset(
 AUXILIARIES = frozenset({"be", "have", "do", "will", "would", "can", "could", "shall", "should", "may", "might", "must", "get", "to"})
 # predicates that end what their object names: "quit keto", "gave up the gym", "stopped being vegan"
 ENDING_VERBS = frozenset({"quit", "stop", "leave", "drop", "give up", "pack in", "ditch", "abandon", "end", "sell", "switch", "change",
-                          "resign", "retire"})
+                          "resign", "retire", "rehome", "give away"})
 # verbs of how one speaker treats the other: "I miss you", "I owe you one", "thank you"
 SOCIAL_VERBS = frozenset({"miss", "love", "adore", "owe", "thank", "hug", "appreciate", "promise", "wish", "congratulate", "envy", "trust"})
 # words that open a reason: "which is awkward because I'm a barista"
