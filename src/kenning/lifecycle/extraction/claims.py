@@ -56,6 +56,7 @@ class TurnState:
     things: list[str] = field(default_factory=list)
     parser: Parser | None = None
     hedged: bool = False  # the clause before was a hedge: "… I'd open a cafe. Or just repaint the flat."
+    alone: bool = False  # the clause is the whole turn: "scratch that" then points at the turn before
 
 
 def _people(sent: Sentence) -> list[str]:
@@ -105,6 +106,7 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
     cut = turn_pieces(parser, text)
     parser = state.parser = cut.parser
     pieces, known, addressed = cut.pieces, cut.known, cut.addressed
+    state.alone = len(pieces) == 1
     todo = cut.todo
     known.update(zip(todo, parser.parse(todo)))
     parses = [known[p] for p in pieces]
@@ -179,6 +181,8 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
     if clause.subject == "thing" and noise.owned_figure(sent) and not first_person(text):
         text = "My " + re.sub(r"(?i)^(?:the|our|my)\s+", "", text)  # "total budget is £12,000" -> "My total budget …"
     pointer = pointers.pointer_topic(sent)
+    if pointer == pointers.LAST and not state.alone:
+        return []  # "scratch that, I'm not allergic to cats": the rest of the turn says what changes
     if pointer is not None:
         # "forget what I said about me and Dan splitting up": an instruction about memory, decided by reconciliation
         body = rules._finish(third_person(text))
