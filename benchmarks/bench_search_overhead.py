@@ -102,8 +102,10 @@ def measure(path: Path, corpus: Corpus, n: int, users_active: int, embedders=())
         model.embed(["load the model"], "query")
         emb_q = corpus.queries(n, seed=3, users=users_active)
         with kenning.open(f"sqlite:///{path}", embedder=model) as k:
-            for q in emb_q[:20]:
-                k.scope(q.scope.tenant_id, q.scope.user_id).search(q.text + " warm", k=5, now=NOW, refresh=False)
+            # every queried user's partition loaded first (as "facade warm" has it), with other words than the
+            # timed queries, so their keyword postings are still built inside the timed search
+            for scope in dict.fromkeys((q.scope.tenant_id, q.scope.user_id) for q in emb_q):
+                k.scope(*scope).search("warm up the partition", k=5, now=NOW, refresh=False)
             res.update(
                 interleaved(
                     {
