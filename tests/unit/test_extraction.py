@@ -250,6 +250,8 @@ def test_requests_are_episodes_and_rules_about_answers_are_procedures():
     assert [c.kind for c in claims("could you help me tighten my CV summary?")] == [Kind.EPISODE]
     assert texts("please write your replies in Spanish") == ["Standing instruction: always write your replies in Spanish."]
     assert [c.kind for c in claims("keep your answers short")] == [Kind.PROCEDURE]
+    # "how do I …" without its question mark is still a question, never a fact about the user
+    assert [c.kind for c in claims("how do I get candle wax out of a rug")] == [Kind.EPISODE]
 
 
 def test_a_prohibition_without_a_time_is_a_standing_rule_and_with_one_a_request():

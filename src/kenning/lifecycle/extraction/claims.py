@@ -217,6 +217,8 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
     elif clause.request and noise.about_answers(sent) and not rules.STANDING.search(text) and not _ASKS.match(text):
         text = re.sub(r"(?i)^(?:please|pls|plz|kindly)\s+", "", text)
         text = f"always {text[:1].lower()}{text[1:]}"  # "keep answers short", "speak plainly": a rule for every answer
+    if clause.question and not text.rstrip().endswith("?") and _asks_how(sent):
+        text = text.rstrip(" .!,") + "?"  # "how do I get red wine out of a carpet": asked, without its mark
     got = rules.classify_user_clause(text, _not_present(sent))
     if got is None:
         return []
@@ -267,6 +269,13 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
 _ASKS = re.compile(r"(?i)^\W*(?:(?:so|and|but|also|oh|ok|okay|pls|please|hey)\W+)*(?:can|could|would|will)\s+(?:you|u)\b")
 _DONT = re.compile(r"(?i)^\W*(?:(?:so|and|but|also|oh|pls|please)\W+)*(?:don'?t|do\s+not)\s+(?!you\b|u\b|i\b|we\b)")
 _ONE_TIME = frozenset({"today", "tonight", "tomorrow", "yet", "now", "again", "this", "next"})
+
+
+def _asks_how(sent: Sentence) -> bool:
+    """ "how do I …", "where can I …", "what should we …": a question word, an auxiliary, then I/we."""
+    toks = [t for t in sent.tokens if t.pos not in ("PUNCT", "INTJ") and t.lower not in lx.CLAUSE_ADVERBS]
+    return (len(toks) >= 3 and toks[0].tag in ("WRB", "WP", "WDT") and toks[1].pos == "AUX" and toks[1].lemma != "be"
+            and toks[2].lower in ("i", "we"))
 
 
 def _prohibits(sent: Sentence) -> bool:
