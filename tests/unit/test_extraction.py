@@ -140,6 +140,10 @@ def test_a_verb_the_tagger_reads_as_a_noun_after_i_am_is_still_a_clause():
     assert "User works in insurance." in got and not any("is work" in t for t in got)
 
 
+def test_chat_fillers_at_the_edges_are_not_part_of_a_claim():
+    assert texts("nah I'm not a fan of horror films") == ["User is not a fan of horror films."]
+
+
 def test_have_got_is_having_not_a_past_event():
     assert [(c.kind, c.text) for c in claims("I've got a tortoise called Dennis")] == [(Kind.FACT, "User has got a tortoise called Dennis.")]
 
