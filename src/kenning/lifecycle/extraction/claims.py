@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 from kenning.lifecycle import extract as rules
 from kenning.lifecycle import safety, slots
 from kenning.lifecycle import changes as change_markers
-from kenning.lifecycle.extraction import corrections, noise, pointers
+from kenning.lifecycle.extraction import corrections, mood, noise, pointers
 from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction.clauses import Clause, first_person, opener, read, restore
 from kenning.lifecycle.extraction.normalise import trim
@@ -212,12 +212,12 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
     if clause.request and _recurring(sent):
         text = rules._REQUEST_LEAD.sub("", text).rstrip("?")
         text = f"always {text[:1].lower()}{text[1:]}"  # "can you remind me every february to renew…": a standing rule
-    elif (dont := _DONT.match(text)) and _prohibits(sent) and not _timed(sent):
+    elif (dont := mood.DONT.match(text)) and mood.prohibits(sent) and not mood.timed(sent):
         text = f"never {text[dont.end():]}"  # "don't describe things by colour only": a rule, unless it names a time
-    elif clause.request and noise.about_answers(sent) and not rules.STANDING.search(text) and not _ASKS.match(text):
+    elif clause.request and noise.about_answers(sent) and not rules.STANDING.search(text) and not mood.ASKS.match(text):
         text = re.sub(r"(?i)^(?:please|pls|plz|kindly)\s+", "", text)
         text = f"always {text[:1].lower()}{text[1:]}"  # "keep answers short", "speak plainly": a rule for every answer
-    if clause.question and not text.rstrip().endswith("?") and _asks_how(sent):
+    if clause.question and not text.rstrip().endswith("?") and mood.asks_how(sent):
         text = text.rstrip(" .!,") + "?"  # "how do I get red wine out of a carpet": asked, without its mark
     got = rules.classify_user_clause(text, _not_present(sent))
     if got is None:
@@ -263,35 +263,6 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
         slot = slots.parse(one) if kind in (Kind.FACT, Kind.PREFERENCE) else None
         out.append(rules.Claim(one, kind, Source.USER_SAID, importance, confidence, safety.sensitivity_of(one), slot, index, meta))
     return out
-
-
-# "can you…", "could you…", "would you mind…": one thing asked for now, not a rule for every answer
-_ASKS = re.compile(r"(?i)^\W*(?:(?:so|and|but|also|oh|ok|okay|pls|please|hey)\W+)*(?:can|could|would|will)\s+(?:you|u)\b")
-_DONT = re.compile(r"(?i)^\W*(?:(?:so|and|but|also|oh|pls|please)\W+)*(?:don'?t|do\s+not)\s+(?!you\b|u\b|i\b|we\b)")
-_ONE_TIME = frozenset({"today", "tonight", "tomorrow", "yet", "now", "again", "this", "next"})
-
-
-def _asks_how(sent: Sentence) -> bool:
-    """ "how do I …", "where can I …", "what should we …": a question word, an auxiliary, then I/we."""
-    toks = [t for t in sent.tokens if t.pos not in ("PUNCT", "INTJ") and t.lower not in lx.CLAUSE_ADVERBS]
-    return (len(toks) >= 3 and toks[0].tag in ("WRB", "WP", "WDT") and toks[1].pos == "AUX" and toks[1].lemma != "be"
-            and toks[2].lower in ("i", "we"))
-
-
-def _prohibits(sent: Sentence) -> bool:
-    """A negative imperative: a bare verb with "do" + "not" and no subject ("don't describe things by colour")."""
-    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
-    if root is None or root.tag != "VB":
-        return False
-    kids = sent.children(root.i)
-    return (any(c.dep == "neg" for c in kids) and any(c.dep == "aux" and c.lemma == "do" for c in kids)
-            and not any(c.dep in ("nsubj", "nsubjpass") for c in kids)
-            and not any(c.dep in ("dobj", "dative") and c.pos == "PROPN" for c in kids))  # "don't tell Dr. Ramirez": a joke, not a rule
-
-
-def _timed(sent: Sentence) -> bool:
-    """A clause that names a time or occasion ("don't forget the milk tomorrow", "don't book it yet")."""
-    return any(t.ent in ("DATE", "TIME") or t.lower in _ONE_TIME for t in sent.tokens)
 
 
 def _has_subject(sent: Sentence) -> bool:

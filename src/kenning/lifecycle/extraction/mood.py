@@ -1,0 +1,38 @@
+"""How a clause is said, where the parse decides what a phrase list would guess: a one-off ask ("can you …"),
+a prohibition ("don't …") and whether it names a time, a question that lost its mark ("how do I …").
+"""
+
+from __future__ import annotations
+
+import re
+
+from kenning.lifecycle.extraction import lexicon as lx
+from kenning.lifecycle.extraction.parse import Sentence
+
+# "can you…", "could you…", "would you mind…": one thing asked for now, not a rule for every answer
+ASKS = re.compile(r"(?i)^\W*(?:(?:so|and|but|also|oh|ok|okay|pls|please|hey)\W+)*(?:can|could|would|will)\s+(?:you|u)\b")
+DONT = re.compile(r"(?i)^\W*(?:(?:so|and|but|also|oh|pls|please)\W+)*(?:don'?t|do\s+not)\s+(?!you\b|u\b|i\b|we\b)")
+ONE_TIME = frozenset({"today", "tonight", "tomorrow", "yet", "now", "again", "this", "next"})
+
+
+def asks_how(sent: Sentence) -> bool:
+    """ "how do I …", "where can I …", "what should we …": a question word, an auxiliary, then I/we."""
+    toks = [t for t in sent.tokens if t.pos not in ("PUNCT", "INTJ") and t.lower not in lx.CLAUSE_ADVERBS]
+    return (len(toks) >= 3 and toks[0].tag in ("WRB", "WP", "WDT") and toks[1].pos == "AUX" and toks[1].lemma != "be"
+            and toks[2].lower in ("i", "we"))
+
+
+def prohibits(sent: Sentence) -> bool:
+    """A negative imperative: a bare verb with "do" + "not" and no subject ("don't describe things by colour")."""
+    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
+    if root is None or root.tag != "VB":
+        return False
+    kids = sent.children(root.i)
+    return (any(c.dep == "neg" for c in kids) and any(c.dep == "aux" and c.lemma == "do" for c in kids)
+            and not any(c.dep in ("nsubj", "nsubjpass") for c in kids)
+            and not any(c.dep in ("dobj", "dative") and c.pos == "PROPN" for c in kids))  # "don't tell Dr. Ramirez": a joke, not a rule
+
+
+def timed(sent: Sentence) -> bool:
+    """A clause that names a time or occasion ("don't forget the milk tomorrow", "don't book it yet")."""
+    return any(t.ent in ("DATE", "TIME") or t.lower in ONE_TIME for t in sent.tokens)
