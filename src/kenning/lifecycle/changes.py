@@ -20,6 +20,7 @@ from kenning.lifecycle.extraction import attributes
 from kenning.lifecycle.extraction.attributes import Fact
 from kenning.lifecycle.extraction import corrections
 from kenning.lifecycle.extraction.parse import default_parser
+from kenning.lifecycle.extraction.pointers import LAST
 from kenning.lifecycle.retrieve import terms
 from kenning.types import Decision, Kind, Memory, Op, Source, Status
 from kenning.lifecycle.matching import (CORRECTED, GENERIC, POINTED, RELATION, RETRACTION, SLOT_CHANGE, Neighbour,
@@ -43,16 +44,27 @@ _SWAP = re.compile(
 LAST_WINDOW = timedelta(hours=1)
 
 
+def about_last(candidate: Memory) -> bool:
+    """Whether ``candidate`` is about what was said last, however unlike it reads: a correction on a turn of
+    its own ("wait no, 7pm") or "scratch that"."""
+    return bool(candidate.metadata.get("correct_to")) or candidate.metadata.get("pointer_topic") == LAST
+
+
+def _users_own(candidate: Memory, ranked: Sequence[Neighbour]) -> list[Memory]:
+    """The active memories of ``candidate``'s scope that the user said, other than ``candidate``."""
+    return [
+        n.memory for n in ranked
+        if n.memory.id != candidate.id and n.memory.source is Source.USER_SAID and n.memory.status is Status.ACTIVE
+        and n.memory.scope == candidate.scope
+    ]
+
+
 def retract_last(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | None:
     """ "scratch that" on a turn of its own: the newest memory the user said, if said within ``LAST_WINDOW``
     before it (a pointer an hour later points at nothing it can name), is deleted."""
     if candidate.source is not Source.USER_SAID:
         return None
-    said = [
-        n.memory for n in ranked
-        if n.memory.id != candidate.id and n.memory.source is Source.USER_SAID and n.memory.status is Status.ACTIVE
-        and n.memory.scope == candidate.scope and timedelta(0) <= candidate.created_at - n.memory.created_at <= LAST_WINDOW
-    ]
+    said = [m for m in _users_own(candidate, ranked) if timedelta(0) <= candidate.created_at - m.created_at <= LAST_WINDOW]
     if not said:
         return None
     last = max(said, key=lambda m: (m.created_at, m.id))
@@ -71,10 +83,7 @@ def standalone_correction(candidate: Memory, ranked: Sequence[Neighbour]) -> Dec
     if not isinstance(value, str):
         return None
     best: tuple[Memory, str] | None = None
-    for n in ranked:
-        old = n.memory
-        if old.id == candidate.id or old.status is not Status.ACTIVE or old.source is not Source.USER_SAID or old.scope != candidate.scope:
-            continue
+    for old in _users_own(candidate, ranked):
         fixed = corrections.replace_value(old.text, value)
         if fixed is not None and fixed != old.text and (best is None or old.created_at > best[0].created_at):
             best = (old, fixed)
@@ -96,13 +105,13 @@ def correction(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | Non
         new, old = swap.group("new"), swap.group("old")
     else:
         return None
-    # a bare number corrects a number of the same thing: "make that 3 bedrooms not 2" touches "a 2 bedroom
-    # condo", never "2 kids"
     if m is not None and m.re is _LOWER_CORRECTION:
         old = next((w for n in ranked for w in re.findall(rf"(?i)\b{re.escape(old)}\b", n.memory.text) if w[:1].isupper()), None)
         if old is None:
             return None  # a lowercase word is a value only where a memory names it as one ("Bath")
         new = new[:1].upper() + new[1:]
+    # a bare number corrects a number of the same thing: "make that 3 bedrooms not 2" touches "a 2 bedroom
+    # condo", never "2 kids"
     unit = re.match(r"\s*(?!not\b)(?P<w>[a-z]{3,})", candidate.text[m.end("new"):]) if m and m.group("new") and new.isdigit() else None
     held = rf"\b{re.escape(old)}\b" + (rf"(?=\s+{re.escape(unit.group('w')[:4])})" if unit else "")
     for n in ranked:

@@ -28,9 +28,8 @@ from kenning.lifecycle import safety, slots
 from kenning.lifecycle.retrieve import terms
 from kenning.stores.base import audit_entry
 from kenning.types import Changeset, Decision, Kind, Memory, Op, Source, Status, Transition, new_id
-from kenning.lifecycle.extraction.pointers import LAST
 from kenning.lifecycle.changes import (  # noqa: F401  (re-exported: reconcile.X is the public name)
-    attribute_change, change_target, correction, fact_of, facts_of, pointed_retraction,
+    about_last, attribute_change, change_target, correction, fact_of, facts_of, pointed_retraction,
     relation_change, retract_last, standalone_correction,
 )
 from kenning.lifecycle.matching import (  # noqa: F401  (re-exported)
@@ -46,10 +45,9 @@ def decide(candidate: Memory, neighbours: Sequence[Neighbour]) -> Decision:
     or, pointing at nothing, is dropped: an instruction about memory is never itself a memory.
     """
     ranked = sorted(neighbours, key=lambda n: -n.cosine)
-    if candidate.metadata.get("correct_to"):
-        return standalone_correction(candidate, ranked) or Decision(Op.NOOP, None, None, POINTER_MISSED)
-    if candidate.metadata.get("pointer") and candidate.metadata.get("pointer_topic") == LAST:
-        return retract_last(candidate, ranked) or Decision(Op.NOOP, None, None, POINTER_MISSED)
+    if about_last(candidate):  # "wait no, 7pm", "scratch that": decided against what was said last, never stored
+        fixed = standalone_correction(candidate, ranked) if candidate.metadata.get("correct_to") else retract_last(candidate, ranked)
+        return fixed or Decision(Op.NOOP, None, None, POINTER_MISSED)
     if candidate.metadata.get("pointer"):
         fixed = correction(candidate, ranked) or pointed_retraction(candidate, ranked)
         return fixed or Decision(Op.NOOP, None, None, POINTER_MISSED)

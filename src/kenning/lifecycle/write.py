@@ -42,7 +42,6 @@ from typing import Any
 from kenning.lifecycle.context import Context
 from kenning.errors import Conflict, LLMError
 from kenning.lifecycle import cascade, extract, extraction, guard, reconcile, safety
-from kenning.lifecycle.extraction.pointers import LAST
 from kenning.lifecycle.reconcile import Neighbour
 from kenning.stores.base import ActiveSetStore, audit_entry, supports
 from kenning.types import Changeset, Decision, Kind, Memory, Op, Scope, Source, Status, Transition, new_id
@@ -308,8 +307,7 @@ def neighbours(ctx: Context, scope: Scope, candidate: Memory, now: datetime, k: 
             found[s.memory.id] = s.memory
     for s in store.search_keywords(scope, candidate.text, k=k, now=now):
         found.setdefault(s.memory.id, s.memory)
-    if candidate.metadata.get("correct_to") or candidate.metadata.get("pointer_topic") == LAST:
-        # "wait no, 7pm", "scratch that": about what was said last, however unlike it reads
+    if reconcile.about_last(candidate):  # "wait no, 7pm", "scratch that": the latest memories, however unlike they read
         for m in store.list(scope, statuses=[Status.ACTIVE], limit=k):
             found.setdefault(m.id, m)
     found.pop(candidate.id, None)

@@ -118,9 +118,7 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
             continue
         value = corrections.standalone(piece)
         if value is not None:  # "wait no, 7pm": a correction of what an earlier turn said, decided by reconciliation
-            body = rules._finish(f"User corrected it to {value}")
-            meta = {"subject": "user", "correct_to": value}
-            claims.append(rules.Claim(body, Kind.EPISODE, Source.USER_SAID, EPISODE_IMPORTANCE, rules.USER_CONFIDENCE, safety.sensitivity_of(body), None, index, meta))
+            claims.append(_instruction(f"User corrected it to {value}", index, correct_to=value))
             continue
         sent = parsed[0]  # a clause the parser splits again: its first sentence carries the subject
         clause = read(sent, others=state.others)
@@ -135,9 +133,7 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
             got = _reason_claims(parser, sent, index, sarcastic, state)
         if not got and change_markers.corrects(piece):
             # "sorry she's 8 not 7", "actually its bristol not bath": nothing to store, a value to correct
-            body = rules._finish(third_person(piece))
-            meta = {"subject": "user", "pointer": True, "pointer_topic": ""}
-            got = [rules.Claim(body, Kind.EPISODE, Source.USER_SAID, EPISODE_IMPORTANCE, rules.USER_CONFIDENCE, safety.sensitivity_of(body), None, index, meta)]
+            got = [_instruction(third_person(piece), index, pointer=True, pointer_topic="")]
         state.hedged = clause.hedged
         state.others.extend(named)
         state.things.extend(_things(sent))
@@ -185,9 +181,7 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
         return []  # "scratch that, I'm not allergic to cats": the rest of the turn says what changes
     if pointer is not None:
         # "forget what I said about me and Dan splitting up": an instruction about memory, decided by reconciliation
-        body = rules._finish(third_person(text))
-        meta = {"subject": "user", "pointer": True, "pointer_topic": pointer}
-        return [rules.Claim(body, Kind.EPISODE, Source.USER_SAID, EPISODE_IMPORTANCE, rules.USER_CONFIDENCE, safety.sensitivity_of(body), None, index, meta)]
+        return [_instruction(third_person(text), index, pointer=True, pointer_topic=pointer)]
     short = sum(1 for t in sent.tokens if t.pos not in ("PUNCT", "DET", "ADP", "CCONJ")) <= 4
     if clause.root == "thank" or (not noise.has_verb(sent) and not (clause.question and noise.has_content(sent)) and not any(t.pos in ("PROPN", "NUM") for t in sent.tokens) and (short or not first_person(text))):
         return []  # thanks, and verbless fragments ("happy new year!!", "my dear!", "first ever half")
@@ -226,8 +220,7 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
     if kind is Kind.PROCEDURE and (not noise.for_the_user(sent) or clause.subject == "user"):
         return []  # "never give up!", "take care of yourself", "now I never want to see a hill again": no rule
     asked = (clause.request or body.startswith(rules.ASKED)) and kind is not Kind.PROCEDURE  # the classifier read a request
-    yours = (any(t.lower in lx.SECOND_PERSON and t.dep != "nsubj" for t in sent.tokens) and not any(t.lower in ("my", "our") for t in sent.tokens)
-             and not noise.about_answers(sent))  # "keep your answers short" is about the answers the user gets
+    yours = any(t.dep != "nsubj" for t in noise.addressed(sent)) and not any(t.lower in ("my", "our") for t in sent.tokens)
     if asked and (noise.passes_on(sent) or yours):
         return []  # "give Tom a hug from me", "keep me posted", "send me your drawings": between the two speakers
     if asked and not first_person(text) and not noise.has_content(sent):
@@ -263,6 +256,14 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
         slot = slots.parse(one) if kind in (Kind.FACT, Kind.PREFERENCE) else None
         out.append(rules.Claim(one, kind, Source.USER_SAID, importance, confidence, safety.sensitivity_of(one), slot, index, meta))
     return out
+
+
+def _instruction(text: str, index: int, **meta: object) -> rules.Claim:
+    """A claim that is an instruction about memory (a pointer, a correction): reconciliation decides what it
+    changes and never stores it."""
+    body = rules._finish(text)
+    return rules.Claim(body, Kind.EPISODE, Source.USER_SAID, EPISODE_IMPORTANCE, rules.USER_CONFIDENCE, safety.sensitivity_of(body),
+                       None, index, {"subject": "user", **meta})
 
 
 def _has_subject(sent: Sentence) -> bool:

@@ -27,7 +27,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kenning.lifecycle.extraction import corrections
+from kenning.lifecycle.extraction import corrections, mood
 from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction.parse import Parser, Sentence, Token
 
@@ -134,7 +134,8 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
         if shared and n > 0:
             kinds.append("verb")  # "they motivate me and give me strength": the verb shares the subject before it
             continue
-        if n > 0 and first is not None and (first.tag == "VB" or (pleads and first.tag == "VBP") or _forbids(sent, first)) and first.lower not in lx.NOT_PREDICATES:
+        dont = first is not None and first.lemma == "do" and first.dep == "aux" and mood.forbidden(sent, sent.tokens[first.head])
+        if n > 0 and first is not None and (first.tag == "VB" or (pleads and first.tag == "VBP") or dont) and first.lower not in lx.NOT_PREDICATES:
             kinds.append("bare")  # "…, schedule my workouts at 6am please": a request of its own
             continue
         if n > 0 and (be := _complement_of(sent, a, b)) is not None:
@@ -179,14 +180,6 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
         else:
             out[-1][2] = b
     return [f"{prefix}{_words(sent, a, b)}" for prefix, a, b in out]
-
-
-def _forbids(sent: Sentence, first: Token) -> bool:
-    """ "…so don't describe things by colour only": "do" + "not" before a bare verb with no subject, an imperative."""
-    verb = sent.tokens[first.head]
-    kids = sent.children(verb.i)
-    return (first.lemma == "do" and first.dep == "aux" and verb.tag == "VB" and any(c.dep == "neg" for c in kids)
-            and not any(c.dep in ("nsubj", "nsubjpass") for c in kids))
 
 
 def _depends_back(sent: Sentence, a: int) -> bool:

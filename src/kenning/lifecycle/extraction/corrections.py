@@ -12,31 +12,32 @@ counterpart changes nothing.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+
+from kenning.text import STOPWORDS
 
 _DAY = r"(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?s?"
 _MONTH = r"(?:jan(?:uary)?|feb(?:ruary)?|march|april|may|june|july|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+_WORD_NUMBERS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
 SHAPES = {
     "weekday": re.compile(rf"(?i)\b{_DAY}\b"),
     "time": re.compile(r"(?i)\b\d{1,2}(?::\d\d)?\s?(?:am|pm)\b|\b\d{1,2}:\d\d\b"),
     "ordinal": re.compile(r"(?i)\b\d{1,2}(?:st|nd|rd|th)\b"),
     "money": re.compile(r"[£$€]\s?\d[\d,.]*k?\b|\b\d[\d,.]*\s?(?:k|grand|quid|pounds|dollars|euros)\b", re.I),
     "month": re.compile(rf"(?i)\b{_MONTH}\b"),
-    "number": re.compile(r"(?i)\b\d+(?:\.\d+)?\b|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b"),
+    "number": re.compile(rf"(?i)\b\d+(?:\.\d+)?\b|\b(?:{_WORD_NUMBERS})\b"),
 }
 _MARKER = r"(?:scratch\s+that|wait\s*,?\s*no|no\s*,?\s*wait|sorry|i\s+mean|i\s+meant|or\s+rather|make\s+(?:that|it)|correction|actually\s+no|no\s*,?\s*sorry|oops)"
+_MARKERS = rf"\b{_MARKER}\b(?:[\s,;:!-]+{_MARKER}\b)*"  # "wait no sorry"
+_OPENER = r"(?:it'?s\s+|its\s+|the\s+|on\s+(?:the\s+)?)?"  # "it's Thursday", "the 15th": the value after it
+_SHORT = r"(?P<val>(?:[^,;.!?]|(?<=\d)[,.](?=\d)){1,24}?)"  # a value of a shape: "tuesdays", "£9,500"
+_LONG = r"(?P<val>[^,;.!?]{1,40}?)"  # a value kept whole for the preposition rule: "they're in Sheffield"
 # "…, wait no, tuesdays[, …]" inside a clause, or "wait no sorry, the 15th" opening the next clause
-_TAIL = re.compile(rf"(?i)[\s,;.!-]*\b{_MARKER}\b(?:[\s,;:!-]+{_MARKER}\b)*[\s,;:!-]+(?:it'?s\s+|its\s+|the\s+|on\s+(?:the\s+)?)?(?P<val>(?:[^,;.!?]|(?<=\d)[,.](?=\d)){{1,24}}?)(?:[\s.!]*$|\s*(?<!\d)[,;]\s*(?P<rest>.+)$)")
-_LEAD = re.compile(rf"(?i)^\W*{_MARKER}\b(?:[\s,;:!-]+{_MARKER}\b)*[\s,;:!-]+(?:it'?s\s+|its\s+|the\s+|on\s+(?:the\s+)?)?(?P<val>(?:[^,;.!?]|(?<=\d)[,.](?=\d)){{1,24}}?)[\s.!]*$")
-
-# the same, with the pronoun and verb kept for the preposition rule: "…, sorry, they're in Sheffield"
-_TAIL_CLAUSE = re.compile(rf"(?i)[\s,;.!-]*\b{_MARKER}\b(?:[\s,;:!-]+{_MARKER}\b)*[\s,;:!-]+(?P<val>[^,;.!?]{{1,40}}?)[\s.!]*$")
-_LEAD_CLAUSE = re.compile(rf"(?i)^\W*{_MARKER}\b(?:[\s,;:!-]+{_MARKER}\b)*[\s,;:!-]+(?P<val>[^,;.!?]{{1,40}}?)[\s.!]*$")
-
-_LEAD_COLON = re.compile(r"(?i)^\W*correction\s*:\s*(?:it'?s\s+|its\s+|the\s+)?(?P<val>[^,;.!?]{1,24}?)[\s.!]*$")
-_ENDS_MARKED = re.compile(rf"(?i)[\s,;.!-]*\b{_MARKER}\b(?:[\s,;:!-]+{_MARKER}\b)*[\s,;:!-]*$")
-
-
-_WORD_NUMBERS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
+_TAIL = re.compile(rf"(?i)[\s,;.!-]*{_MARKERS}[\s,;:!-]+{_OPENER}{_SHORT}(?:[\s.!]*$|\s*(?<!\d)[,;]\s*(?P<rest>.+)$)")
+_LEAD = re.compile(rf"(?i)^\W*{_MARKERS}[\s,;:!-]+{_OPENER}{_SHORT}[\s.!]*$")
+_TAIL_CLAUSE = re.compile(rf"(?i)[\s,;.!-]*{_MARKERS}[\s,;:!-]+{_LONG}[\s.!]*$")
+_LEAD_CLAUSE = re.compile(rf"(?i)^\W*{_MARKERS}[\s,;:!-]+{_LONG}[\s.!]*$")
+_ENDS_MARKED = re.compile(rf"(?i)[\s,;.!-]*{_MARKERS}[\s,;:!-]*$")  # "…in Leicester - sorry"
 
 
 def shape(value: str) -> str | None:
@@ -83,10 +84,11 @@ def _replace_object(text: str, value: str) -> str | None:
 
 
 # words a bare correcting value never is: "sorry I need to go" is an apology and a new clause, not a value
-_NOT_VALUE = re.compile(
-    r"(?i)\b(?:i|i'm|im|i've|i'd|me|my|we|you|he|she|they|it|its|it's|is|are|was|were|be|been|have|has|had|do|does|did|"
-    r"will|would|can|could|should|must|not|no|just|so|that|this|the|a|an|and|but|or|to|about|lol|haha)\b"
-)
+_NOT_VALUE = STOPWORDS | {"i'm", "im", "i've", "i'd", "it's", "been", "should", "must", "just", "about", "lol", "haha"}
+
+
+def _plain(words: Sequence[str]) -> bool:
+    return all(re.fullmatch(r"[\w'&-]+", w) and w.lower() not in _NOT_VALUE for w in words)
 
 
 def _replace_tail(text: str, value: str) -> str | None:
@@ -94,10 +96,10 @@ def _replace_tail(text: str, value: str) -> str | None:
     no wait, Bristol"; "I work at tesco - sorry, asda"), when the value is one to three plain words."""
     v = value.strip(" .!")
     words = v.split()
-    if not 1 <= len(words) <= 3 or _NOT_VALUE.search(v) or not all(re.fullmatch(r"[\w'&-]+", w) for w in words):
+    if not 1 <= len(words) <= 3 or not _plain(words):
         return None
     m = re.search(r"(?P<old>(?:[\w'&-]+\s+){%d}[\w'&-]+)\W*$" % (len(words) - 1), text)
-    if m is None or _NOT_VALUE.search(m.group("old")) or m.group("old").lower() == v.lower():
+    if m is None or not _plain(m.group("old").split()) or m.group("old").lower() == v.lower():
         return None
     return text[: m.start("old")] + v + text[m.end("old") :]
 
@@ -114,7 +116,7 @@ def _fixed(text: str, value: str) -> str | None:
 def standalone(piece: str) -> str | None:
     """The value of a correction said on its own, to what was said before this turn ("wait no, 7pm",
     "no wait it's Thursday", "correction: 4 kids"): the value, when it has a shape; else None."""
-    lead = _LEAD.match(piece) or _LEAD_COLON.match(piece)
+    lead = _LEAD.match(piece)
     if lead is None or shape(lead.group("val")) is None:
         return None
     return lead.group("val").strip()
@@ -153,7 +155,7 @@ def replace_value(text: str, value: str) -> str | None:
     kind = shape(value)
     if kind is None:
         return None
-    m = re.fullmatch(r"(?P<n>\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(?P<unit>[a-z]{3,})\W*", value.strip(), re.I)
+    m = re.fullmatch(rf"(?P<n>\d+|{_WORD_NUMBERS})\s+(?P<unit>[a-z]{{3,}})\W*", value.strip(), re.I)
     if kind == "number" and m:
         held = list(re.finditer(rf"(?i)\b(?:\d+|{_WORD_NUMBERS})(?=\s+{re.escape(m.group('unit')[:4])})", text))
         if not held:

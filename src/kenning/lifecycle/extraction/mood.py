@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from kenning.lifecycle.extraction import lexicon as lx
-from kenning.lifecycle.extraction.parse import Sentence
+from kenning.lifecycle.extraction.parse import Sentence, Token
 
 # "can you…", "could you…", "would you mind…": one thing asked for now, not a rule for every answer
 ASKS = re.compile(r"(?i)^\W*(?:(?:so|and|but|also|oh|ok|okay|pls|please|hey)\W+)*(?:can|could|would|will)\s+(?:you|u)\b")
@@ -22,15 +22,21 @@ def asks_how(sent: Sentence) -> bool:
             and toks[2].lower in ("i", "we"))
 
 
+def forbidden(sent: Sentence, verb: Token) -> bool:
+    """Whether ``verb`` is a negative imperative: a bare verb with "do" + "not" and no subject ("…so don't
+    describe things by colour only")."""
+    kids = sent.children(verb.i)
+    return (verb.tag == "VB" and any(c.dep == "neg" for c in kids) and any(c.dep == "aux" and c.lemma == "do" for c in kids)
+            and not any(c.dep in ("nsubj", "nsubjpass") for c in kids))
+
+
 def prohibits(sent: Sentence) -> bool:
-    """A negative imperative: a bare verb with "do" + "not" and no subject ("don't describe things by colour")."""
+    """A clause that is a negative imperative ("don't describe things by colour"), addressed to no one named
+    ("don't tell Dr. Ramirez" is a joke, not a rule)."""
     root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
-    if root is None or root.tag != "VB":
-        return False
-    kids = sent.children(root.i)
-    return (any(c.dep == "neg" for c in kids) and any(c.dep == "aux" and c.lemma == "do" for c in kids)
-            and not any(c.dep in ("nsubj", "nsubjpass") for c in kids)
-            and not any(c.dep in ("dobj", "dative") and c.pos == "PROPN" for c in kids))  # "don't tell Dr. Ramirez": a joke, not a rule
+    return root is not None and forbidden(sent, root) and not any(
+        c.dep in ("dobj", "dative") and c.pos == "PROPN" for c in sent.children(root.i)
+    )
 
 
 def timed(sent: Sentence) -> bool:

@@ -13,7 +13,7 @@ from kenning.lifecycle import extract as rules
 from kenning.lifecycle import changes
 from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction.clauses import Clause, first_person, opener
-from kenning.lifecycle.extraction.parse import Parser, Sentence
+from kenning.lifecycle.extraction.parse import Parser, Sentence, Token
 
 
 def is_noise(clause: Clause, sent: Sentence) -> bool:
@@ -143,15 +143,20 @@ def unaddressed(parser: Parser, parsed: list[Sentence]) -> list[Sentence]:
     return out
 
 
+def addressed(sent: Sentence) -> list[Token]:
+    """The words that name the other speaker ("you", "your", "ur"), not counting "your" on the answers they
+    give ("keep your answers short" is the user's rule about what they get)."""
+    return [t for t in sent.tokens if t.lower in lx.SECOND_PERSON
+            and not (t.dep == "poss" and sent.tokens[t.head].lemma in lx.RESPONSE_NOUNS)]
+
+
 def about_the_other(sent: Sentence) -> bool:
     """The clause is about the other speaker: "congrats on following your dreams", "your art's amazing",
     "you always make me laugh", "I really appreciate your help", "I'm here for you". Not when the other
     speaker only frames what the user says: "I need you to remember I'm diabetic", "as I told you, …"."""
-    seconds = [t for t in sent.tokens if t.lower in lx.SECOND_PERSON]
+    seconds = addressed(sent)
     if not seconds or _you_know(sent):
         return False
-    if about_answers(sent):
-        return False  # "keep your answers short": the assistant's answers, a rule for them
     if not first_person(sent.text):
         return True
     root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
@@ -220,7 +225,7 @@ def bare_event(sent: Sentence) -> bool:
         return False  # "he loves/AUX fishing/ROOT": a misread verb carries what it is about
     if any(c.dep in attached and not (c.pos == "PRON" and len(sent.subtree(c.i)) == 1) for c in sent.children(root.i)):
         return False  # "finally did it": a pronoun alone says nothing of what
-    return not any(t.pos in ("NOUN", "PROPN", "NUM") and t.i != root.i for t in sent.tokens)
+    return not content
 
 
 def asks_back(sent: Sentence) -> bool:
@@ -318,7 +323,7 @@ def for_the_user(sent: Sentence) -> bool:
     """A standing rule says what the assistant does, to something: "always remind me", "never suggest
     anything with coriander". "never give up!" has nothing to act on and "take care of yourself" acts on
     the other speaker: encouragement."""
-    if any(t.lower in lx.SECOND_PERSON and t.dep not in ("nsubj", "nsubjpass") for t in sent.tokens) and not about_answers(sent):
+    if any(t.dep not in ("nsubj", "nsubjpass") for t in addressed(sent)):
         return False  # "take care of yourself", "talk to you soon": the other speaker is the one acted on
     if first_person(sent.text) or "'s" in {t.lower for t in sent.tokens if t.dep == "nsubj"}:
         return True

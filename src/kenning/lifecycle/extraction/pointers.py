@@ -9,7 +9,7 @@ import re
 
 from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction.clauses import POINTS
-from kenning.lifecycle.extraction.parse import Sentence
+from kenning.lifecycle.extraction.parse import Sentence, Token
 
 
 LAST = "(the last thing said)"
@@ -45,7 +45,7 @@ def pointer_topic(sent: Sentence) -> str | None:
     return " ".join(words) or None
 
 
-def _points_back(sent: Sentence, root) -> bool:  # noqa: ANN001 - a Token
+def _points_back(sent: Sentence, root: Token) -> bool:
     """The imperative's object is "that"/"this"/"it" alone (maybe with "all"), and nothing else is said."""
     objs = [c for c in sent.children(root.i) if c.dep == "dobj"]
     if len(objs) != 1 or objs[0].lower not in ("that", "this", "it"):
