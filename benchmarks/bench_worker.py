@@ -146,20 +146,13 @@ def ten_of_thousand(url: str) -> None:
             return spent
 
         for order, a, b in (("pass first", pool[0:10], pool[10:20]), ("alone first", pool[20:30], pool[30:40])):
-            if order == "pass first":
-                for s in a:
+            steps = [(a, the_pass), (b, alone)] if order == "pass first" else [(b, alone), (a, the_pass)]
+            spent = {}
+            for scopes, measure in steps:  # change 10 users, then time the measure on them
+                for s in scopes:
                     turn(k, s, rng)
-                p = the_pass(a)
-                for s in b:
-                    turn(k, s, rng)
-                al = alone(b)
-            else:
-                for s in b:
-                    turn(k, s, rng)
-                al = alone(b)
-                for s in a:
-                    turn(k, s, rng)
-                p = the_pass(a)
+                spent[measure] = measure(scopes)
+            p, al = spent[the_pass], spent[alone]
             print(f"  {order}: pass over 1,000 users with 10 changed {p:.3f} s; those 10 alone {al:.3f} s; ratio {p / al:.2f}", flush=True)
 
 
