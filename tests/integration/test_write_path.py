@@ -168,3 +168,14 @@ def test_ending_a_named_thing_retires_the_memory_that_names_it(real_system):
     texts = [m.text for m in mem.list()]
     assert not any("dog called Rolo" in t for t in texts), texts
     assert any("Initech" in t for t in texts), texts
+
+
+@pytest.mark.parametrize("pointer", ["scratch that", "wait no, 7pm"])
+def test_what_was_said_last_is_looked_up_in_the_speakers_own_scope_only(real_system, pointer):
+    # the same user id under another tenant said something later: it is never what "that" points at
+    mine, theirs = real_system.scope("acme", "u-same"), real_system.scope("globex", "u-same")
+    say(mine, "my train to Leeds leaves at 6pm", T0, wait=True)
+    say(theirs, "my flight to Oslo is at 6pm", T0 + timedelta(minutes=1), wait=True)
+    say(mine, pointer, T0 + timedelta(minutes=2), wait=True)
+    assert [m.text for m in theirs.list()] == ["User's flight to Oslo is at 6pm."]
+    assert not any("Oslo" in m.text for m in mine.list())
