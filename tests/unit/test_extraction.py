@@ -272,6 +272,13 @@ def test_chat_that_drops_the_subject_is_read_as_the_user():
     assert moved.kind is Kind.FACT and "Bristol" in moved.text and moved.text.startswith("User")
 
 
+def test_a_state_left_behind_without_its_subject_is_the_users():
+    (band,) = texts("not playing in the band any more, too many late nights")
+    assert band.startswith("User is not playing in the band any more")
+    assert texts("not at the bakery anymore btw") == ["User is not at the bakery anymore."]
+    assert not any("sure" in t for t in texts("not sure yet tbh"))  # a hedge, not a state that ended
+
+
 def test_a_pointer_carries_its_topic_and_a_correction_inside_it():
     (p,) = claims("ok please forget what i said about me and Dan splitting up")
     assert p.metadata["pointer"] and "Dan" in p.metadata["pointer_topic"]
@@ -332,6 +339,10 @@ def test_one_table_reads_the_attribute_whatever_the_wording(text, subject, attri
     assert fact is not None and (fact.subject, fact.attribute.name, fact.value) == (subject, attribute, value)
 
 
-@pytest.mark.parametrize("text", ["User had pasta for lunch.", "User works in London.", "User works in marketing.", "User works in the office on Mondays."])
+@pytest.mark.parametrize(
+    "text",
+    ["User had pasta for lunch.", "User works in London.", "User works in marketing.", "User works in the office on Mondays.",
+     "User is at the library on Fridays now, much quieter."],  # "quieter" looks like a job word but is an adjective
+)
 def test_a_claim_without_a_table_attribute_reads_as_none(text):
     assert of_text(default_parser(), text) is None

@@ -202,10 +202,15 @@ def _one(sent: Sentence, root: Token, verb: str, kids: list[Token], attr: Attrib
             if obj is not None and (not attr.copula or _in_class(obj, attr.copula)):
                 return Fact(subject, attr, _phrase(sent, obj), negated)
     if attr.copula and root.lemma == "be":
-        comp = next((c for c in kids if c.dep in ("attr", "acomp")), None)
+        comp = next((c for c in kids if c.dep in ("attr", "acomp") and not _set_off(sent, c)), None)
         if comp is not None and (_in_class(comp, attr.copula) or (attr.copula == "occupation" and _role_at(sent, comp))):
             return Fact(subject, attr, _phrase(sent, comp), negated)
     return None
+
+
+def _set_off(sent: Sentence, comp: Token) -> bool:
+    """A complement after a comma is an afterthought, not what the subject is: "at the library now, much quieter"."""
+    return any(c.dep == "punct" and c.i < comp.i for c in sent.children(comp.i))
 
 
 def _role_at(sent: Sentence, noun: Token) -> bool:
@@ -233,8 +238,8 @@ def _is_time(tok: Token) -> bool:
 
 
 def _in_class(tok: Token, cls: frozenset[str] | str) -> bool:
-    if cls == "occupation":
-        return bool(re.fullmatch(slots.JOB, tok.lower)) or bool(re.fullmatch(slots.JOB, tok.lemma))
+    if cls == "occupation":  # a noun that names a job ("treasurer"), never an adjective that looks like one ("easier")
+        return tok.pos in ("NOUN", "PROPN") and bool(re.fullmatch(slots.JOB, tok.lower)) or bool(re.fullmatch(slots.JOB, tok.lemma))
     return tok.lower in cls or tok.lemma in cls
 
 

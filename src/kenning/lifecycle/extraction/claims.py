@@ -44,6 +44,7 @@ OTHER_CONFIDENCE = 0.8
 OTHER_IMPORTANCE = 0.45
 EPISODE_IMPORTANCE = 0.3
 _CONTACT = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?<![\w+])\+?\d[\d ()-]{7,}\d(?![\w-])")
+_ENDED = re.compile(r"(?i)\bany\s?more\b|\bthese\s+days\b|\bnow\b")
 _PRONOUN_SUBJECT = re.compile(r"(?i)^(?:\W*)(he|she|they)\b")
 
 
@@ -128,6 +129,11 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
             clause = replace(clause, question=False, hedged=True)  # "going freelance, or maybe contracting?"
         elif state.hedged and _alternative(sent):
             clause = replace(clause, hedged=True)
+        if clause.subject == "none" and _left_state(sent):
+            # "not doing bolt anymore": chat drops "I'm", and the fragment parses badly; parse it as meant
+            piece = f"I'm {_without_fillers(piece)}"
+            sent = parser.parse([piece])[0][0]
+            clause = read(sent, others=state.others)
         got = _claim(clause, sent, piece, index, sarcastic, state)
         if not got and not clause.hedged:
             got = _reason_claims(parser, sent, index, sarcastic, state)
@@ -345,6 +351,16 @@ def _without_fillers(text: str) -> str:
     while words and words[0].lower().strip(",.!") in lx.CLAUSE_ADVERBS and len(words) > 1:
         words.pop(0)
     return " ".join(words)
+
+
+def _left_state(sent: Sentence) -> bool:
+    """A clause opening with "not" and a verb in -ing, a place or a quality, that it says is over:
+    "not doing the food bank saturdays anymore", "not on twitch any more"."""
+    first = opener(sent)
+    if first is None or first.lower != "not" or first.i + 1 >= len(sent.tokens):
+        return False
+    after = sent.tokens[first.i + 1]
+    return (after.tag == "VBG" or after.pos in ("ADP", "ADJ")) and bool(_ENDED.search(sent.text))
 
 
 def _ellipsis(sent: Sentence) -> str:
