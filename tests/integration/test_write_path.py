@@ -170,6 +170,29 @@ def test_ending_a_named_thing_retires_the_memory_that_names_it(real_system):
     assert any("Initech" in t for t in texts), texts
 
 
+@pytest.mark.parametrize(
+    "ending",
+    ["my GP took me off the sertraline last week", "gave up the sertraline, the side effects were awful",
+     "not taking the sertraline anymore"],
+)
+def test_stopping_something_the_user_takes_retires_it_and_nothing_else(real_system, ending):
+    mem = real_system.scope("acme", "u-stop")
+    say(mem, "I take sertraline 50mg every morning and I swim at the lido on Sundays", T0, wait=True)
+    say(mem, ending, T0 + timedelta(days=30), wait=True)
+    texts = [m.text for m in mem.list()]
+    assert not any("takes sertraline" in t for t in texts), texts
+    assert any("lido" in t for t in texts), texts
+
+
+def test_a_question_about_having_told_it_is_the_statement_inside(real_system):
+    mem = real_system.scope("acme", "u-told")
+    say(mem, "we live in Dundee", T0, wait=True)
+    say(mem, "oh did i tell you we're in Perth now? got a flat by the river", T0 + timedelta(days=40), wait=True)
+    texts = [m.text for m in mem.list()]
+    assert any("Perth" in t and "asked" not in t for t in texts), texts
+    assert not any("Dundee" in t and "Perth" not in t for t in texts), texts
+
+
 @pytest.mark.parametrize("pointer", ["scratch that", "wait no, 7pm"])
 def test_what_was_said_last_is_looked_up_in_the_speakers_own_scope_only(real_system, pointer):
     # the same user id under another tenant said something later: it is never what "that" points at

@@ -350,7 +350,8 @@ def attribute_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision
     news = [f for f in facts_of(candidate) if f.value and (f.attribute.single or f.negated)]
     if not news:
         return None
-    named = [f.value for f in news if f.attribute is attributes.ANY and f.subject == "user" and f.value[:1].isupper()]
+    named = [f.value for f in news if f.subject == "user" and (
+        (f.attribute is attributes.ANY and f.value[:1].isupper()) or f.attribute is attributes.STOPPED)]
     for n in ranked:
         old = n.memory
         if old.id == candidate.id or old.status is not Status.ACTIVE or old.scope != candidate.scope:
@@ -363,7 +364,7 @@ def attribute_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision
             for new in news:
                 if was.negated or was.subject != new.subject:
                     continue
-                if new.attribute is attributes.ANY:
+                if new.attribute in (attributes.ANY, attributes.STOPPED):
                     if same_value(new.value.lower(), was.value.lower()) or _names_value(new.value, was.value):
                         return Decision(Op.UPDATE, old.id, None, RETRACTION)  # "sold the Fiesta" ends "drives a Fiesta"
                     continue

@@ -67,6 +67,9 @@ _FAN_NOUNS = frozenset({"fan", "supporter", "follower"})
 # the user's fact, of whatever attribute, that holds this value; ANY_VALUE ("switched gyms") retires the
 # row's current value whatever it is
 ANY = Attribute("any", Kind.FACT, 0.5, single=False)
+# an ending of something the user took or did ("quit the gym", "was taken off the amlodipine"): its value
+# retires the user's fact naming it even when it is no name ("takes amlodipine 5mg")
+STOPPED = Attribute("stopped", Kind.FACT, 0.5, single=False)
 ANY_VALUE = "*"
 
 
@@ -98,6 +101,23 @@ def _subject(sent: Sentence, root: Token) -> tuple[str, Token | None]:
             return subj.lemma, subj
         return "user", subj  # "User's phone number …": the user's own attribute, named by the noun
     return "", subj
+
+
+def _taken_off(sent: Sentence, root: Token, subject: str) -> Token | None:
+    """What the user was taken off: "the doctor took the user off the amlodipine", "User was taken off the
+    statins"; None otherwise. ("came off my bike" is a fall, not an ending: only "take" counts.)"""
+    kids = sent.children(root.i)
+    taken = any(c.dep == "dobj" and c.lower in ("user", "me", "us") for c in kids) or (
+        subject == "user" and any(c.dep == "nsubjpass" for c in kids))
+    if root.lemma != "take" or not taken:
+        return None
+    off = next((c for c in kids if c.lower == "off" and c.dep in ("prep", "prt")), None)
+    if off is None:
+        return None
+    obj = next((c for c in sent.children(off.i) if c.dep == "pobj"), None)
+    if obj is None and off.dep == "prt":
+        obj = next((c for c in kids if c.dep == "dobj" and c.lower not in ("user", "me", "us")), None)
+    return obj if obj is not None and obj.pos in ("NOUN", "PROPN") and obj.lower not in lx.THING_PRONOUNS else None
 
 
 def _phrase(sent: Sentence, head: Token) -> str:
@@ -136,6 +156,9 @@ def _read(sent: Sentence) -> list[Fact]:
     if root is None:
         return []
     subject, subj = _subject(sent, root)
+    off = _taken_off(sent, root, subject)
+    if off is not None:  # "came off the amlodipine", "Dr Patel took the user off the amlodipine"
+        return [Fact("user", STOPPED, _phrase(sent, off), True)]
     if not subject:
         return []
     must = next((c for c in sent.children(root.i) if c.dep == "xcomp" and c.pos == "VERB"), None) if root.lemma == "have" else None
@@ -163,7 +186,8 @@ def _read(sent: Sentence) -> list[Fact]:
         if fact is not None:
             out.append(fact)
     if ending and not out and obj is not None and obj.pos in ("PROPN", "NOUN") and not obj.lower in lx.THING_PRONOUNS:
-        out.append(Fact(subject, ANY, _phrase(sent, obj), True))  # "quit Grindhouse", "sold the Fiesta"
+        kind = STOPPED if verb in lx.STOPPING_VERBS else ANY
+        out.append(Fact(subject, kind, _phrase(sent, obj), True))  # "quit Grindhouse", "sold the Fiesta"
     return out
 
 

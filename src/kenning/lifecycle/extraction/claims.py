@@ -129,6 +129,11 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
             clause = replace(clause, question=False, hedged=True)  # "going freelance, or maybe contracting?"
         elif state.hedged and _alternative(sent):
             clause = replace(clause, hedged=True)
+        inner = mood.told(sent)
+        if inner:  # "did i tell you we're in Kelowna now?": a statement, asked about only for effect
+            piece = inner
+            sent = parser.parse([piece])[0][0]
+            clause = read(sent, others=state.others)
         if clause.subject == "none" and _left_state(sent):
             # "not doing bolt anymore": chat drops "I'm", and the fragment parses badly; parse it as meant
             piece = f"I'm {_without_fillers(piece)}"

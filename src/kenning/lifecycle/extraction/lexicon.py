@@ -32,6 +32,8 @@ AUXILIARIES = frozenset({"be", "have", "do", "will", "would", "can", "could", "s
 # predicates that end what their object names: "quit keto", "gave up the gym", "stopped being vegan"
 ENDING_VERBS = frozenset({"quit", "stop", "leave", "drop", "give up", "pack in", "ditch", "abandon", "end", "sell", "switch", "change",
                           "resign", "retire", "rehome", "give away"})
+# endings of something one takes or does (not of a place or a thing one can leave for a moment)
+STOPPING_VERBS = frozenset({"quit", "stop", "give up", "pack in", "ditch"})
 # verbs of how one speaker treats the other: "I miss you", "I owe you one", "thank you"
 SOCIAL_VERBS = frozenset({"miss", "love", "adore", "owe", "thank", "hug", "appreciate", "promise", "wish", "congratulate", "envy", "trust"})
 # words that open a reason: "which is awkward because I'm a barista"

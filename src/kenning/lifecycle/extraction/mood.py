@@ -42,3 +42,22 @@ def prohibits(sent: Sentence) -> bool:
 def timed(sent: Sentence) -> bool:
     """A clause that names a time or occasion ("don't forget the milk tomorrow", "don't book it yet")."""
     return any(t.ent in ("DATE", "TIME") or t.lower in ONE_TIME for t in sent.tokens)
+
+
+TELLING = frozenset({"tell", "mention", "say"})
+
+
+def told(sent: Sentence) -> str | None:
+    """The statement inside a question about having told it: "did i tell you we're in Kelowna now?",
+    "have I mentioned I got the job?" -> "we're in Kelowna now", "I got the job"; None for any other clause."""
+    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
+    if root is None or root.lemma not in TELLING:
+        return None
+    kids = sent.children(root.i)
+    if not any(c.dep == "nsubj" and c.lower == "i" for c in kids) or not any(c.dep == "aux" and c.lemma in ("do", "have") for c in kids):
+        return None
+    said = next((c for c in kids if c.dep == "ccomp" and c.i > root.i), None)
+    if said is None:
+        return None
+    span = [i for i in sent.subtree(said.i) if sent.tokens[i].dep != "mark" or i != sent.subtree(said.i)[0]]
+    return "".join(sent.tokens[i].text + sent.tokens[i].space for i in span).strip(" ?")
