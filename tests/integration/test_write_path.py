@@ -184,6 +184,30 @@ def test_stopping_something_the_user_takes_retires_it_and_nothing_else(real_syst
     assert any("lido" in t for t in texts), texts
 
 
+@pytest.mark.parametrize(
+    ("first", "then", "now_held", "gone"),
+    [
+        ("I take levothyroxine 75mcg every morning", "oh sorry I misread the box, its 100 not 75", "100mcg", "75mcg"),
+        ("I play five-a-side on wednesdays and fridays", "got that wrong, it's mondays and fridays i play, not wednesdays",
+         "mondays and fridays", "wednesdays"),
+        ("my landlord is called Mr Patel", "sorry, its Mr Shah not Mr Patel, Patel was the old one", "Shah", "called Mr Patel"),
+    ],
+)
+def test_a_value_set_against_another_corrects_the_memory_that_holds_it(real_system, first, then, now_held, gone):
+    mem = real_system.scope("acme", "u-contrast")
+    say(mem, first, T0, wait=True)
+    say(mem, then, T0 + timedelta(days=3), wait=True)
+    texts = [m.text for m in mem.list()]
+    assert any(now_held in t for t in texts), texts
+    assert not any(gone in t and "not" not in t for t in texts), texts
+
+
+def test_a_contrast_said_first_is_an_ordinary_claim(real_system):
+    mem = real_system.scope("acme", "u-contrast-first")
+    say(mem, "I work at Tesco, not Asda, people always mix them up", T0, wait=True)
+    assert any("Tesco" in m.text for m in mem.list())
+
+
 def test_a_question_about_having_told_it_is_the_statement_inside(real_system):
     mem = real_system.scope("acme", "u-told")
     say(mem, "we live in Dundee", T0, wait=True)

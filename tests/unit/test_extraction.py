@@ -346,3 +346,20 @@ def test_one_table_reads_the_attribute_whatever_the_wording(text, subject, attri
 )
 def test_a_claim_without_a_table_attribute_reads_as_none(text):
     assert of_text(default_parser(), text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("its 850 not 500", ("500", ["850"])),
+        ("its mondays and thursdays i climb, not tuesdays", ("tuesdays", ["thursdays", "mondays"])),
+        ("turns out it was a V5 i sent not a V4", ("V4", ["V5"])),
+        ("and its Dewi not Dai, i always do that", ("Dai", ["Dewi"])),
+        ("I'm not vegan", None),  # "not" after an auxiliary negates the verb
+        ("I like cats not dogs", None),  # no value of a shape on either side
+        ("Sam not Jo is coming", None),  # a capitalised first word is no name to contrast with
+    ],
+)
+def test_a_value_set_against_another_of_the_same_shape(text, expected):
+    (sent,) = default_parser().parse([text])[0]
+    assert corrections.contrast(sent) == expected

@@ -123,6 +123,27 @@ def correction(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | Non
     return None
 
 
+def contrast_correction(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | None:
+    """A value set against another ("its 850 not 500", "mondays and thursdays i climb, not tuesdays"), marked by
+    extraction (metadata ``contrast_old``/``contrast_new``): the newest memory the user said before it that holds
+    the old value is rewritten with the nearest new value it does not already hold ("on tuesdays and thursdays"
+    -> "on mondays and thursdays"). Nothing holds the old value: None, and the claim is an ordinary one ("I work
+    at Tesco, not Asda" said for the first time)."""
+    old, news = candidate.metadata.get("contrast_old"), candidate.metadata.get("contrast_new")
+    if not isinstance(old, str) or not isinstance(news, list):
+        return None
+    for mem in sorted(_users_own(candidate, ranked), key=lambda m: (m.created_at, m.id), reverse=True):
+        if mem.created_at > candidate.created_at or mem.kind is Kind.PROCEDURE:
+            continue
+        at = corrections.holds(mem.text, old)
+        new = next((v for v in news if not re.search(rf"(?i)\b{re.escape(v)}\b", mem.text)), None)
+        if at is None or new is None:
+            continue
+        new = new.lower() if old.islower() and new[:1].isupper() and new[1:].islower() else new
+        return Decision(Op.UPDATE, mem.id, mem.text[: at.start()] + new + mem.text[at.end() :], CORRECTED)
+    return None
+
+
 # The change-marker fallback. Cosines of the vectors the write path stores (bundled MiniLM over the text
 # with the user's naming words removed, Context.embed_documents), measured 2026-11-29 on texts as extraction
 # writes them: 18 same-topic old/new pairs scored 0.28-0.74; those with no old value named ("takes the train

@@ -29,7 +29,7 @@ from kenning.lifecycle.retrieve import terms
 from kenning.stores.base import audit_entry
 from kenning.types import Changeset, Decision, Kind, Memory, Op, Source, Status, Transition, new_id
 from kenning.lifecycle.changes import (  # noqa: F401  (re-exported: reconcile.X is the public name)
-    about_last, attribute_change, change_target, correction, fact_of, facts_of, pointed_retraction,
+    about_last, attribute_change, change_target, contrast_correction, correction, fact_of, facts_of, pointed_retraction,
     relation_change, retract_last, standalone_correction,
 )
 from kenning.lifecycle.matching import (  # noqa: F401  (re-exported)
@@ -51,7 +51,7 @@ def decide(candidate: Memory, neighbours: Sequence[Neighbour]) -> Decision:
     if candidate.metadata.get("pointer"):
         fixed = correction(candidate, ranked) or pointed_retraction(candidate, ranked)
         return fixed or Decision(Op.NOOP, None, None, POINTER_MISSED)
-    fixed = correction(candidate, ranked)
+    fixed = correction(candidate, ranked) or contrast_correction(candidate, ranked)
     if fixed is not None:
         return fixed
     fixed = pointed_retraction(candidate, ranked) or relation_change(candidate, ranked)
@@ -134,11 +134,19 @@ def guard(
             or len(text) > max_chars
             or (not allow_secrets and safety.has_secret(text))
             or safety.is_injection(text)
-            or not slots.distinctive(candidate.text) <= slots.distinctive(text) | slots.distinctive(_target_text(shown, decision))
+            or not _kept(candidate, text, _target_text(shown, decision))
         )
         if bad or op is not Op.UPDATE:
             text = None
     return Decision(decision.op, decision.target_id, text, decision.reason)
+
+
+def _kept(candidate: Memory, text: str, target: str) -> bool:
+    """Whether replacement ``text`` (with its target's) keeps every number, code and name of the candidate: "850"
+    is kept by "850mg"; the old value a contrast sets aside ("its 850 not 500") need not be."""
+    need = slots.distinctive(candidate.text) - {str(candidate.metadata.get("contrast_old", "")).lower()}
+    have = slots.distinctive(text) | slots.distinctive(target)
+    return all(t in have or any(h.startswith(t) and h[len(t):].isalpha() for h in have) for t in need)
 
 
 def _target_text(shown: Mapping[str, Memory], decision: Decision) -> str:

@@ -307,6 +307,10 @@ def neighbours(ctx: Context, scope: Scope, candidate: Memory, now: datetime, k: 
             found[s.memory.id] = s.memory
     for s in store.search_keywords(scope, candidate.text, k=k, now=now):
         found.setdefault(s.memory.id, s.memory)
+    old = candidate.metadata.get("contrast_old")
+    if isinstance(old, str):  # "its 850 not 500": what holds the old value, however unlike it reads
+        for s in store.search_keywords(scope, old, k=k, now=now):
+            found.setdefault(s.memory.id, s.memory)
     if reconcile.about_last(candidate):  # "wait no, 7pm", "scratch that": the latest memories, however unlike they read
         for m in store.list(scope, statuses=[Status.ACTIVE], limit=k):
             found.setdefault(m.id, m)

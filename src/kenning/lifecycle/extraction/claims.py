@@ -145,6 +145,7 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
         if not got and change_markers.corrects(piece):
             # "sorry she's 8 not 7", "actually its bristol not bath": nothing to store, a value to correct
             got = [_instruction(third_person(piece), index, pointer=True, pointer_topic="")]
+        got = [_with_contrast(c, piece, cut.contrasts) for c in got]
         state.hedged = clause.hedged
         state.others.extend(named)
         state.things.extend(_things(sent))
@@ -267,6 +268,15 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
         slot = slots.parse(one) if kind in (Kind.FACT, Kind.PREFERENCE) else None
         out.append(rules.Claim(one, kind, Source.USER_SAID, importance, confidence, safety.sensitivity_of(one), slot, index, meta))
     return out
+
+
+def _with_contrast(claim: rules.Claim, piece: str, contrasts: list[tuple[str, list[str]]]) -> rules.Claim:
+    """``claim`` marked with the value its clause sets against another ("…, not tuesdays"), so reconciliation
+    can correct a memory that holds the old value (``changes.contrast_correction``)."""
+    for old, news in contrasts:
+        if re.search(rf"(?i)\bnot\s+(?:a\s+|an\s+|the\s+)?{re.escape(old)}\b", piece):
+            return replace(claim, metadata={**claim.metadata, "contrast_old": old, "contrast_new": news})
+    return claim
 
 
 def _instruction(text: str, index: int, **meta: object) -> rules.Claim:

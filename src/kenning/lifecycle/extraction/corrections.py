@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from kenning.lifecycle.extraction.parse import Sentence
 from kenning.text import STOPWORDS
 
 _DAY = r"(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?s?"
@@ -163,3 +164,51 @@ def replace_value(text: str, value: str) -> str | None:
         last = held[-1]
         return text[: last.start()] + m.group("n") + text[last.end() :]
     return _replace_last(text, kind, value)
+
+
+def _token_shape(word: str) -> str | None:
+    """A value's shape for a contrast: one of ``SHAPES``, a code of letters and digits ("V5", "B1", "N3"), or
+    a capitalised name; None for any other word."""
+    if re.fullmatch(r"[A-Za-z]{1,3}\d{1,3}[A-Za-z]?", word):
+        return "code"
+    kind = shape(word)
+    if kind:
+        return kind
+    return "name" if word[:1].isupper() and word[1:].islower() and word.lower() not in _NOT_VALUE | {"user"} else None
+
+
+def contrast(sent: Sentence) -> tuple[str, list[str]] | None:
+    """A value set against another in so many words, whatever the wording around it: "its 850 not 500",
+    "mondays and thursdays i climb, not tuesdays", "it was a V5 i sent not a V4", "its Dewi not Dai".
+
+    Returns the old value (after "not") and the values of the same shape said before it in the sentence,
+    nearest first, or None. A "not" after an auxiliary negates the verb ("is not vegan"): no contrast.
+    """
+    toks = sent.tokens
+    for t in toks:
+        if t.lower != "not" or t.i == 0 or toks[t.i - 1].pos in ("AUX", "PART"):
+            continue
+        j = t.i + 1
+        while j < len(toks) and toks[j].pos == "DET":
+            j += 1
+        if j >= len(toks):
+            continue
+        kind = _token_shape(toks[j].text)
+        if kind is None:
+            continue
+        # values of the same shape before it, nearest first (a capitalised first word is no name)
+        news = [toks[i].text for i in range(t.i - 1, -1, -1)
+                if toks[i].lower != toks[j].lower and _token_shape(toks[i].text) == kind and (i > 0 or kind != "name")]
+        if news:
+            return toks[j].text, news
+    return None
+
+
+def holds(text: str, value: str) -> re.Match[str] | None:
+    """Where ``text`` holds ``value`` as a value (a number also with a unit joined to it: "500" in "500mg"),
+    never right after "not"."""
+    tail = r"(?=[a-z]{0,3}\b)" if value[:1].isdigit() else r"\b"
+    for m in re.finditer(rf"(?i)\b{re.escape(value)}{tail}", text):
+        if not re.search(r"(?i)\bnot\s+(?:a\s+|an\s+|the\s+)?$", text[: m.start()]):
+            return m
+    return None

@@ -22,6 +22,7 @@ class Pieces:
     known: dict[str, list[Sentence]]
     addressed: set[str]
     parser: Parser
+    contrasts: list[tuple[str, list[str]]]  # values set against another ("its 850 not 500"): (old, new values)
 
     @property
     def todo(self) -> list[str]:
@@ -43,4 +44,5 @@ def turn_pieces(parser: Parser, text: str) -> Pieces:
         if cut_up == [s.text]:
             known[s.text] = [s]  # a one-clause sentence: its parse is the clause's, no second parse
         pieces.extend(cut_up)
-    return Pieces(corrections.apply(pieces), known, addressed, parser)
+    contrasts = [c for s in parsed_sentences if (c := corrections.contrast(s)) is not None]
+    return Pieces(corrections.apply(pieces), known, addressed, parser, contrasts)
