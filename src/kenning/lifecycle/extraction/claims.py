@@ -157,6 +157,8 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
     if pointers.pointer_topic(sent) is None and noise.is_noise(clause, sent):
         return []
     text = piece
+    if clause.subject == "other" and not _names_person(clause) and noise.owned_figure(sent):
+        clause = replace(clause, subject="thing")  # "pb is 21:40": a lowercase word the tagger took for a name
     if clause.subject == "other":
         m = _PRONOUN_SUBJECT.match(text)
         if m:

@@ -88,9 +88,17 @@ def has_verb(sent: Sentence) -> bool:
 
 
 def owned_figure(sent: Sentence) -> bool:
-    """A noun subject (not it/that/this) stated with a number or sum: "total budget is £12,000"."""
+    """A noun subject (not it/that/this) stated with a number or sum: "total budget is £12,000", or a bare one
+    (no article or owner, as chat drops "my") set equal to a figure: "pb is 21:40", "erg 2k pb is 6:48"."""
     subj = next((t for t in sent.tokens if t.dep in ("nsubj", "nsubjpass")), None)
-    return bool(subj is not None and subj.lemma in lx.OWN_NOUNS and any(t.pos == "NUM" or t.tag == "$" for t in sent.tokens))
+    if subj is None or not any(t.pos == "NUM" or t.tag == "$" for t in sent.tokens):
+        return False
+    if subj.lemma in lx.OWN_NOUNS:
+        return True
+    head = sent.tokens[subj.head]
+    figure = next((c for c in sent.children(head.i) if c.dep in ("attr", "acomp")), None)
+    return (head.lemma == "be" and figure is not None and figure.pos == "NUM" and subj.text.islower() and subj.tag in ("NN", "NNP")
+            and not any(c.dep in ("det", "poss") for c in sent.children(subj.i)))
 
 
 def has_content(sent: Sentence) -> bool:
