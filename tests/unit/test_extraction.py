@@ -100,6 +100,9 @@ def test_a_clause_cut_from_a_turn_keeps_the_entity_types_the_turn_gave_its_words
         ("u should see ur face", "you should see your face"),
         ("i jacked in the job", "I quit the job"),
         ("the teacher says im a natural (lies)", "the teacher says I'm a natural"),
+        ("been here 2 years (from cork originally)", "been here 2 years, from cork originally,"),  # where from: kept
+        ("my company (Thoughtworks) is moving me", "my company, Thoughtworks, is moving me"),  # a name: an apposition
+        ("the leftovers are great (elite tbh)", "the leftovers are great"),
         ("ICU nurse, NHS", "ICU nurse, NHS"),
         ("allergic to kiwi AND avocado, NOT mango", "allergic to kiwi and avocado, not mango"),
         ("I work in IT in the US", "I work in IT in the US"),

@@ -32,7 +32,10 @@ _PHRASAL = [
 ]
 
 
-# a short aside in brackets is commentary ("(lies)", "(deserved tbh)"), not a claim's words
+# a short aside in brackets is commentary ("(lies)", "(deserved tbh)"), not a claim's words, unless it names
+# (capitalised: "(Teams)", "(Fleetwood Mac)") or says where from ("(from cebu originally)"): then it is an
+# apposition, read as one
+_NAMING_ASIDE = re.compile(r"\s*\(((?:from|in)\s+[^()\d]{1,22}|[A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,2})\)")
 _ASIDE = re.compile(r"\s*\((?:[^()\d]{0,24})\)|\s*\((?:lies|jk|lol|haha|sigh|ugh)[^()]*$", re.I)
 
 
@@ -77,6 +80,7 @@ def normalise(text: str) -> str:
     text = _ANNOTATION.sub("", text)
     text = _THANKS.sub("", text)
     text = _CLEFT.sub(lambda m: f"{m.group(1)} {m.group(2) or ''}", text)
+    text = _NAMING_ASIDE.sub(lambda m: f", {m.group(1)},", text)
     text = _ASIDE.sub("", text)
     for pattern, forms in _PHRASAL:
         text = pattern.sub(lambda m: forms[(m.group(2) or "").lower()], text)
