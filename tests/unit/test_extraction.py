@@ -275,6 +275,11 @@ def test_chat_that_drops_the_subject_is_read_as_the_user():
     assert moved.kind is Kind.FACT and "Bristol" in moved.text and moved.text.startswith("User")
 
 
+@pytest.mark.parametrize("text", ["talk soon xo", "speak later!", "ok talk soon then"])
+def test_a_sign_off_is_no_rule_for_answers(text):
+    assert texts(text) == []
+
+
 def test_a_state_left_behind_without_its_subject_is_the_users():
     (band,) = texts("not playing in the band any more, too many late nights")
     assert band.startswith("User is not playing in the band any more")

@@ -341,11 +341,16 @@ def for_the_user(sent: Sentence) -> bool:
     return about_answers(sent) or any(c.dep in ("dobj", "prep", "xcomp", "ccomp", "dative", "attr", "acomp") for c in sent.children(root.i))
 
 
+_SIGN_OFF = frozenset({"soon", "later", "tomorrow", "tonight", "then", "again", "xo", "xx", "x"})
+
+
 def about_answers(sent: Sentence) -> bool:
     """An imperative about the assistant's own answers: their length, tone, units or language."""
     root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
     if root is None or root.tag != "VB":
         return False
     if root.lemma in lx.RESPONSE_VERBS:
-        return True
+        # "speak plainly", "reply in French"; "talk soon", "speak later" say goodbye
+        said = [c for c in sent.children(root.i) if c.dep not in ("punct", "intj", "dep", "npadvmod") and c.pos not in ("INTJ", "X")]
+        return any(c.lower not in _SIGN_OFF for c in said)
     return any(t.lemma in lx.RESPONSE_NOUNS and t.dep in ("dobj", "nsubj", "pobj") for t in sent.tokens)
