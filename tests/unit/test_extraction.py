@@ -275,6 +275,11 @@ def test_chat_that_drops_the_subject_is_read_as_the_user():
     assert moved.kind is Kind.FACT and "Bristol" in moved.text and moved.text.startswith("User")
 
 
+def test_a_question_with_an_emphatic_phrase_and_no_mark_is_asked():
+    (got,) = claims("how on earth do i get wax out of a carpet")
+    assert got.kind is Kind.EPISODE and got.text.startswith("User asked")
+
+
 @pytest.mark.parametrize("text", ["talk soon xo", "speak later!", "ok talk soon then"])
 def test_a_sign_off_is_no_rule_for_answers(text):
     assert texts(text) == []

@@ -283,7 +283,7 @@ def read(sent: Sentence, *, others: Sequence[str] = ()) -> Clause:
     aux = {c.lemma for c in toks if c.dep in ("aux", "auxpass") or (c.pos == "AUX" and c.i < root.i)}
     words = {t.lower for t in toks}
     lemmas = {t.lemma for t in toks}
-    question = text.rstrip().endswith("?") or _inverted(toks)
+    question = text.rstrip().endswith("?") or _inverted(toks) or mood.asks_how(sent)
     request = _request(toks, root, subj, question)
     negated = any(t.dep == "neg" or t.lower in lx.NEGATORS for t in toks)
     hedged = _hedged(sent, root, aux, words, lemmas)
