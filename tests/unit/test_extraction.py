@@ -381,4 +381,5 @@ def test_a_value_set_against_another_of_the_same_shape(text, expected):
 def test_a_bare_noun_set_equal_to_a_figure_is_the_users_own():
     assert texts("deadlift max is 140") == ["User's deadlift max is 140."]
     assert texts("handicap is 18") == ["User's handicap is 18."]
+    assert texts("bin day is friday") == ["User's bin day is friday."]
     assert texts("rain is wahala today") == []  # no figure: a comment, not the user's thing

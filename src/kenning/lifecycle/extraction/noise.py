@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from kenning.lifecycle import extract as rules
 from kenning.lifecycle import changes
+from kenning.lifecycle.extraction import corrections
 from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction.clauses import Clause, first_person, opener
 from kenning.lifecycle.extraction.parse import Parser, Sentence, Token
@@ -89,15 +90,17 @@ def has_verb(sent: Sentence) -> bool:
 
 def owned_figure(sent: Sentence) -> bool:
     """A noun subject (not it/that/this) stated with a number or sum: "total budget is £12,000", or a bare one
-    (no article or owner, as chat drops "my") set equal to a figure: "pb is 21:40", "erg 2k pb is 6:48"."""
+    (no article or owner, as chat drops "my") set equal to a figure or a day: "pb is 21:40", "erg 2k pb is 6:48",
+    "choir practice is thursdays now"."""
     subj = next((t for t in sent.tokens if t.dep in ("nsubj", "nsubjpass")), None)
-    if subj is None or not any(t.pos == "NUM" or t.tag == "$" for t in sent.tokens):
+    if subj is None:
         return False
-    if subj.lemma in lx.OWN_NOUNS:
+    if subj.lemma in lx.OWN_NOUNS and any(t.pos == "NUM" or t.tag == "$" for t in sent.tokens):
         return True
     head = sent.tokens[subj.head]
     figure = next((c for c in sent.children(head.i) if c.dep in ("attr", "acomp")), None)
-    return (head.lemma == "be" and figure is not None and figure.pos == "NUM" and subj.text.islower() and subj.tag in ("NN", "NNP")
+    dated = figure is not None and (figure.pos == "NUM" or corrections.shape(figure.text) in ("weekday", "month", "time"))
+    return (head.lemma == "be" and dated and subj.text.islower() and subj.tag in ("NN", "NNP")
             and not any(c.dep in ("det", "poss") for c in sent.children(subj.i)))
 
 
