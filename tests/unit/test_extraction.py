@@ -238,11 +238,18 @@ def test_chit_chat_praise_feelings_and_fragments_store_nothing(text):
         ("thinking about getting a dog tbh", "dog"),
         ("I would love to see Japan one day", "Japan"),
         ("hoping to start a pottery class soon", "pottery"),  # the lemmatiser reads "hoping" as "hop"
+        ("leaning towards the Kia tbh", "Kia"),
+        ("we're looking at either Crete or Rhodes for august", "Crete"),  # not chosen yet
+        ("still haven't decided about the Open University course", "Open"),
     ],
 )
 def test_hedges_are_low_confidence_episodes_marked_hedge(text, word):
     got = [c for c in claims(text) if word in c.text]
     assert got and all(c.kind is Kind.EPISODE and c.confidence < 0.5 and c.metadata.get("hedge") for c in got)
+
+
+def test_either_or_in_a_habit_is_no_hedge():
+    assert [c.kind for c in claims("I either walk or cycle to work")] == [Kind.FACT]
 
 
 def test_requests_are_episodes_and_rules_about_answers_are_procedures():

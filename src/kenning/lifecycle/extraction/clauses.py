@@ -371,6 +371,10 @@ def _hedged(sent: Sentence, root: Token, aux: set[str], words: set[str], lemmas:
         return True
     if root.lemma in lx.HEDGE_VERBS or _inflected(root.lower) & lx.HEDGE_VERBS:
         return True  # "thinking about getting a dog", "hoping to move", "considering a masters"
+    if "either" in words and "or" in words and root.tag not in ("VBP", "VBZ", "VBD"):
+        return True  # "looking at either the YHA or an airbnb": not chosen yet ("I either walk or cycle" is a habit)
+    if root.lemma == "decide" and any(t.dep == "neg" for t in sent.children(root.i)):
+        return True  # "still haven't decided about clydesdale"
     if any(t.dep == "mark" and t.lower in ("if", "unless") for t in sent.tokens):
         return True
     return False

@@ -50,11 +50,11 @@ NEGATORS = frozenset({"not", "n't", "never", "no", "nt", "dont", "didnt", "cant"
 # modality: words that say the speaker is not asserting the claim
 HEDGE_MODALS = frozenset({"might", "may", "could", "should", "must"})
 HEDGE_WORDS = frozenset(
-    {"maybe", "perhaps", "possibly", "probably", "hopefully", "ideally", "someday", "idk", "dunno", "unsure", "considering", "tempted"}
+    {"maybe", "perhaps", "possibly", "probably", "hopefully", "ideally", "someday", "idk", "dunno", "unsure", "considering", "tempted", "undecided", "torn"}
 )
 HEDGE_PHRASES = ("not sure", "no idea", "one day", "some day", "will see", "we'll see", "wait and see", "thinking about",
                  "thinking of", "fingers crossed", "in theory", "might", "wondering", "toying with", "on the fence")
-HEDGE_VERBS = frozenset({"think", "consider", "wonder", "hope", "wish", "dream", "debate", "contemplate", "fantasize", "fantasise"})
+HEDGE_VERBS = frozenset({"think", "consider", "wonder", "hope", "wish", "dream", "debate", "contemplate", "fantasize", "fantasise", "lean"})
 # "would like/love/prefer" + a noun is a wish about service (a preference), not a hedge
 WANT_VERBS = frozenset({"like", "love", "prefer", "want", "rather"})
 
