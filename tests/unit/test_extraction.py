@@ -248,6 +248,12 @@ def test_hedges_are_low_confidence_episodes_marked_hedge(text, word):
     assert got and all(c.kind is Kind.EPISODE and c.confidence < 0.5 and c.metadata.get("hedge") for c in got)
 
 
+def test_a_relative_named_by_a_bare_noun_is_the_users_relative():
+    assert texts("hubby works nights at the depot") == ["User's hubby works nights at the depot."]
+    assert texts("nan is 94 and still drives") == ["User's nan is 94.", "User's nan still drives."]
+    assert claims("cheers mate") == []  # no clause about anyone
+
+
 def test_either_or_in_a_habit_is_no_hedge():
     assert [c.kind for c in claims("I either walk or cycle to work")] == [Kind.FACT]
 

@@ -33,7 +33,7 @@ from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction.clauses import Clause, first_person, opener, read, restore
 from kenning.lifecycle.extraction.normalise import trim
 from kenning.lifecycle.extraction import attributes
-from kenning.lifecycle.extraction.parse import Parser, Sentence, default_parser
+from kenning.lifecycle.extraction.parse import Parser, Sentence, Token, default_parser
 from kenning.lifecycle.extraction.turns import turn_pieces
 from kenning.lifecycle.person import third_person
 from kenning.lifecycle.retrieve import terms
@@ -122,6 +122,10 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
             claims.append(_instruction(f"User corrected it to {value}", index, correct_to=value))
             continue
         sent = parsed[0]  # a clause the parser splits again: its first sentence carries the subject
+        meant = _as_meant(sent, piece)
+        if meant is not None:  # said with words left out or wrapped in a question: parsed as meant
+            piece = meant
+            sent = parser.parse([piece])[0][0]
         clause = read(sent, others=state.others)
         named = [n for n in _people(sent) if n not in addressed]
         piece = _resolve_it(sent, piece, state)
@@ -129,16 +133,6 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
             clause = replace(clause, question=False, hedged=True)  # "going freelance, or maybe contracting?"
         elif state.hedged and _alternative(sent):
             clause = replace(clause, hedged=True)
-        inner = mood.told(sent)
-        if inner:  # "did i tell you we're in Kelowna now?": a statement, asked about only for effect
-            piece = inner
-            sent = parser.parse([piece])[0][0]
-            clause = read(sent, others=state.others)
-        if clause.subject == "none" and _left_state(sent):
-            # "not doing bolt anymore": chat drops "I'm", and the fragment parses badly; parse it as meant
-            piece = f"I'm {_without_fillers(piece)}"
-            sent = parser.parse([piece])[0][0]
-            clause = read(sent, others=state.others)
         got = _claim(clause, sent, piece, index, sarcastic, state)
         if not got and not clause.hedged:
             got = _reason_claims(parser, sent, index, sarcastic, state)
@@ -368,6 +362,33 @@ def _without_fillers(text: str) -> str:
     while words and words[0].lower().strip(",.!") in lx.CLAUSE_ADVERBS and len(words) > 1:
         words.pop(0)
     return " ".join(words)
+
+
+def _bare_relative(sent: Sentence) -> Token | None:
+    """The subject of a clause when it is a relative or someone in the user's life named by a bare noun, with
+    no article or owner, opening the clause: "wife's still working", "mama is flying in from iloilo"."""
+    first = opener(sent)
+    if first is None or first.dep not in ("nsubj", "nsubjpass") or first.pos not in ("NOUN", "PROPN"):
+        return None
+    if first.lower not in lx.PERSON_NOUNS and first.lemma not in lx.PERSON_NOUNS | lx.KIN_NAMES:
+        return None
+    return None if any(c.dep in ("det", "poss", "compound", "amod") for c in sent.children(first.i)) else first
+
+
+def _as_meant(sent: Sentence, piece: str) -> str | None:
+    """The clause as meant, when chat left words out or wrapped it in a question, or None:
+    "did i tell you we're in Kelowna now?" -> "we're in Kelowna now"; "wife's still working" -> "my wife's still
+    working"; "not doing bolt anymore" -> "I'm not doing bolt anymore"."""
+    inner = mood.told(sent)
+    if inner:
+        return inner
+    kin = _bare_relative(sent)
+    if kin is not None:
+        at = sum(len(t.text) + len(t.space) for t in sent.tokens[: kin.i])
+        return f"{piece[:at]}my {piece[at:]}" if piece[at : at + len(kin.text)] == kin.text else None
+    if _left_state(sent):
+        return f"I'm {_without_fillers(piece)}"
+    return None
 
 
 def _left_state(sent: Sentence) -> bool:

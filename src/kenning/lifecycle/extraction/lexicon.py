@@ -58,6 +58,9 @@ HEDGE_VERBS = frozenset({"think", "consider", "wonder", "hope", "wish", "dream",
 # "would like/love/prefer" + a noun is a wish about service (a preference), not a hedge
 WANT_VERBS = frozenset({"like", "love", "prefer", "want", "rather"})
 
+# what children call their parents and grandparents, as bare nouns: "mama is flying in", "nan's 90 now"
+KIN_NAMES = frozenset({"mama", "mam", "mammy", "mummy", "mommy", "ma", "papa", "pa", "daddy", "nan", "nana", "nanna", "gran",
+                       "granny", "grandma", "grandpa", "grandad", "granddad", "lola", "lolo"})
 # nouns that name a person or an animal: a subject "my X" of this class is a third party
 PERSON_NOUNS = frozenset(
     w.replace("\\s+", " ").replace("[eé]e?", "e")
