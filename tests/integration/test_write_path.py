@@ -191,6 +191,8 @@ def test_stopping_something_the_user_takes_retires_it_and_nothing_else(real_syst
         ("I play five-a-side on wednesdays and fridays", "got that wrong, it's mondays and fridays i play, not wednesdays",
          "mondays and fridays", "wednesdays"),
         ("my landlord is called Mr Patel", "sorry, its Mr Shah not Mr Patel, Patel was the old one", "Shah", "called Mr Patel"),
+        ("my rent is £800 a month", "ugh correction, rent is £850 not £800", "£850 a month", "£800"),
+        ("my dentist appointment is on the 12th", "and the dentist is the 14th not the 12th", "on the 14th", "12th"),
     ],
 )
 def test_a_value_set_against_another_corrects_the_memory_that_holds_it(real_system, first, then, now_held, gone):

@@ -49,7 +49,7 @@ def decide(candidate: Memory, neighbours: Sequence[Neighbour]) -> Decision:
         fixed = standalone_correction(candidate, ranked) if candidate.metadata.get("correct_to") else retract_last(candidate, ranked)
         return fixed or Decision(Op.NOOP, None, None, POINTER_MISSED)
     if candidate.metadata.get("pointer"):
-        fixed = correction(candidate, ranked) or pointed_retraction(candidate, ranked)
+        fixed = correction(candidate, ranked) or contrast_correction(candidate, ranked) or pointed_retraction(candidate, ranked)
         return fixed or Decision(Op.NOOP, None, None, POINTER_MISSED)
     fixed = correction(candidate, ranked) or contrast_correction(candidate, ranked)
     if fixed is not None:

@@ -189,7 +189,7 @@ def contrast(sent: Sentence) -> tuple[str, list[str]] | None:
         if t.lower != "not" or t.i == 0 or toks[t.i - 1].pos in ("AUX", "PART"):
             continue
         j = t.i + 1
-        while j < len(toks) and toks[j].pos == "DET":
+        while j < len(toks) and (toks[j].pos == "DET" or toks[j].text in ("£", "$", "€")):
             j += 1
         if j >= len(toks):
             continue
