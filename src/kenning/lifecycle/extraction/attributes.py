@@ -44,6 +44,7 @@ class Attribute:
     # preps that set it only with a determined common noun: "work in a bike shop", "in GTBank's risk team"
     # (not "work in London", "work in marketing")
     place_preps: frozenset[str] = frozenset()
+    located: bool = False  # "be in" a named place sets it, when nothing says for how long: "we're in Calgary"
 
 
 def _set(words: str) -> frozenset[str]:
@@ -51,7 +52,7 @@ def _set(words: str) -> frozenset[str]:
 
 
 TABLE: tuple[Attribute, ...] = (
-    Attribute("residence", Kind.FACT, 0.7, verbs=_set("live reside base move relocate settle"), preps=_set("in to into at")),
+    Attribute("residence", Kind.FACT, 0.7, verbs=_set("live reside base move relocate settle"), preps=_set("in to into at"), located=True),
     Attribute("employer", Kind.FACT, 0.6, verbs=_set("work join employ"), preps=_set("at for with"), role_verbs=_set("start begin"),
               place_preps=_set("in")),
     Attribute("occupation", Kind.FACT, 0.6, verbs=_set("work retrain train qualify requalify start begin join become"), preps=_set("as"), copula="occupation"),
@@ -225,11 +226,31 @@ def _one(sent: Sentence, root: Token, verb: str, kids: list[Token], attr: Attrib
             obj = next((c for c in kids if c.dep in ("dobj", "acomp", "oprd")), None)
             if obj is not None and (not attr.copula or _in_class(obj, attr.copula)):
                 return Fact(subject, attr, _phrase(sent, obj), negated)
+    if attr.located and root.lemma == "be":
+        place = _located_in(sent, root, kids)
+        if place is not None:
+            return Fact(subject, attr, _phrase(sent, place), negated)
     if attr.copula and root.lemma == "be":
         comp = next((c for c in kids if c.dep in ("attr", "acomp") and not _set_off(sent, c)), None)
         if comp is not None and (_in_class(comp, attr.copula) or (attr.copula == "occupation" and _role_at(sent, comp))):
             return Fact(subject, attr, _phrase(sent, comp), negated)
     return None
+
+
+def _located_in(sent: Sentence, root: Token, kids: list[Token]) -> Token | None:
+    """The named place a "be" clause puts its subject in, with nothing beside it that makes it a stay: "User
+    is in Calgary", "we're in the new place in Kelowna now"; not "in Paris this week", "in London for work"."""
+    preps = [c for c in kids if c.dep == "prep"]
+    if len(preps) != 1 or preps[0].lower != "in" or any(c.dep in ("attr", "acomp", "npadvmod", "advcl") for c in kids):
+        return None
+    if any(t.ent in ("DATE", "TIME") or t.lower in ("today", "tonight", "tomorrow", "week", "weekend", "visiting", "holiday")
+           for t in sent.tokens):
+        return None
+    obj = next((c for c in sent.children(preps[0].i) if c.dep == "pobj"), None)
+    if obj is None:
+        return None
+    named = [sent.tokens[i] for i in sent.subtree(obj.i) if sent.tokens[i].ent in ("GPE", "LOC") or sent.tokens[i].pos == "PROPN"]
+    return obj if named and (obj.pos == "PROPN" or obj.lemma in lx.OWN_NOUNS | {"flat", "house", "place", "home"}) else None
 
 
 def _set_off(sent: Sentence, comp: Token) -> bool:
