@@ -359,6 +359,8 @@ def test_in_turn_corrections_replace_the_value_of_the_same_shape(pieces, expecte
         ("User resigned from Barclays.", "user", "any", "Barclays"),
         ("User had to rehome Rolo.", "user", "any", "Rolo"),  # the verb after "have to" is what was done
         ("User is in the new flat in Kelowna now.", "user", "residence", "Kelowna"),  # "be in" a named place
+        ("User has been in dundee 3 weeks now.", "user", "residence", "dundee"),  # a stay that lasts
+        ("User is living in surulere with their wife.", "user", "residence", "surulere"),  # a lowercase name read as an adverb
     ],
 )
 def test_one_table_reads_the_attribute_whatever_the_wording(text, subject, attribute, value):

@@ -215,7 +215,7 @@ def _one(sent: Sentence, root: Token, verb: str, kids: list[Token], attr: Attrib
                 return Fact(subject or "user", attr, found, negated)
         if attr.preps:
             for prep in (c for c in kids if c.dep == "prep" and c.lower in attr.preps):
-                obj = next((c for c in sent.children(prep.i) if c.dep == "pobj"), None)
+                obj = next((c for c in sent.children(prep.i) if _object_of_prep(c)), None)
                 if obj is not None and not _is_time(obj):
                     return Fact(subject, attr, _phrase(sent, obj), negated)
             for prep in (c for c in kids if c.dep == "prep" and c.lower in attr.place_preps):
@@ -237,13 +237,19 @@ def _one(sent: Sentence, root: Token, verb: str, kids: list[Token], attr: Attrib
     return None
 
 
+def _object_of_prep(tok: Token) -> bool:
+    """The object of a preposition; a lowercase name the parser reads as a clause ("in surulere") counts."""
+    return tok.dep == "pobj" or (tok.dep == "pcomp" and tok.pos not in ("VERB", "AUX"))
+
+
 def _located_in(sent: Sentence, root: Token, kids: list[Token]) -> Token | None:
     """The named place a "be" clause puts its subject in, with nothing beside it that makes it a stay: "User
     is in Calgary", "we're in the new place in Kelowna now"; not "in Paris this week", "in London for work"."""
     preps = [c for c in kids if c.dep == "prep"]
-    if len(preps) != 1 or preps[0].lower != "in" or any(c.dep in ("attr", "acomp", "npadvmod", "advcl") for c in kids):
+    lasting = any(c.dep == "aux" and c.lemma == "have" for c in kids)  # "has been in dublin 3 weeks now": still there
+    if len(preps) != 1 or preps[0].lower != "in" or any(c.dep in ("attr", "acomp", "advcl") or (c.dep == "npadvmod" and not lasting) for c in kids):
         return None
-    if any(t.ent in ("DATE", "TIME") or t.lower in ("today", "tonight", "tomorrow", "week", "weekend", "visiting", "holiday")
+    if any((t.ent in ("DATE", "TIME") and not lasting) or t.lower in ("today", "tonight", "tomorrow", "weekend", "visiting", "holiday")
            for t in sent.tokens):
         return None
     obj = next((c for c in sent.children(preps[0].i) if c.dep == "pobj"), None)
