@@ -193,6 +193,7 @@ def test_stopping_something_the_user_takes_retires_it_and_nothing_else(real_syst
         ("my landlord is called Mr Patel", "sorry, its Mr Shah not Mr Patel, Patel was the old one", "Shah", "called Mr Patel"),
         ("my rent is £800 a month", "ugh correction, rent is £850 not £800", "£850 a month", "£800"),
         ("my dentist appointment is on the 12th", "and the dentist is the 14th not the 12th", "on the 14th", "12th"),
+        ("I fly to Lima on march 3", "they moved it, I fly out march 5 not the 3rd", "march 5", "march 3"),
     ],
 )
 def test_a_value_set_against_another_corrects_the_memory_that_holds_it(real_system, first, then, now_held, gone):
@@ -202,6 +203,15 @@ def test_a_value_set_against_another_corrects_the_memory_that_holds_it(real_syst
     texts = [m.text for m in mem.list()]
     assert any(now_held in t for t in texts), texts
     assert not any(gone in t and "not" not in t for t in texts), texts
+
+
+def test_another_number_of_the_same_thing_now_replaces_the_old_count(real_system):
+    mem = real_system.scope("acme", "u-count")
+    say(mem, "I have 2 cats and a dog called Biscuit", T0, wait=True)
+    say(mem, "I have 3 cats now, we adopted a kitten", T0 + timedelta(days=9), wait=True)
+    texts = [m.text for m in mem.list()]
+    assert any("3 cats" in t for t in texts) and not any("2 cats" in t for t in texts), texts
+    assert any("Biscuit" in t for t in texts), texts
 
 
 def test_a_contrast_said_first_is_an_ordinary_claim(real_system):

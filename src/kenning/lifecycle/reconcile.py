@@ -29,7 +29,7 @@ from kenning.lifecycle.retrieve import terms
 from kenning.stores.base import audit_entry
 from kenning.types import Changeset, Decision, Kind, Memory, Op, Source, Status, Transition, new_id
 from kenning.lifecycle.changes import (  # noqa: F401  (re-exported: reconcile.X is the public name)
-    about_last, attribute_change, change_target, contrast_correction, correction, fact_of, facts_of, pointed_retraction,
+    about_last, attribute_change, change_target, contrast_correction, count_change, correction, fact_of, facts_of, pointed_retraction,
     relation_change, retract_last, standalone_correction,
 )
 from kenning.lifecycle.matching import (  # noqa: F401  (re-exported)
@@ -62,7 +62,7 @@ def decide(candidate: Memory, neighbours: Sequence[Neighbour]) -> Decision:
             if trust(candidate) > trust(n.memory) and candidate.created_at >= n.memory.created_at:
                 return Decision(Op.UPDATE, n.memory.id, None, UPGRADE)
             return Decision(Op.NOOP, n.memory.id, None, DUPLICATE)
-    moved = attribute_change(candidate, ranked)
+    moved = attribute_change(candidate, ranked) or count_change(candidate, ranked)
     if moved is not None:
         return moved
     mine = slots_of(candidate)

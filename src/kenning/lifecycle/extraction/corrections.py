@@ -173,7 +173,7 @@ def _token_shape(word: str) -> str | None:
         return "code"
     kind = shape(word)
     if kind:
-        return kind
+        return "number" if kind == "ordinal" else kind  # "july 14 not the 12th": a day of the month either way
     return "name" if word[:1].isupper() and word[1:].islower() and word.lower() not in _NOT_VALUE | {"user"} else None
 
 
@@ -207,6 +207,8 @@ def contrast(sent: Sentence) -> tuple[str, list[str]] | None:
 def holds(text: str, value: str) -> re.Match[str] | None:
     """Where ``text`` holds ``value`` as a value (a number also with a unit joined to it: "500" in "500mg"),
     never right after "not"."""
+    if re.fullmatch(r"(?i)\d+(?:st|nd|rd|th)", value):
+        value = value[:-2]  # "the 12th" is held by "july 12" too
     tail = r"(?=[a-z]{0,3}\b)" if value[:1].isdigit() else r"\b"
     for m in re.finditer(rf"(?i)\b{re.escape(value)}{tail}", text):
         if not re.search(r"(?i)\bnot\s+(?:a\s+|an\s+|the\s+)?$", text[: m.start()]):
