@@ -85,6 +85,16 @@ def test_check_everywhere_finds_a_planted_string(hash_embedder):
     assert report["metrics"]["deletion_leaks"] == 1
 
 
+def test_export_leaks_are_looked_for_in_text_never_in_ids_vectors_or_times():
+    from kenning.evals.runner import _without_vectors
+
+    export = {"memories": [{"id": "mem_0193081aa", "supersedes": ["mem_3081"], "embedding": [0.30812], "created_at": "2030-08-01",
+                            "text": "Omar's code is 3081", "metadata": {"note": "3081"}}],
+              "audit": [{"at": "2026-03-08T10:00:00", "memory_ids": ["mem_3081"], "reason": "rules: new claim"}]}
+    kept = json.dumps(_without_vectors(export))
+    assert kept.count("3081") == 2  # the text and the metadata, nothing else
+
+
 def test_count_active_bounds_fail(hash_embedder):
     report = run(hash_embedder, PLANT.format(name="x", tags="capacity", steps="""
   - count_active: {max: 1}

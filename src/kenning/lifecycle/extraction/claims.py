@@ -28,12 +28,12 @@ from dataclasses import dataclass, field, replace
 from kenning.lifecycle import extract as rules
 from kenning.lifecycle import safety, slots
 from kenning.lifecycle import changes as change_markers
-from kenning.lifecycle.extraction import corrections, mood, noise, pointers
+from kenning.lifecycle.extraction import corrections, ellipsis, mood, noise, pointers
 from kenning.lifecycle.extraction import lexicon as lx
-from kenning.lifecycle.extraction.clauses import Clause, first_person, opener, read, restore
+from kenning.lifecycle.extraction.clauses import Clause, first_person, opener, read
 from kenning.lifecycle.extraction.normalise import trim
 from kenning.lifecycle.extraction import attributes
-from kenning.lifecycle.extraction.parse import Parser, Sentence, Token, default_parser
+from kenning.lifecycle.extraction.parse import Parser, Sentence, default_parser
 from kenning.lifecycle.extraction.turns import turn_pieces
 from kenning.lifecycle.person import third_person
 from kenning.lifecycle.retrieve import terms
@@ -44,7 +44,6 @@ OTHER_CONFIDENCE = 0.8
 OTHER_IMPORTANCE = 0.45
 EPISODE_IMPORTANCE = 0.3
 _CONTACT = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?<![\w+])\+?\d[\d ()-]{7,}\d(?![\w-])")
-_ENDED = re.compile(r"(?i)\bany\s?more\b|\bthese\s+days\b|\bnow\b")
 _PRONOUN_SUBJECT = re.compile(r"(?i)^(?:\W*)(he|she|they)\b")
 
 
@@ -122,7 +121,7 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
             claims.append(_instruction(f"User corrected it to {value}", index, correct_to=value))
             continue
         sent = parsed[0]  # a clause the parser splits again: its first sentence carries the subject
-        meant = _as_meant(sent, piece)
+        meant = ellipsis.as_meant(sent, piece)
         if meant is not None:  # said with words left out or wrapped in a question: parsed as meant
             piece = meant
             sent = parser.parse([piece])[0][0]
@@ -169,14 +168,14 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
         elif not first_person(text) and not _names_person(clause):
             return []
     if clause.subject == "none" and not (clause.request or clause.question):
-        lead = _ellipsis(sent)
+        lead = ellipsis.dropped_subject(sent)
         first = opener(sent)
         if lead and first is not None and (first.lower in lx.FEELINGS or first.lemma in lx.FEELINGS):
             return []  # "thankful for all the support", "relaxing": a mood, not a claim
         if lead and not noise.has_content(sent):
             return []  # "Relaxing.", "loving it": a word or two of mood, nothing to keep
         if lead:
-            rest = _without_fillers(text)
+            rest = ellipsis.without_fillers(text)
             rest = rest[:1].lower() + rest[1:] if rest[:2].istitle() and not rest.split()[0].isupper() else rest
             text = f"{lead} {rest}"  # "moved through to glasgow last month": chat drops the "I"
             clause = replace(clause, subject="user", subject_text=lead)
@@ -359,70 +358,6 @@ def _lower_first(text: str) -> str:
 
 def _names_person(clause: Clause) -> bool:
     return bool(clause.subject_text) and clause.subject_text[:1].isupper()
-
-
-def _without_fillers(text: str) -> str:
-    """ "yeah set it up" -> "set it up": interjections before a restored subject."""
-    words = text.split()
-    while words and words[0].lower().strip(",.!") in lx.CLAUSE_ADVERBS and len(words) > 1:
-        words.pop(0)
-    return " ".join(words)
-
-
-def _bare_relative(sent: Sentence) -> Token | None:
-    """The subject of a clause when it is a relative or someone in the user's life named by a bare noun, with
-    no article or owner, opening the clause: "wife's still working", "mama is flying in from iloilo"."""
-    first = opener(sent)
-    if first is None or first.dep not in ("nsubj", "nsubjpass") or first.pos not in ("NOUN", "PROPN"):
-        return None
-    if first.lower not in lx.PERSON_NOUNS and first.lemma not in lx.PERSON_NOUNS | lx.KIN_NAMES:
-        return None
-    return None if any(c.dep in ("det", "poss", "compound", "amod") for c in sent.children(first.i)) else first
-
-
-def _as_meant(sent: Sentence, piece: str) -> str | None:
-    """The clause as meant, when chat left words out or wrapped it in a question, or None:
-    "did i tell you we're in Kelowna now?" -> "we're in Kelowna now"; "wife's still working" -> "my wife's still
-    working"; "not doing bolt anymore" -> "I'm not doing bolt anymore"."""
-    inner = mood.told(sent)
-    if inner:
-        return inner
-    kin = _bare_relative(sent)
-    if kin is not None:
-        at = sum(len(t.text) + len(t.space) for t in sent.tokens[: kin.i])
-        return f"{piece[:at]}my {piece[at:]}" if piece[at : at + len(kin.text)] == kin.text else None
-    if _left_state(sent):
-        return f"I'm {_without_fillers(piece)}"
-    return None
-
-
-def _left_state(sent: Sentence) -> bool:
-    """A clause opening with "not" and a verb in -ing, a place or a quality, that it says is over:
-    "not doing the food bank saturdays anymore", "not on twitch any more"."""
-    first = opener(sent)
-    if first is None or first.lower != "not" or first.i + 1 >= len(sent.tokens):
-        return False
-    after = sent.tokens[first.i + 1]
-    return (after.tag == "VBG" or after.pos in ("ADP", "ADJ")) and bool(_ENDED.search(sent.text))
-
-
-def _ellipsis(sent: Sentence) -> str:
-    """The subject chat dropped from a clause opening with a verb: "moved to…" -> "I", "heading out…" ->
-    "I'm", "might quit…" -> "I"; "" when the clause does not open with a finite or progressive verb."""
-    first = opener(sent)
-    if first is None or first.i != next((t.i for t in sent.tokens if t.pos not in ("PUNCT", "INTJ") and t.lower not in lx.CLAUSE_ADVERBS), -1):
-        return ""
-    if first.tag == "VBG":
-        return restore("I", first)
-    if first.tag in ("VB", "VBP") and any(t.lower in lx.HABITUAL for t in sent.tokens) and "please" not in {t.lower for t in sent.tokens}:
-        return "I"  # "cycle to work every day now": a habit, not an order
-    if first.tag == "VBZ":
-        return ""  # "needs decent driver support": about the thing named before, not the user
-    if first.tag == "VBN" and first.lower in ("been", "done", "gone", "had", "got", "seen"):
-        return restore("I", first)  # "been up since 4"
-    if first.tag in ("VBD", "VBN") or (first.tag == "MD" and first.lower not in ("can", "could", "would", "will")):
-        return "I"
-    return ""
 
 
 def _hedge(text: str, clause: Clause, index: int) -> list[rules.Claim]:
