@@ -119,6 +119,8 @@ class MiniLMEmbedder:
             return np.zeros((0, self.dim), dtype=np.float32)
         if self._session is None:
             self._load()
+        if len(texts) == 1:  # a query: no batching to arrange
+            return self._vectors(self._session, texts)
         # Sort by length so each batch pads little, then restore the order.
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
@@ -128,15 +130,18 @@ class MiniLMEmbedder:
         return out
 
     def _vectors(self, session, texts: Sequence[str]) -> np.ndarray:
+        """Unit vectors of ``texts``; the fused graph pools and normalises itself, the package's graph here."""
         try:
             enc = self._tokenizer.encode_batch(list(texts))  # type: ignore[union-attr]
             ids = np.array([e.ids for e in enc], dtype=np.int64)
             mask = np.array([e.attention_mask for e in enc], dtype=np.int64)
-            hidden = session.run(None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)})[0]
+            out = session.run(None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)})[0]
         except Exception as exc:  # onnxruntime raises its own untyped errors
             raise EmbedderError(f"embedding failed: {exc}") from exc
+        if out.ndim == 2:
+            return out
         weights = mask[..., None].astype(np.float32)
-        pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+        pooled = (out * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
         return normalise(pooled)
 
 
