@@ -117,6 +117,19 @@ def test_a_build_that_fails_the_comparison_is_discarded(tmp_path, monkeypatch):
     assert e.model_file == PACKAGE_FILE and built(tmp_path) == []
 
 
+def test_an_intact_cached_file_that_will_not_load_falls_back_to_the_package_graph(original, tmp_path, caplog):
+    import onnxruntime
+
+    unloadable = tmp_path / "unloadable"
+    unloadable.write_bytes(b"\x08\x07 written by some other tool")  # its digest matches its name: it passes the check
+    stem = f"minilm-fused-v{minilm_graph.VERSION}-ort{onnxruntime.__version__}-{minilm_graph._digest(PACKAGE_FILE)[:16]}"
+    target = tmp_path / f"{stem}-{minilm_graph._digest(unloadable)[:16]}.onnx"
+    unloadable.rename(target)
+    e = MiniLMEmbedder(cache_dir=tmp_path)
+    assert np.allclose(e.embed(SENTENCES[:4]), original.embed(SENTENCES[:4]), atol=1e-6)
+    assert e.model_file == PACKAGE_FILE and "would not load" in caplog.text
+
+
 def test_a_given_model_file_is_loaded_as_it_is(tmp_path):
     e = MiniLMEmbedder(PACKAGE_FILE, cache_dir=tmp_path)
     e.embed(["x"])

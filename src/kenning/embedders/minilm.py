@@ -26,6 +26,7 @@ a store written with one cannot be read with the other.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -35,6 +36,8 @@ import numpy as np
 from kenning.embedders import minilm_graph
 from kenning.embedders.base import Purpose, normalise
 from kenning.errors import EmbedderError
+
+log = logging.getLogger("kenning.embedders")
 
 TOKENIZER = Path(__file__).parent / "data" / "minilm-tokenizer.json"
 MAX_TOKENS = 256
@@ -103,9 +106,14 @@ class MiniLMEmbedder:
             self._tokenizer = tok
             if self._fused:
                 cache = self._cache_dir or minilm_graph.default_cache_dir()
-                path = minilm_graph.cached(path, cache, lambda p: self._vectors(self._open(ort, p), minilm_graph.PROBES)) or path
-            self._session = self._open(ort, path)
-            self.model_file = path
+                fused = minilm_graph.cached(path, cache, lambda p: self._vectors(self._open(ort, p), minilm_graph.PROBES))
+                try:
+                    if fused is not None:
+                        self._session, self.model_file = self._open(ort, fused), fused
+                except Exception as exc:  # onnxruntime's own error types; the package's graph still works
+                    log.warning("using the original MiniLM graph (%s would not load: %s)", fused, exc)
+            if self._session is None:
+                self._session, self.model_file = self._open(ort, path), path
 
     def _open(self, ort, path: Path):
         opts = ort.SessionOptions()

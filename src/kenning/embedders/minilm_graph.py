@@ -34,6 +34,7 @@ import hashlib
 import logging
 import os
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -68,16 +69,22 @@ def cached(source: Path, cache_dir: Path, vectors: Callable[[Path], np.ndarray])
 
     ``vectors(path)`` embeds ``PROBES`` with the model file at ``path``; a new
     build is kept only if its vectors match the source's. ``None`` when the
-    graph cannot be had (the caller then loads ``source`` itself).
+    graph cannot be had (the caller then loads ``source`` itself). The name
+    holds the onnxruntime version too, so a new runtime checks a new build.
     """
     try:
-        stem = f"{_PREFIX}-v{VERSION}-{_digest(source)[:16]}"
+        import onnxruntime
+
+        stem = f"{_PREFIX}-v{VERSION}-ort{onnxruntime.__version__}-{_digest(source)[:16]}"
         for path in sorted(cache_dir.glob(f"{stem}-*.onnx")):
             if _digest(path)[:16] == path.name[len(stem) + 1 : -len(".onnx")]:
                 return path
             log.warning("discarding corrupt cached model %s", path)
             path.unlink(missing_ok=True)
         cache_dir.mkdir(parents=True, exist_ok=True)
+        for stale in cache_dir.glob(f".{_PREFIX}-*.tmp"):  # left by a process killed while building
+            if time.time() - stale.stat().st_mtime > 3600:
+                stale.unlink(missing_ok=True)
         fd, tmp_name = tempfile.mkstemp(prefix=f".{stem}-", suffix=".tmp", dir=cache_dir)
         os.close(fd)
         tmp = Path(tmp_name)
@@ -104,8 +111,10 @@ def _digest(path: Path) -> str:
 
 
 def _check(reference: np.ndarray, candidate: np.ndarray) -> None:
+    if reference.shape != candidate.shape:
+        raise ValueError(f"the fused graph's output has shape {candidate.shape}, the original's {reference.shape}")
     cosines = np.sum(reference * candidate, axis=1)
-    if reference.shape != candidate.shape or not np.all(cosines >= MIN_COSINE):
+    if not np.all(cosines >= MIN_COSINE):
         raise ValueError(f"the fused graph's vectors differ from the original's (lowest cosine {cosines.min():.6f})")
 
 
