@@ -147,19 +147,28 @@ def build(source: Path, out: Path) -> None:
         # Add + Add + LayerNormalization, not SkipLayerNormalization: onnxruntime's fused kernel
         # was three times slower on one thread here (the session also turns that fusion off).
         h = op("Add", [op("Add", [x, bias], f"{out}_b"), residual], f"{out}_r")
-        return op("LayerNormalization", [h, const(f"{out}_g", graph.init(f"{prefix}.weight")), const(f"{out}_be", graph.init(f"{prefix}.bias"))], out, axis=-1, epsilon=graph.eps)
+        gamma, beta = const(f"{out}_g", graph.init(f"{prefix}.weight")), const(f"{out}_be", graph.init(f"{prefix}.bias"))
+        return op("LayerNormalization", [h, gamma, beta], out, axis=-1, epsilon=graph.eps)
+
+    def dense(x: str, module: str, name: str) -> tuple[str, str]:
+        """x @ W of a Linear (int8 weights), and its bias's name."""
+        q, scale, bias = graph.dense(module)
+        return op("MatMul", [x, dequantised(f"{name}_w", q, scale)], name), const(f"{name}_bias", bias)
 
     e = "inner.embeddings"
-    nodes.append(helper.make_node("Cast", ["input_ids"], ["ids32"], to=TensorProto.INT32))
-    nodes.append(helper.make_node("Cast", ["token_type_ids"], ["types32"], to=TensorProto.INT32))
-    nodes.append(helper.make_node("Cast", ["attention_mask"], ["mask32"], to=TensorProto.INT32))
+    for name in ("input_ids", "token_type_ids", "attention_mask"):
+        op("Cast", [name], f"{name}32", to=TensorProto.INT32)
+    embeddings = [
+        dequantised("word", *graph.table(f"{e}.word_embeddings.weight")),
+        dequantised("position", *graph.table(f"{e}.position_embeddings.weight")),
+        const("types", graph.init(f"{e}.token_type_embeddings.weight")),
+        const("ln0_g", graph.init(f"{e}.LayerNorm.weight")),
+        const("ln0_b", graph.init(f"{e}.LayerNorm.bias")),
+    ]
     nodes.append(
         helper.make_node(
             "EmbedLayerNormalization",
-            ["ids32", "types32", dequantised("word", *graph.table(f"{e}.word_embeddings.weight")),
-             dequantised("position", *graph.table(f"{e}.position_embeddings.weight")),
-             const("types", graph.init(f"{e}.token_type_embeddings.weight")),
-             const("ln0_g", graph.init(f"{e}.LayerNorm.weight")), const("ln0_b", graph.init(f"{e}.LayerNorm.bias"))],
+            ["input_ids32", "token_type_ids32", *embeddings],
             ["h0", "mask_index"],
             domain="com.microsoft",
             epsilon=graph.eps,
@@ -171,18 +180,16 @@ def build(source: Path, out: Path) -> None:
         qkv = [graph.dense(f"{p}.attention.self.{n}") for n in ("query", "key", "value")]
         w = dequantised(f"qkv{i}", np.concatenate([q for q, _, _ in qkv], axis=1), np.concatenate([s for _, s, _ in qkv], axis=1))
         b = const(f"qkv{i}_b", np.concatenate([b for _, _, b in qkv]))
-        att = op("Attention", [x, w, b, "mask32"], f"att{i}", num_heads=graph.heads(), mask_filter_value=float(np.finfo(np.float32).min))
-        q, s, bias = graph.dense(f"{p}.attention.output.dense")
-        mid = add_norm(op("MatMul", [att, dequantised(f"wo{i}", q, s)], f"ao{i}"), const(f"bo{i}", bias), x, f"{p}.attention.output.LayerNorm", f"mid{i}")
-        q, s, bias = graph.dense(f"{p}.intermediate.dense")
-        act = op("BiasGelu", [op("MatMul", [mid, dequantised(f"wi{i}", q, s)], f"in{i}"), const(f"bi{i}", bias)], f"act{i}")
-        q, s, bias = graph.dense(f"{p}.output.dense")
-        x = add_norm(op("MatMul", [act, dequantised(f"wd{i}", q, s)], f"d{i}"), const(f"bd{i}", bias), mid, f"{p}.output.LayerNorm", f"h{i + 1}")
+        mask_value = float(np.finfo(np.float32).min)  # the export's additive mask value
+        att = op("Attention", [x, w, b, "attention_mask32"], f"att{i}", num_heads=graph.heads(), mask_filter_value=mask_value)
+        mid = add_norm(*dense(att, f"{p}.attention.output.dense", f"ao{i}"), x, f"{p}.attention.output.LayerNorm", f"mid{i}")
+        act = op("BiasGelu", list(dense(mid, f"{p}.intermediate.dense", f"in{i}")), f"act{i}")
+        x = add_norm(*dense(act, f"{p}.output.dense", f"d{i}"), mid, f"{p}.output.LayerNorm", f"h{i + 1}")
     # Pooling in the graph: after the model's run the same few numpy calls cost about 0.25 ms more (caches cold).
     mask = op("Cast", ["attention_mask"], "maskf", to=TensorProto.FLOAT)
-    masked = op("Mul", [x, op("Unsqueeze", [mask, const("axis2", np.array([2], dtype=np.int64))], "mask3")], "masked")
-    summed = op("ReduceSum", [masked, const("axis1", np.array([1], dtype=np.int64))], "summed", keepdims=0)
-    count = op("Max", [op("ReduceSum", [mask, "axis1"], "count", keepdims=1), const("tiny", np.array(1e-9, dtype=np.float32))], "countc")
+    axis1, axis2 = const("axis1", np.array([1], dtype=np.int64)), const("axis2", np.array([2], dtype=np.int64))
+    summed = op("ReduceSum", [op("Mul", [x, op("Unsqueeze", [mask, axis2], "mask3")], "masked"), axis1], "summed", keepdims=0)
+    count = op("Max", [op("ReduceSum", [mask, axis1], "count", keepdims=1), const("tiny", np.array(1e-9, dtype=np.float32))], "countc")
     op("LpNormalization", [op("Div", [summed, count], "mean")], "sentence_embedding", axis=1, p=2)
     ints = [helper.make_tensor_value_info(n, TensorProto.INT64, ["batch", "sequence"]) for n in ("input_ids", "attention_mask", "token_type_ids")]
     pooled = [helper.make_tensor_value_info("sentence_embedding", TensorProto.FLOAT, ["batch", graph.width()])]
