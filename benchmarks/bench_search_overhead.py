@@ -248,10 +248,11 @@ def main(argv: list[str] | None = None) -> int:
 
 def _print(label: str, figures: dict, load: float) -> None:
     base = figures["bare numpy scan"]
-    print(f"\n{label:40s} wall ms: p50     p95   CPU ms: p50     p95   p50 / bare scan (wall, CPU)")
+    width = max(38, *(len(name) for name in figures))
+    print(f"\n{label:{width + 2}s} wall ms: p50     p95   CPU ms: p50     p95   p50 / bare scan (wall, CPU)")
     for name, f in figures.items():
         print(
-            f"  {name:38s} {f['p50']:8.3f} {f['p95']:7.3f}       {f['cpu_p50']:8.3f} {f['cpu_p95']:7.3f}"
+            f"  {name:{width}s} {f['p50']:8.3f} {f['p95']:7.3f}       {f['cpu_p50']:8.3f} {f['cpu_p95']:7.3f}"
             f"   {f['p50'] / base['p50']:8.1f}x {f['cpu_p50'] / base['cpu_p50']:8.1f}x"
         )
     print(f"  (1-minute load average {load:.1f} before, {os.getloadavg()[0]:.1f} after, on {os.cpu_count()} cores)")
