@@ -10,7 +10,7 @@ PyTorch is needed. Pipeline as sentence-transformers: tokens truncated at
 By default the model runs as the same network rewritten with onnxruntime's
 fused CPU operators (``minilm_graph``: built once from the package's file
 into the user's cache directory and checked against it; same vectors, and
-13–18% less time per query on one core). When that graph cannot be had
+10–18% less time per query on one core). When that graph cannot be had
 (no ``onnx`` package, a read-only cache) the package's file is loaded as it
 is. Either way onnxruntime's SkipLayerNormalization fusion is turned off:
 its kernel took 40 µs a call on one thread where Add and LayerNormalization
