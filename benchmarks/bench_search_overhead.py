@@ -2,6 +2,7 @@
 
     python benchmarks/bench_search_overhead.py                       # one user with 1,000 and one with 10,000 memories
     python benchmarks/bench_search_overhead.py --per-user 1000 --users 100,1000 --dir D   # growth at a fixed per-user size
+    python benchmarks/bench_search_overhead.py --per-user 1000 --users 100 --embed --original-graph   # with the query embedding
 
 For each database it times, per query and alternately (so machine load hits
 both alike), in wall-clock and this thread's CPU time:
@@ -17,7 +18,10 @@ both alike), in wall-clock and this thread's CPU time:
 and then ``facade cold``: each user's first query on a store whose cache
 holds one partition, queries spread over all users. With ``--embed``, also
 the bundled model on one thread: the query embedding alone and the warm
-facade search including it (every query text new, so no cache answers), and
+facade search including it (every query text new, so no cache answers); with
+``--original-graph`` the same for the package's own graph, loaded as before
+(all of onnxruntime's fusions) and with SkipLayerNormFusion off (the
+fallback): the baselines of the fused graph (``embedders/minilm_graph.py``); and
 with ``--dynamic-int8 PATH`` the same for the dynamically quantised model
 (``scripts/build_minilm_dynamic_int8.py``; timing only, the corpus vectors
 are synthetic). Reported: p50 / p95 and each p50 as a ratio of the bare
@@ -98,25 +102,27 @@ def measure(path: Path, corpus: Corpus, n: int, users_active: int, embedders=())
         for iq in enumerate(queries):  # load the active users' partitions
             warm(iq)
         res = interleaved({"bare numpy scan": bare, "facade warm": warm, "facade warm + refresh": refresh}, list(enumerate(queries)))
-    for label, model in embedders:
-        model.embed(["load the model"], "query")
+    if embedders:
         emb_q = corpus.queries(n, seed=3, users=users_active)
-        with kenning.open(f"sqlite:///{path}", embedder=model) as k:
+        systems, calls = [], {}
+        for label, model in embedders:
+            model.embed(["load the model"], "query")
+            k = kenning.open(f"sqlite:///{path}", embedder=model)
+            systems.append(k)
             # every queried user's partition loaded first (as "facade warm" has it), with other words than the
             # timed queries, so their keyword postings are still built inside the timed search
             for scope in dict.fromkeys((q.scope.tenant_id, q.scope.user_id) for q in emb_q):
                 k.scope(*scope).search("warm up the partition", k=5, now=NOW, refresh=False)
-            res.update(
-                interleaved(
-                    {
-                        f"{label} query embedding alone": lambda iq: model.embed([iq[1].text + " alone"], "query"),
-                        f"facade warm + {label} embedding": lambda iq: k.scope(iq[1].scope.tenant_id, iq[1].scope.user_id).search(
-                            iq[1].text, k=5, now=NOW, refresh=False
-                        ),
-                    },
-                    list(enumerate(emb_q)),
-                )
+            calls[f"{label} query embedding alone"] = lambda iq, model=model: model.embed([iq[1].text + " alone"], "query")
+            calls[f"facade warm + {label} embedding"] = lambda iq, k=k: k.scope(iq[1].scope.tenant_id, iq[1].scope.user_id).search(
+                iq[1].text, k=5, now=NOW, refresh=False
             )
+        try:
+            # all models' calls alternate query by query, so machine load hits each alike
+            res.update(interleaved(calls, list(enumerate(emb_q))))
+        finally:
+            for k in systems:
+                k.close()
     store = SQLiteStore(path, dim=corpus.dim, embedder_id=MiniLMEmbedder.model_id, cache_bytes=1)
     with kenning.open(f"sqlite:///{path}", embedder=fake, store=store) as k:
         walls, cpus = [], []
@@ -166,6 +172,12 @@ def growth(small: Path, big: Path, per_user: int, users: tuple[int, int], n: int
     return res
 
 
+class _AsBefore(MiniLMEmbedder):
+    """The package's graph with all of onnxruntime's fusions: the bundled embedder before the fused graph."""
+
+    disabled_fusions = ()
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--per-user", default="1000,10000", help="memories per user, comma-separated")
@@ -180,9 +192,17 @@ def main(argv: list[str] | None = None) -> int:
         "--growth", help="SMALL,BIG user counts (databases built before, in --dir): the same queries on both, interleaved"
     )
     ap.add_argument("--dynamic-int8", type=Path, help="with --embed, also the dynamically quantised model at this path")
+    ap.add_argument(
+        "--original-graph",
+        action="store_true",
+        help="with --embed, also the package's own graph: as loaded before the fused graph, and with SkipLayerNormFusion off",
+    )
     args = ap.parse_args(argv)
     embedders = []
     if args.embed:
+        if args.original_graph:
+            embedders.append(("MiniLM as before", _AsBefore(threads=1, fused=False)))
+            embedders.append(("MiniLM original graph", MiniLMEmbedder(threads=1, fused=False)))
         embedders.append(("MiniLM", MiniLMEmbedder(threads=1)))
         if args.dynamic_int8:
             # Same model id as the corpus's store: only its speed is measured here.
@@ -228,10 +248,11 @@ def main(argv: list[str] | None = None) -> int:
 
 def _print(label: str, figures: dict, load: float) -> None:
     base = figures["bare numpy scan"]
-    print(f"\n{label:40s} wall ms: p50     p95   CPU ms: p50     p95   p50 / bare scan (wall, CPU)")
+    width = max(38, *(len(name) for name in figures))
+    print(f"\n{label:{width + 2}s} wall ms: p50     p95   CPU ms: p50     p95   p50 / bare scan (wall, CPU)")
     for name, f in figures.items():
         print(
-            f"  {name:38s} {f['p50']:8.3f} {f['p95']:7.3f}       {f['cpu_p50']:8.3f} {f['cpu_p95']:7.3f}"
+            f"  {name:{width}s} {f['p50']:8.3f} {f['p95']:7.3f}       {f['cpu_p50']:8.3f} {f['cpu_p95']:7.3f}"
             f"   {f['p50'] / base['p50']:8.1f}x {f['cpu_p50'] / base['cpu_p50']:8.1f}x"
         )
     print(f"  (1-minute load average {load:.1f} before, {os.getloadavg()[0]:.1f} after, on {os.cpu_count()} cores)")

@@ -34,8 +34,9 @@ def hash_embedder() -> HashEmbedder:
 
 
 @pytest.fixture(scope="session")
-def minilm() -> MiniLMEmbedder:
-    return MiniLMEmbedder()
+def minilm(tmp_path_factory) -> MiniLMEmbedder:
+    # its fused graph is built in a temporary cache, not the user's
+    return MiniLMEmbedder(cache_dir=tmp_path_factory.mktemp("models"))
 
 
 @pytest.fixture
