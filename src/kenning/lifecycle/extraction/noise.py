@@ -80,7 +80,8 @@ def is_feeling(sent: Sentence) -> bool:
     feeling = [t for t in preds if t.lemma in lx.FEELINGS or t.lower in lx.FEELINGS]
     if not feeling:
         return False
-    attached = [c for t in feeling for c in sent.children(t.i) if c.dep in ("prep", "dobj", "pobj", "ccomp", "xcomp", "advcl")]
+    attached = [c for t in feeling for c in sent.children(t.i) if c.dep in ("prep", "dobj", "pobj", "ccomp", "xcomp", "advcl")
+                and not (c.dep == "dobj" and c.lower in ("me", "us", "user"))]  # "my feet are killing me": the speaker
     return not attached and not any(t.pos in ("NUM", "PROPN") for t in sent.tokens)
 
 
