@@ -225,6 +225,7 @@ def test_he_she_reads_as_the_person_named_before_and_is_dropped_when_nobody_was(
         "Maybe later. not decided anything yet.",
         "happy new year!! my dear!",
         "the heat is killing me",  # a feeling; the speaker as the object attaches nothing to it
+        "here's my week",  # points at what comes next
     ],
 )
 def test_chit_chat_praise_feelings_and_fragments_store_nothing(text):

@@ -31,6 +31,8 @@ def is_noise(clause: Clause, sent: Sentence) -> bool:
         return True
     if rules.is_small_talk(clause.text):
         return True
+    if presents(sent):
+        return True  # "here's my week", "heres the plan for saturday": what follows is the news, not this
     if apology(sent):
         return True  # "sorry for the radio silence", "sorry I went quiet": an apology, not news
     if reaction(sent):
@@ -68,6 +70,17 @@ def _opens_with(sent: Sentence, words: str) -> bool:
     """Whether the clause opens (after fillers) with ``words``: "it's 07700 900456" after "got a new number, " does not."""
     first = opener(sent)  # names the speaker addresses were taken out before the parse (``unaddressed``)
     return first is not None and first.lower == words.split()[0].lower()
+
+
+def presents(sent: Sentence) -> bool:
+    """A clause that only points at what comes next: "here's my week", "here is what i eat"."""
+    first = next((t for t in sent.tokens if t.pos not in ("PUNCT", "INTJ") and t.lower not in lx.CLAUSE_ADVERBS), None)
+    if first is None:
+        return False
+    if first.lower in ("heres", "here's"):
+        return True
+    nxt = sent.tokens[first.i + 1] if first.i + 1 < len(sent.tokens) else None
+    return first.lower == "here" and nxt is not None and nxt.lemma == "be" and nxt.dep == "ROOT"
 
 
 def is_feeling(sent: Sentence) -> bool:
