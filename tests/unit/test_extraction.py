@@ -226,6 +226,7 @@ def test_he_she_reads_as_the_person_named_before_and_is_dropped_when_nobody_was(
         "happy new year!! my dear!",
         "the heat is killing me",  # a feeling; the speaker as the object attaches nothing to it
         "here's my week",  # points at what comes next
+        "ok i have to go, dinner chaos",  # leaving the chat, nowhere named
     ],
 )
 def test_chit_chat_praise_feelings_and_fragments_store_nothing(text):

@@ -33,6 +33,8 @@ def is_noise(clause: Clause, sent: Sentence) -> bool:
         return True
     if presents(sent):
         return True  # "here's my week", "heres the plan for saturday": what follows is the news, not this
+    if signs_off(sent):
+        return True  # "i have to go, bathtime chaos", "need to dash now": leaving the chat
     if apology(sent):
         return True  # "sorry for the radio silence", "sorry I went quiet": an apology, not news
     if reaction(sent):
@@ -81,6 +83,18 @@ def presents(sent: Sentence) -> bool:
         return True
     nxt = sent.tokens[first.i + 1] if first.i + 1 < len(sent.tokens) else None
     return first.lower == "here" and nxt is not None and nxt.lemma == "be" and nxt.dep == "ROOT"
+
+
+_LEAVING = frozenset({"go", "run", "dash", "fly", "scoot", "bounce"})
+
+
+def signs_off(sent: Sentence) -> bool:
+    """Leaving the chat: "have to go", "gotta run", "need to dash now" with nowhere named to go to."""
+    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
+    if root is None or root.lemma not in ("have", "get", "need"):
+        return False
+    leave = next((c for c in sent.children(root.i) if c.dep == "xcomp" and c.lemma in _LEAVING), None)
+    return leave is not None and not any(c.dep in ("prep", "dobj", "advcl", "ccomp") for c in sent.children(leave.i))
 
 
 def is_feeling(sent: Sentence) -> bool:
