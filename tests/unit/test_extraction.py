@@ -227,6 +227,8 @@ def test_he_she_reads_as_the_person_named_before_and_is_dropped_when_nobody_was(
         "the heat is killing me",  # a feeling; the speaker as the object attaches nothing to it
         "here's my week",  # points at what comes next
         "ok i have to go, dinner chaos",  # leaving the chat, nowhere named
+        "cheers for listening to me moan",
+        "thanks so much for helping me with the cover letter",  # "so much" is a degree, not a clause boundary
     ],
 )
 def test_chit_chat_praise_feelings_and_fragments_store_nothing(text):

@@ -63,6 +63,8 @@ def pieces(sent: Sentence) -> list[tuple[int, int]]:
             continue  # "left-handed", "5-a-side": a hyphen inside a word is no separator
         if pointer and t.lower != "," and t.lower != ";":
             continue  # "forget what I said about me and Dan splitting up": the pointed-at words stay whole
+        if t.lower == "so" and t.i + 1 < len(sent.tokens) and sent.tokens[t.i + 1].lower in ("much", "many"):
+            continue  # "thanks so much for …": a degree, not "so" joining clauses
         if t.lower in SEPARATORS and t.pos in ("CCONJ", "PUNCT", "ADV", "SCONJ") or t.text in (",", ";", "—", "–"):
             if t.i > start:
                 out.append((start, t.i))

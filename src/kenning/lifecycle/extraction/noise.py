@@ -35,6 +35,8 @@ def is_noise(clause: Clause, sent: Sentence) -> bool:
         return True  # "here's my week", "heres the plan for saturday": what follows is the news, not this
     if signs_off(sent):
         return True  # "i have to go, bathtime chaos", "need to dash now": leaving the chat
+    if _thanks_for(sent):
+        return True  # "cheers for listening to me whinge", "thanks for the tips": thanks
     if apology(sent):
         return True  # "sorry for the radio silence", "sorry I went quiet": an apology, not news
     if reaction(sent):
@@ -95,6 +97,11 @@ def signs_off(sent: Sentence) -> bool:
         return False
     leave = next((c for c in sent.children(root.i) if c.dep == "xcomp" and c.lemma in _LEAVING), None)
     return leave is not None and not any(c.dep in ("prep", "dobj", "advcl", "ccomp") for c in sent.children(leave.i))
+
+
+def _thanks_for(sent: Sentence) -> bool:
+    toks = [t for t in sent.tokens if t.pos != "PUNCT"]
+    return len(toks) > 1 and toks[0].lower in ("cheers", "thanks", "thx", "ty", "ta", "thank") and toks[1].lower in ("for", "so", "again")
 
 
 def is_feeling(sent: Sentence) -> bool:
