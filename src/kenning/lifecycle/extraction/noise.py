@@ -96,7 +96,8 @@ def signs_off(sent: Sentence) -> bool:
     if root is None or root.lemma not in ("have", "get", "need"):
         return False
     leave = next((c for c in sent.children(root.i) if c.dep == "xcomp" and c.lemma in _LEAVING), None)
-    return leave is not None and not any(c.dep in ("prep", "dobj", "advcl", "ccomp") for c in sent.children(leave.i))
+    return leave is not None and all(
+        c.dep in ("aux", "punct") or c.lower in ("now", "soon", "off", "out") for c in sent.children(leave.i))
 
 
 def _thanks_for(sent: Sentence) -> bool:
