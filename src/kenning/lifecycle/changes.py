@@ -216,8 +216,8 @@ def _new_degree(a: str, b: str) -> bool:
     return bool(adj_a and adj_b and not adj_a & adj_b and nouns_b and nouns_b <= nouns_a)
 
 
-_COUNT = re.compile(r"(?i)\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+([a-z]{3,})")
-_WORD_NUMBERS = {w: str(i) for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
+_COUNT = re.compile(rf"(?i)\b(\d+|{corrections.WORD_NUMBERS})\s+([a-z]{{3,}})")
+_IN_WORDS = {w: str(i) for i, w in enumerate(corrections.WORD_NUMBERS.split("|"), 1)}
 
 
 def _counts(text: str) -> dict[str, re.Match[str]]:
@@ -226,7 +226,7 @@ def _counts(text: str) -> dict[str, re.Match[str]]:
 
 
 def _number(word: str) -> str:
-    return _WORD_NUMBERS.get(word.lower(), word)
+    return _IN_WORDS.get(word.lower(), word)
 
 
 def count_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | None:

@@ -19,14 +19,14 @@ from kenning.text import STOPWORDS
 
 _DAY = r"(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?s?"
 _MONTH = r"(?:jan(?:uary)?|feb(?:ruary)?|march|april|may|june|july|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
-_WORD_NUMBERS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
+WORD_NUMBERS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"  # numbers said in words, as a pattern
 SHAPES = {
     "weekday": re.compile(rf"(?i)\b{_DAY}\b"),
     "time": re.compile(r"(?i)\b\d{1,2}(?::\d\d)?\s?(?:am|pm)\b|\b\d{1,2}:\d\d\b"),
     "ordinal": re.compile(r"(?i)\b\d{1,2}(?:st|nd|rd|th)\b"),
     "money": re.compile(r"[£$€]\s?\d[\d,.]*k?\b|\b\d[\d,.]*\s?(?:k|grand|quid|pounds|dollars|euros)\b", re.I),
     "month": re.compile(rf"(?i)\b{_MONTH}\b"),
-    "number": re.compile(rf"(?i)\b\d+(?:\.\d+)?\b|\b(?:{_WORD_NUMBERS})\b"),
+    "number": re.compile(rf"(?i)\b\d+(?:\.\d+)?\b|\b(?:{WORD_NUMBERS})\b"),
 }
 _MARKER = r"(?:scratch\s+that|wait\s*,?\s*no|no\s*,?\s*wait|sorry|i\s+mean|i\s+meant|or\s+rather|make\s+(?:that|it)|correction|actually\s+no|no\s*,?\s*sorry|oops)"
 _MARKERS = rf"\b{_MARKER}\b(?:[\s,;:!-]+{_MARKER}\b)*"  # "wait no sorry"
@@ -156,9 +156,9 @@ def replace_value(text: str, value: str) -> str | None:
     kind = shape(value)
     if kind is None:
         return None
-    m = re.fullmatch(rf"(?P<n>\d+|{_WORD_NUMBERS})\s+(?P<unit>[a-z]{{3,}})\W*", value.strip(), re.I)
+    m = re.fullmatch(rf"(?P<n>\d+|{WORD_NUMBERS})\s+(?P<unit>[a-z]{{3,}})\W*", value.strip(), re.I)
     if kind == "number" and m:
-        held = list(re.finditer(rf"(?i)\b(?:\d+|{_WORD_NUMBERS})(?=\s+{re.escape(m.group('unit')[:4])})", text))
+        held = list(re.finditer(rf"(?i)\b(?:\d+|{WORD_NUMBERS})(?=\s+{re.escape(m.group('unit')[:4])})", text))
         if not held:
             return None
         last = held[-1]
