@@ -158,7 +158,7 @@ def _read(sent: Sentence) -> list[Fact]:
         return []
     subject, subj = _subject(sent, root)
     off = _taken_off(sent, root, subject)
-    if off is not None:  # "came off the amlodipine", "Dr Patel took the user off the amlodipine"
+    if off is not None:  # "Dr Patel took the user off the amlodipine", "User was taken off the statins"
         return [Fact("user", STOPPED, _phrase(sent, off), True)]
     if not subject:
         return []
@@ -290,7 +290,7 @@ def _is_time(tok: Token) -> bool:
 
 def _in_class(tok: Token, cls: frozenset[str] | str) -> bool:
     if cls == "occupation":  # a noun that names a job ("treasurer"), never an adjective that looks like one ("easier")
-        return tok.pos in ("NOUN", "PROPN") and bool(re.fullmatch(slots.JOB, tok.lower)) or bool(re.fullmatch(slots.JOB, tok.lemma))
+        return tok.pos in ("NOUN", "PROPN") and bool(re.fullmatch(slots.JOB, tok.lower) or re.fullmatch(slots.JOB, tok.lemma))
     return tok.lower in cls or tok.lemma in cls
 
 
