@@ -59,6 +59,13 @@ def _users_own(candidate: Memory, ranked: Sequence[Neighbour]) -> list[Memory]:
     ]
 
 
+def _said_before(candidate: Memory, ranked: Sequence[Neighbour]) -> list[Memory]:
+    """The user's own active facts, preferences and episodes said before ``candidate``, newest first: what a
+    correction or a new count can rewrite (never a standing rule)."""
+    own = [m for m in _users_own(candidate, ranked) if m.created_at <= candidate.created_at and m.kind is not Kind.PROCEDURE]
+    return sorted(own, key=lambda m: (m.created_at, m.id), reverse=True)
+
+
 def retract_last(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | None:
     """ "scratch that" on a turn of its own: the newest memory the user said, if said within ``LAST_WINDOW``
     before it (a pointer an hour later points at nothing it can name), is deleted."""
@@ -132,9 +139,7 @@ def contrast_correction(candidate: Memory, ranked: Sequence[Neighbour]) -> Decis
     old, news = candidate.metadata.get("contrast_old"), candidate.metadata.get("contrast_new")
     if not isinstance(old, str) or not isinstance(news, list):
         return None
-    for mem in sorted(_users_own(candidate, ranked), key=lambda m: (m.created_at, m.id), reverse=True):
-        if mem.created_at > candidate.created_at or mem.kind is Kind.PROCEDURE:
-            continue
+    for mem in _said_before(candidate, ranked):
         at = corrections.holds(mem.text, old)
         new = next((v for v in news if not re.search(rf"(?i)\b{re.escape(v)}\b", mem.text)), None)
         if at is None or new is None:
@@ -238,8 +243,8 @@ def count_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | N
     if not (CHANGE_MARKER.search(candidate.text) or _WEAK_MARKER.search(candidate.text)):
         return None
     mine, who = _counts(candidate.text), _subject(candidate.text)
-    for old in _users_own(candidate, ranked):
-        if old.kind is Kind.PROCEDURE or _subject(old.text) != who or old.created_at > candidate.created_at:
+    for old in _said_before(candidate, ranked):
+        if _subject(old.text) != who:
             continue
         for noun, m in _counts(old.text).items():
             new = mine.get(noun)

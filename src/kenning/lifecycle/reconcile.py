@@ -48,12 +48,11 @@ def decide(candidate: Memory, neighbours: Sequence[Neighbour]) -> Decision:
     if about_last(candidate):  # "wait no, 7pm", "scratch that": decided against what was said last, never stored
         fixed = standalone_correction(candidate, ranked) if candidate.metadata.get("correct_to") else retract_last(candidate, ranked)
         return fixed or Decision(Op.NOOP, None, None, POINTER_MISSED)
+    corrected = correction(candidate, ranked) or contrast_correction(candidate, ranked)  # a value replaced in so many words
     if candidate.metadata.get("pointer"):
-        fixed = correction(candidate, ranked) or contrast_correction(candidate, ranked) or pointed_retraction(candidate, ranked)
-        return fixed or Decision(Op.NOOP, None, None, POINTER_MISSED)
-    fixed = correction(candidate, ranked) or contrast_correction(candidate, ranked)
-    if fixed is not None:
-        return fixed
+        return corrected or pointed_retraction(candidate, ranked) or Decision(Op.NOOP, None, None, POINTER_MISSED)
+    if corrected is not None:
+        return corrected
     fixed = pointed_retraction(candidate, ranked) or relation_change(candidate, ranked)
     if fixed is not None:
         return fixed
