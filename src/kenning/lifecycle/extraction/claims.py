@@ -135,10 +135,12 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
         got = _claim(clause, sent, piece, index, sarcastic, state)
         if not got and not clause.hedged:
             got = _reason_claims(parser, sent, index, sarcastic, state)
-        if not got and (change_markers.corrects(piece) or _contrasted(piece, cut.contrasts)):
+        contrast = _contrasted(piece, cut.contrasts)
+        if not got and (change_markers.corrects(piece) or contrast):
             # "sorry she's 8 not 7", "the dentist is the 14th not the 12th": nothing to store, a value to correct
             got = [_instruction(third_person(piece), index, pointer=True, pointer_topic="")]
-        got = [_with_contrast(c, piece, cut.contrasts) for c in got]
+        if contrast:  # reconciliation corrects a memory that holds the old value (changes.contrast_correction)
+            got = [replace(c, metadata={**c.metadata, "contrast_old": contrast[0], "contrast_new": contrast[1]}) for c in got]
         state.hedged = clause.hedged
         state.others.extend(named)
         state.things.extend(_things(sent))
@@ -268,15 +270,6 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
 def _contrasted(piece: str, contrasts: list[tuple[str, list[str]]]) -> tuple[str, list[str]] | None:
     """The contrast of the turn ("its 850 not 500") that ``piece`` holds, or None."""
     return next((c for c in contrasts if re.search(rf"(?i)\bnot\s+(?:a\s+|an\s+|the\s+)?[£$€]?{re.escape(c[0])}\b", piece)), None)
-
-
-def _with_contrast(claim: rules.Claim, piece: str, contrasts: list[tuple[str, list[str]]]) -> rules.Claim:
-    """``claim`` marked with the value its clause sets against another ("…, not tuesdays"), so reconciliation
-    can correct a memory that holds the old value (``changes.contrast_correction``)."""
-    found = _contrasted(piece, contrasts)
-    if found is None:
-        return claim
-    return replace(claim, metadata={**claim.metadata, "contrast_old": found[0], "contrast_new": found[1]})
 
 
 def _instruction(text: str, index: int, **meta: object) -> rules.Claim:

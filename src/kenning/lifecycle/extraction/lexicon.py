@@ -34,6 +34,8 @@ ENDING_VERBS = frozenset({"quit", "stop", "leave", "drop", "give up", "pack in",
                           "resign", "retire", "rehome", "give away"})
 # endings of something one takes or does (not of a place or a thing one can leave for a moment)
 STOPPING_VERBS = frozenset({"quit", "stop", "give up", "pack in", "ditch"})
+# words of thanks opening a clause: "cheers for listening", "thanks so much for …"
+THANKS = frozenset({"thanks", "thank", "thx", "ty", "ta", "cheers"})
 # verbs of how one speaker treats the other: "I miss you", "I owe you one", "thank you"
 SOCIAL_VERBS = frozenset({"miss", "love", "adore", "owe", "thank", "hug", "appreciate", "promise", "wish", "congratulate", "envy", "trust"})
 # words that open a reason: "which is awkward because I'm a barista"

@@ -102,7 +102,7 @@ def signs_off(sent: Sentence) -> bool:
 
 def _thanks_for(sent: Sentence) -> bool:
     toks = [t for t in sent.tokens if t.pos != "PUNCT"]
-    return len(toks) > 1 and toks[0].lower in ("cheers", "thanks", "thx", "ty", "ta", "thank") and toks[1].lower in ("for", "so", "again")
+    return len(toks) > 1 and toks[0].lower in lx.THANKS and toks[1].lower in ("for", "so", "again")
 
 
 def is_feeling(sent: Sentence) -> bool:
