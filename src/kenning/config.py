@@ -44,6 +44,9 @@ class Settings(BaseSettings):
     capacity: int = Field(5000, ge=1, description="active memories per user before capacity eviction")
     allow_secrets: bool = Field(False, description="store credentials and card numbers (never by default)")
     max_text_chars: int = Field(4000, ge=1)
+    chatter_cutoff: float = Field(
+        0.6, ge=0.0, le=1.0, description="the offline engine does not store a claim its chit-chat model scores at or above this; 1 keeps all"
+    )
     refresh_cap_per_session: int = Field(1, ge=0, description="last_used_at refreshes per memory per session")
 
     embed_batch: bool | None = Field(

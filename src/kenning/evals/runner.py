@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +30,7 @@ from kenning.config import Settings
 from kenning.evals import checks
 from kenning.evals.metrics import CROWDING_COSINE, Tally, build_report
 from kenning.evals.scenario import ACTION_KINDS, Scenario, Step
+from kenning.types import Memory
 
 EVERYWHERE_K = 50
 
@@ -72,9 +73,18 @@ def _error(exc: BaseException) -> str:
 class Runner:
     """Runs validated scenarios against fresh stores; ``run`` returns the SPEC's report dict."""
 
-    def __init__(self, embedder: Any, *, progress: Callable[[int, int, str], None] | None = None) -> None:
+    def __init__(
+        self,
+        embedder: Any,
+        *,
+        progress: Callable[[int, int, str], None] | None = None,
+        settings: Mapping[str, Any] | None = None,
+        on_memories: Callable[[Scenario, Step, list[Memory]], None] | None = None,
+    ) -> None:
         self.embedder = embedder
         self.progress = progress
+        self.settings = dict(settings or {})  # Settings fields every scenario's store gets (a scenario's capacity wins)
+        self.on_memories = on_memories  # sees the active memories each ``memories`` step judges (for corpus tools)
 
     def run(self, scenarios: Sequence[Scenario]) -> dict[str, Any]:
         tally = Tally()
@@ -90,22 +100,24 @@ class Runner:
         result = ScenarioResult(sc.name, sc.tags)
         with tempfile.TemporaryDirectory(prefix="kenning-eval-") as tmp:
             try:
-                settings = Settings.model_construct(capacity=sc.capacity) if sc.capacity else Settings.model_construct()
+                given = {**self.settings, **({"capacity": sc.capacity} if sc.capacity else {})}
+                settings = Settings.model_construct(**given)
                 system = kenning.open(f"sqlite:///{tmp}/s.db", embedder=self.embedder, settings=settings)
             except Exception as exc:  # noqa: BLE001 - one broken scenario must not stop the others
                 why = f"could not open a store for the scenario: {_error(exc)}"
                 result.checks = [CheckResult(s.index, s.kind, False, why) for s in sc.steps if s.kind not in ACTION_KINDS]
                 return result
             try:
-                _ScenarioRun(sc, system, tally, result).go()
+                _ScenarioRun(sc, system, tally, result, self.on_memories).go()
             finally:
                 system.close()
         return result
 
 
 class _ScenarioRun:
-    def __init__(self, sc: Scenario, system: kenning.Kenning, tally: Tally, result: ScenarioResult) -> None:
+    def __init__(self, sc: Scenario, system: kenning.Kenning, tally: Tally, result: ScenarioResult, on_memories: Any = None) -> None:
         self.sc = sc
+        self.on_memories = on_memories
         self.system = system
         self.tally = tally
         self.result = result
@@ -217,6 +229,8 @@ class _ScenarioRun:
     def check_memories(self, step: Step) -> list[str]:
         """One reason per claims entry, then per forbid entry ("" where it holds)."""
         active = self.scope(step).list()
+        if self.on_memories is not None:
+            self.on_memories(self.sc, step, active)
         outcome = checks.evaluate_memories(step.arg, active, self.remembered.get((step.tenant, step.user), set()))
         self.tally.add_memories(outcome, complete=not self.broken)
         reasons = outcome.claims + outcome.forbids

@@ -25,6 +25,7 @@ from datetime import datetime
 import numpy as np
 
 from kenning.lifecycle import safety, slots
+from kenning.lifecycle.extraction import chatter
 from kenning.lifecycle.retrieve import terms
 from kenning.stores.base import audit_entry
 from kenning.types import Changeset, Decision, Kind, Memory, Op, Source, Status, Transition, new_id
@@ -33,7 +34,7 @@ from kenning.lifecycle.changes import (  # noqa: F401  (re-exported: reconcile.X
     relation_change, retract_last, standalone_correction,
 )
 from kenning.lifecycle.matching import (  # noqa: F401  (re-exported)
-    CHANGED, CORRECTED, DUPLICATE, DUPLICATE_COSINE, GENERIC, HEDGE, LESS_TRUSTED, MAX_MERGED, MERGED, NEW,
+    CHANGED, CHATTER, CORRECTED, DUPLICATE, DUPLICATE_COSINE, GENERIC, HEDGE, LESS_TRUSTED, MAX_MERGED, MERGED, NEW,
     NOT_ACTIVE, NOT_SHOWN, POINTED, POINTER_MISSED, PROCEDURE_REFINE_COSINE, REFINED, RELATION, RETRACTION,
     SLOT_CHANGE, STALE, TRUST, UPGRADE, Neighbour, conflicts, is_duplicate, same_value, slots_of, trust,
 )
@@ -138,6 +139,15 @@ def guard(
         if bad or op is not Op.UPDATE:
             text = None
     return Decision(decision.op, decision.target_id, text, decision.reason)
+
+
+def unless_chatter(decision: Decision, candidate: Memory, shown: Mapping[str, Memory]) -> Decision:
+    """A guarded ``decision`` for a candidate the chatter model marked (``chatter.MARK``): kept only when it
+    changes a shown memory (an update, a retraction); a new memory it would add is not stored (NOOP)."""
+    if chatter.MARK not in candidate.metadata:
+        return decision
+    changes = decision.op in (Op.UPDATE, Op.DELETE) and decision.target_id in shown
+    return decision if changes or decision.op is Op.NOOP else Decision(Op.NOOP, None, None, CHATTER)
 
 
 def _kept(candidate: Memory, text: str, target: str) -> bool:

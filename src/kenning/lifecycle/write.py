@@ -42,6 +42,7 @@ from typing import Any
 from kenning.lifecycle.context import Context
 from kenning.errors import Conflict, LLMError
 from kenning.lifecycle import cascade, extract, extraction, guard, reconcile, safety
+from kenning.lifecycle.extraction import chatter
 from kenning.lifecycle.reconcile import Neighbour
 from kenning.stores.base import ActiveSetStore, audit_entry, supports
 from kenning.types import Changeset, Decision, Kind, Memory, Op, Scope, Source, Status, Transition, new_id
@@ -180,6 +181,8 @@ def extract_capture(ctx: Context, scope: Scope, capture_id: str, now: datetime) 
     relayed = cap.metadata[CAPTURE].get("source")
     ex = guard.screen(ex, source=Source(relayed) if relayed else None, allow_secrets=ctx.settings.allow_secrets, turns=turns)
     vectors = ctx.embed_documents(scope, [c.text for c in ex.claims]) if ex.claims else []
+    if decided is None:
+        ex = _mark_chatter(ctx, ex, vectors)
     mems = []
     for i, (claim, vec) in enumerate(zip(ex.claims, vectors)):
         at = cap.created_at + timedelta(microseconds=i + 1)  # keeps the order of claims within one capture
@@ -216,6 +219,25 @@ def extract_capture(ctx: Context, scope: Scope, capture_id: str, now: datetime) 
     except Conflict:
         return (), ()
     return tuple(m.id for m in mems), ex.withheld
+
+
+def _mark_chatter(ctx: Context, ex: extract.Extraction, vectors: Any) -> extract.Extraction:
+    """The offline engine's claims, those the chatter model scores at or above ``chatter_cutoff`` marked
+    ``chatter`` (with the score). Reconciliation stores a marked claim only when it changes a memory
+    (an update, a retraction), never as a new one. Only with the embedder the model was trained for."""
+    model = chatter.bundled()
+    cutoff = ctx.settings.chatter_cutoff
+    if not ex.claims or model is None or cutoff >= 1.0 or getattr(ctx.embedder, "model_id", None) != model.model_id:
+        return ex
+    claims = []
+    for claim, vec in zip(ex.claims, vectors):
+        if chatter.scored(claim.kind, claim.metadata, recognised=claim.slot is not None):
+            x = chatter.features(vec, claim.text, claim.kind, hedged=bool(claim.metadata.get("hedge")), source=claim.source)
+            score = float(model.score(x))
+            if score >= cutoff:
+                claim = replace(claim, metadata={**claim.metadata, chatter.MARK: round(score, 3)})
+        claims.append(claim)
+    return replace(ex, claims=tuple(claims))
 
 
 def _llm_extract(ctx: Context, scope: Scope, cap: Memory, turns: Sequence[extract.Turn], now: datetime) -> tuple[Any, str]:
@@ -380,6 +402,7 @@ def reconcile_one(ctx: Context, scope: Scope, memory_id: str, now: datetime) -> 
                     store.apply(scope, Changeset(audit=(entry,)))
                     return Outcome(cand.id, None, None, None, DEFERRED)
         decision = reconcile.guard(decision, cand, shown, allow_secrets=ctx.settings.allow_secrets, max_chars=ctx.settings.max_text_chars)
+        decision = reconcile.unless_chatter(decision, cand, shown)
         target = shown.get(decision.target_id or "") if decision.op in (Op.UPDATE, Op.DELETE) else None
         change, kept = reconcile.plan(
             cand, decision, target, now, lambda t: ctx.embed_documents(scope, [t])[0], decider=name

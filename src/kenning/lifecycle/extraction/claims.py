@@ -236,7 +236,7 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
         return []  # "stop it", "get better soon": nothing asked for
     if not (clause.request or clause.question or clause.hedged) and noise.bare_event(sent):
         return []  # "I screamed", "I caved", "I can't wait", "I promise": a verb and nothing it is about
-    meta: dict[str, object] = {"subject": "other" if clause.subject == "other" else "user"}
+    meta: dict[str, object] = {"subject": "other" if clause.subject == "other" else "user", **({"request": True} if asked else {})}
     confidence = rules.USER_CONFIDENCE
     if clause.subject == "other" and kind in (Kind.FACT, Kind.PREFERENCE):
         confidence, importance = OTHER_CONFIDENCE, min(importance, OTHER_IMPORTANCE)
