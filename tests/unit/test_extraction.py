@@ -404,3 +404,30 @@ def test_a_bare_noun_set_equal_to_a_figure_is_the_users_own():
     assert texts("handicap is 18") == ["User's handicap is 18."]
     assert texts("bin day is friday") == ["User's bin day is friday."]
     assert texts("rain is wahala today") == []  # no figure: a comment, not the user's thing
+
+
+# -- what chat leaves out: introductions as lists, a bare quality -----------------------
+
+
+def test_a_self_introduction_written_as_a_list_is_one_claim_per_piece():
+    got = texts("nadia, 27, physio at a sports clinic in leith. mostly weekends")
+    assert "User's name is nadia." in got and "User is 27." in got
+    assert any("physio" in t and "27" not in t and "nadia" not in t for t in got), got
+    got = texts("welder, 51, divorced, based out of hull")
+    assert "User is a welder." in got and "User is 51." in got
+    assert any("divorced" in t and "hull" not in t for t in got) and any("hull" in t and "welder" not in t for t in got), got
+
+
+def test_only_the_introduction_shape_is_read_as_one():
+    from kenning.lifecycle.extraction.ellipsis import introduction
+
+    assert introduction("me, 45, still single lol") == ["I'm 45.", "I'm still single lol."]  # "me" is no name
+    assert introduction("we went to paris, rome, 12 days total") is None  # no age-like number
+    assert introduction("tom is 34, works in retail") is None  # a verb: an ordinary sentence
+    assert introduction("bread, milk, eggs") is None
+    assert introduction("oh, 19 degrees today") is None  # the number is not a piece of its own
+
+
+def test_a_bare_quality_with_what_it_is_about_is_the_speakers():
+    assert any(t.startswith("User is allergic to latex") for t in texts("allergic to latex 🙃")), texts("allergic to latex 🙃")
+    assert texts("proud of you!!") == [] and texts("sorry about that") == []

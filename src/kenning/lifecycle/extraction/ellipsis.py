@@ -1,18 +1,72 @@
 """What chat leaves out, put back before a clause is read: the subject ("moved to leeds last month" -> "I moved
-…", "not doing bolt anymore" -> "I'm not doing …"), the owner of a relative ("wife's still working" -> "my wife's
-…") and the statement inside a question asked only for effect ("did i tell you we're in Kelowna now?").
+…", "not doing bolt anymore" -> "I'm not doing …", "allergic to latex" -> "I'm allergic …"), the owner of a
+relative ("wife's still working" -> "my wife's …"), the statement inside a question asked only for effect
+("did i tell you we're in Kelowna now?") and the sentences of a self-introduction written as a list
+("priya, 34, midwife at the royal gwent" -> "My name is priya. I'm 34. I'm a midwife at the royal gwent.").
 """
 
 from __future__ import annotations
 
 import re
 
+from kenning.lifecycle import slots
 from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction import mood
 from kenning.lifecycle.extraction.clauses import opener, restore
 from kenning.lifecycle.extraction.parse import Sentence, Token
 
 _ENDED = re.compile(r"(?i)\bany\s?more\b|\bthese\s+days\b|\bnow\b")
+
+
+_AGE = re.compile(r"(?:1[3-9]|[2-9]\d)")
+_VERB_WORDS = re.compile(r"(?i)\b(?:am|is|are|was|were|be|been|have|has|had|do|does|did|'m|'s|'re|'ve)\b")
+_ARTICLE = re.compile(r"(?i)^(?:a|an|the|my)\s")
+
+
+def _top_level_commas(sentence: str) -> list[str]:
+    """``sentence`` cut at the commas outside brackets, each piece stripped of spaces and a final stop."""
+    pieces, depth, start = [], 0, 0
+    for i, ch in enumerate(sentence):
+        depth += ch == "("
+        depth -= ch == ")" and depth > 0
+        if ch == "," and depth == 0:
+            pieces.append(sentence[start:i])
+            start = i + 1
+    pieces.append(sentence[start:])
+    return [p.strip().rstrip(".!").strip() for p in pieces]
+
+
+def _is_job(words: list[str]) -> bool:
+    return any(re.fullmatch(slots.JOB, w.lower()) for w in words[:3])
+
+
+def introduction(sentence: str) -> list[str] | None:
+    """The sentences of a self-introduction written as a list, or None when ``sentence`` is none.
+
+    The shape: pieces between commas, one of them an age (a bare number from 13 to 99), none holding a verb
+    form of "be", "have" or "do": "priya, 34, midwife at the royal gwent in newport", "plasterer, 42, self
+    employed out of stockport", "dev, 29, backend eng at a fintech". A number is the age ("I'm 34."); a
+    word alone before the age is the user's name, unless it names a job; a piece naming a job is what the user
+    is ("I'm a midwife at …"); any other piece is said of the user as it is ("I'm self employed out of …").
+    """
+    pieces = [p for p in _top_level_commas(sentence) if p]
+    if len(pieces) < 2 or len(pieces) > 6 or not any(_AGE.fullmatch(p) for p in pieces):
+        return None
+    if any(_VERB_WORDS.search(p) or len(p.split()) > 9 for p in pieces):
+        return None
+    out = []
+    for i, piece in enumerate(pieces):
+        words = piece.split()
+        if _AGE.fullmatch(piece):
+            out.append(f"I'm {piece}.")
+        elif i == 0 and len(words) == 1 and words[0].isalpha() and not _is_job(words):
+            if words[0].lower() not in lx.FIRST_PERSON_STARTS | lx.FILLER_WORDS:  # "me, 45, …": no name
+                out.append(f"My name is {words[0]}.")
+        elif _is_job(words) and not _ARTICLE.match(piece):
+            out.append(f"I'm {'an' if piece[0].lower() in 'aeiou' else 'a'} {piece}.")
+        elif words[0].lower() not in lx.FILLER_WORDS:
+            out.append(f"I'm {piece}.")
+    return out
 
 
 def without_fillers(text: str) -> str:
@@ -34,9 +88,19 @@ def as_meant(sent: Sentence, piece: str) -> str | None:
     if kin is not None:
         at = sum(len(t.text) + len(t.space) for t in sent.tokens[: kin.i])
         return f"{piece[:at]}my {piece[at:]}" if piece[at : at + len(kin.text)] == kin.text else None
-    if _left_state(sent):
+    if _left_state(sent) or _bare_quality(sent):
         return f"I'm {without_fillers(piece)}"
     return None
+
+
+def _bare_quality(sent: Sentence) -> bool:
+    """A clause that is an adjective and what it is about, nothing before it: "allergic to latex", "scared of
+    heights", "married to a kiwi" (a quality of the speaker's, the subject left out)."""
+    first = opener(sent)
+    if first is None or first.pos != "ADJ" or first.dep != "ROOT" or first.lower in lx.FEELINGS:
+        return False
+    return first.i == next((t.i for t in sent.tokens if t.pos not in ("PUNCT", "INTJ")), -1) and any(
+        c.dep == "prep" for c in sent.children(first.i))
 
 
 def _bare_relative(sent: Sentence) -> Token | None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kenning.lifecycle.extraction import corrections, noise, pointers
+from kenning.lifecycle.extraction import corrections, ellipsis, noise, pointers
 from kenning.lifecycle.extraction.clauses import split
 from kenning.lifecycle.extraction.normalise import normalise, sentences, trim
 from kenning.lifecycle.extraction.parse import InContext, Parser, Sentence
@@ -32,7 +32,7 @@ class Pieces:
 
 def turn_pieces(parser: Parser, text: str) -> Pieces:
     """Parse one (masked) user turn and cut it into clauses; the clauses themselves are not parsed yet."""
-    cut = sentences(normalise(text))
+    cut = [one for s in sentences(normalise(text)) for one in (ellipsis.introduction(s) or [s])]
     parsed_sentences = [s for doc in parser.parse(cut) for s in doc] if cut else []
     parser = InContext(parser, parsed_sentences)  # clauses and wordings cut from this turn
     pieces: list[str] = []
