@@ -194,6 +194,8 @@ def test_stopping_something_the_user_takes_retires_it_and_nothing_else(real_syst
         ("my rent is £800 a month", "ugh correction, rent is £850 not £800", "£850 a month", "£800"),
         ("my dentist appointment is on the 12th", "and the dentist is the 14th not the 12th", "on the 14th", "12th"),
         ("I fly to Lima on march 3", "they moved it, I fly out march 5 not the 3rd", "march 5", "march 3"),
+        ("training for the berlin marathon on the 24th september", "oh sorry it's the 23rd not the 24th", "the 23rd september", "24th"),
+        ("I go to choir monday and thursday evenings", "got it wrong, choir is mondays and fridays not thursdays", "friday evenings", "thursday"),
     ],
 )
 def test_a_value_set_against_another_corrects_the_memory_that_holds_it(real_system, first, then, now_held, gone):
@@ -238,3 +240,37 @@ def test_what_was_said_last_is_looked_up_in_the_speakers_own_scope_only(real_sys
     say(mine, pointer, T0 + timedelta(minutes=2), wait=True)
     assert [m.text for m in theirs.list()] == ["User's flight to Oslo is at 6pm."]
     assert not any("Oslo" in m.text for m in mine.list())
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "now_held", "gone"),
+    [
+        ("I have physio tuesdays for my back", "quick update, physio is fridays now", "physio fridays for", "tuesdays"),
+        ("Rent's 2,400 a month on the flat", "heads up, rent went up to 2,550 from september", "2,550", "2,400"),
+        ("I am working as SDE-2 at Flipkart in the search team", "got promoted, now I am SDE-3", "SDE-3", "SDE-2"),
+        ("my allotment plot is number 14", "got moved, my plot is number 22 now, nearer the tap", "22", "number 14"),
+    ],
+)
+def test_another_value_of_the_same_shape_said_as_a_change_rewrites_the_old_memory(real_system, first, then, now_held, gone):
+    mem = real_system.scope("acme", "u-shape")
+    say(mem, first, T0, wait=True)
+    say(mem, then, T0 + timedelta(days=20), wait=True)
+    texts = [m.text for m in mem.list()]
+    assert any(now_held in t for t in texts), texts
+    assert not any(gone in t for t in texts), texts
+
+
+@pytest.mark.parametrize(
+    ("first", "then"),
+    [
+        ("I swim on tuesdays at the leisure centre", "I have pottery fridays now"),  # nothing shared: a new habit
+        ("I have physio tuesdays for my back", "my physio might move to fridays"),  # a hedge changes nothing
+        ("I have physio tuesdays and yoga thursdays", "my sister has physio fridays now"),  # someone else's
+    ],
+)
+def test_a_value_of_the_same_shape_without_a_shared_thing_or_said_as_a_maybe_changes_nothing(real_system, first, then):
+    mem = real_system.scope("acme", "u-shape-not")
+    say(mem, first, T0, wait=True)
+    before = {m.text for m in mem.list()}
+    say(mem, then, T0 + timedelta(days=20), wait=True)
+    assert before <= {m.text for m in mem.list()}

@@ -145,7 +145,13 @@ def contrast_correction(candidate: Memory, ranked: Sequence[Neighbour]) -> Decis
         if at is None or new is None:
             continue
         new = new.lower() if old.islower() and new[:1].isupper() and new[1:].islower() else new
-        return Decision(Op.UPDATE, mem.id, mem.text[: at.start()] + new + mem.text[at.end() :], CORRECTED)
+        if corrections.SHAPES["weekday"].fullmatch(new) and corrections.SHAPES["weekday"].fullmatch(at.group(0)):
+            new = new.rstrip("sS") + ("s" if at.group(0)[-1:].lower() == "s" else "")  # "thursday" -> "saturday"
+        end = at.end()
+        suffix = re.match(r"(?i)(?:st|nd|rd|th)\b", mem.text[end:])
+        if suffix and re.search(r"(?i)\d(?:st|nd|rd|th)$", new):
+            end += suffix.end()  # "the 12th" -> "the 11th": the new ordinal's ending replaces the old one's
+        return Decision(Op.UPDATE, mem.id, mem.text[: at.start()] + new + mem.text[end:], CORRECTED)
     return None
 
 

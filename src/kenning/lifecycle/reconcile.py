@@ -26,6 +26,7 @@ import numpy as np
 
 from kenning.lifecycle import safety, slots
 from kenning.lifecycle.extraction import chatter
+from kenning.lifecycle.shape_change import value_change
 from kenning.lifecycle.retrieve import terms
 from kenning.stores.base import audit_entry
 from kenning.types import Changeset, Decision, Kind, Memory, Op, Source, Status, Transition, new_id
@@ -81,6 +82,9 @@ def decide(candidate: Memory, neighbours: Sequence[Neighbour]) -> Decision:
                 # same attribute, same value, new words ("doesn't eat meat" + "is vegetarian"): one record, both wordings
                 return Decision(Op.UPDATE, n.memory.id, merged, MERGED)
             return Decision(Op.NOOP, n.memory.id, None, DUPLICATE)
+    moved = value_change(candidate, ranked)  # another weekday, sum, code… of a thing said before, said as a change
+    if moved is not None:
+        return moved
     changed = change_target(candidate, ranked)
     if changed is not None:
         return Decision(Op.UPDATE, changed.id, None, CHANGED)

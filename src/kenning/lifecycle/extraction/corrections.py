@@ -210,7 +210,10 @@ def holds(text: str, value: str) -> re.Match[str] | None:
     if re.fullmatch(r"(?i)\d+(?:st|nd|rd|th)", value):
         value = value[:-2]  # "the 12th" is held by "july 12" too
     tail = r"(?=[a-z]{0,3}\b)" if value[:1].isdigit() else r"\b"
-    for m in re.finditer(rf"(?i)\b{re.escape(value)}{tail}", text):
+    word = re.escape(value)
+    if SHAPES["weekday"].fullmatch(value):
+        word = re.escape(value[:-1] if value[-1:].lower() == "s" else value) + "s?"  # "thursdays" held by "thursday evenings"
+    for m in re.finditer(rf"(?i)\b{word}{tail}", text):
         if not re.search(r"(?i)\bnot\s+(?:a\s+|an\s+|the\s+)?$", text[: m.start()]):
             return m
     return None

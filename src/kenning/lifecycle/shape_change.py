@@ -1,0 +1,99 @@
+"""A value of the same shape said as changed: "physio is fridays now" after "I have physio tuesdays for my back",
+"rent went up to 2,550" after "Rent's 2,400 a month", "now I am SDE-3" after "working as SDE-2 in Flipkart".
+
+Shapes are closed classes (a weekday, a time, a day of the month, a sum, a number, a month, a code of letters
+and digits), so this works whatever the sentence is about. The old memory is rewritten with the new value,
+so what else it says ("for my back", "a month") is kept. It takes a change said as such (``MOVED``), the
+same subject, a content word both share (or, for codes, the same letters), and exactly one value of the
+shape on each side: anything less leaves the old memory as it is, since a wrong rewrite loses a true value.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from kenning.lifecycle.changes import _evidence, _said_before, _subject
+from kenning.lifecycle.extraction.corrections import WORD_NUMBERS
+from kenning.lifecycle.matching import CHANGED, Neighbour
+from kenning.types import Decision, Kind, Memory, Op, Source
+
+# a change said as such: "now", "these days", "moved to", "pushed back to", "went up to", "changed to"
+MOVED = re.compile(
+    r"(?i)\bnow\b|\bthese\s+days\b|\bnowadays\b|\binstead\b|\bany\s?more\b|"
+    r"\b(?:moved|pushed|brought|put|changed|switched|shifted|rescheduled|bumped)\s+(?:back\s+|forward\s+|up\s+)?(?:to|till|until|for)\b|"
+    r"\b(?:went|gone|goes|going|go)\s+(?:up|down)\s+to\b|\b(?:increased|raised|dropped|reduced|cut|lowered|rose)\s+to\b"
+)
+_DAY = r"(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?s?"
+SHAPES = {
+    "weekday": re.compile(rf"(?i)\b{_DAY}\b"),
+    "time": re.compile(r"(?i)\b\d{1,2}(?::\d\d)?\s?(?:am|pm)\b|\b\d{1,2}:\d\d\b"),
+    "ordinal": re.compile(r"(?i)\b\d{1,2}(?:st|nd|rd|th)\b"),
+    "code": re.compile(r"\b[A-Za-z]{1,5}-?\d{1,3}[A-Za-z]?\b"),
+    "number": re.compile(rf"(?i)(?<![\w:.,-])[£$€]?(?:\d{{1,3}}(?:,\d{{3}})+|\d+(?:\.\d+)?)k?(?![\w:%-])|\b(?:{WORD_NUMBERS})\b"),
+}
+_ORDER = ("weekday", "time", "ordinal", "code", "number")  # a time's or a code's digits are no number of their own
+
+
+def _values(text: str) -> dict[str, list[re.Match[str]]]:
+    """The values of each shape in ``text``, each span counted once (the first shape of ``_ORDER`` that takes it)."""
+    taken: list[tuple[int, int]] = []
+    out: dict[str, list[re.Match[str]]] = {}
+    for name in _ORDER:
+        for m in SHAPES[name].finditer(text):
+            if any(a < m.end() and m.start() < b for a, b in taken):
+                continue
+            if name == "code" and not re.search(r"[A-Za-z]", m.group(0)[:1]):
+                continue
+            taken.append(m.span())
+            out.setdefault(name, []).append(m)
+    return out
+
+
+def _same_kind(a: str, b: str, shape: str) -> bool:
+    """Two values of one shape that can replace each other: codes need the same letters ("SDE-2", "SDE-3")."""
+    if a.lower().rstrip("s") == b.lower().rstrip("s"):
+        return False
+    if shape == "code":
+        return re.match(r"[A-Za-z]+", a).group(0).lower() == re.match(r"[A-Za-z]+", b).group(0).lower()
+    return True
+
+
+def _fitted(new: str, old: str, shape: str) -> str:
+    """``new`` in the form of the ``old`` it replaces: "fridays" for "tuesdays", "friday" for "tuesday"."""
+    if shape == "weekday" and old[-1:].lower() != "s" and new[-1:].lower() == "s":
+        return new[:-1]
+    if shape == "weekday" and old[-1:].lower() == "s" and new[-1:].lower() != "s":
+        return new + "s"
+    return new
+
+
+def value_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | None:
+    """The newest memory the user said before that holds another value of a shape the candidate gives, said as a
+    change, rewritten with the candidate's value; None when nothing qualifies."""
+    if candidate.source is not Source.USER_SAID or candidate.kind not in (Kind.FACT, Kind.PREFERENCE, Kind.EPISODE):
+        return None
+    if candidate.metadata.get("hedge") or not MOVED.search(candidate.text):
+        return None
+    mine = {k: v for k, v in _values(candidate.text).items() if len(v) == 1}
+    if not mine:
+        return None
+    who = _subject(candidate.text)
+    for old in _said_before(candidate, ranked):
+        if old.kind is Kind.PROCEDURE or _subject(old.text) != who or set(old.source_refs) & set(candidate.source_refs):
+            continue  # a standing rule, someone else's, or said in the same turn (no change from it)
+        theirs = _values(old.text)
+        for shape, (new,) in mine.items():
+            held = theirs.get(shape, [])
+            if len(held) != 1 or not _same_kind(new.group(0), held[0].group(0), shape):
+                continue
+            if shape != "code" and not _evidence(_without(candidate.text, new), _without(old.text, held[0])):
+                continue
+            at = held[0]
+            text = old.text[: at.start()] + _fitted(new.group(0), at.group(0), shape) + old.text[at.end() :]
+            return Decision(Op.UPDATE, old.id, text, CHANGED)
+    return None
+
+
+def _without(text: str, value: re.Match[str]) -> str:
+    return text[: value.start()] + " " + text[value.end() :]
