@@ -274,3 +274,12 @@ def test_a_value_of_the_same_shape_without_a_shared_thing_or_said_as_a_maybe_cha
     before = {m.text for m in mem.list()}
     say(mem, then, T0 + timedelta(days=20), wait=True)
     assert before <= {m.text for m in mem.list()}
+
+
+def test_the_new_thing_replaces_the_one_named_before_and_nothing_else(real_system):
+    mem = real_system.scope("acme", "u-new-thing")
+    say(mem, "My laptop is a MacBook Air M1 from work, and my phone is a Pixel 6", T0, wait=True)
+    say(mem, "the new laptop is a ThinkPad P14s, they finally took the mac back", T0 + timedelta(days=40), wait=True)
+    texts = [m.text for m in mem.list()]
+    assert any("ThinkPad" in t for t in texts) and not any("MacBook" in t for t in texts), texts
+    assert any("Pixel 6" in t for t in texts), texts

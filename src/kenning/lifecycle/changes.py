@@ -268,6 +268,16 @@ def _names_old(candidate: str, other: str) -> bool:
     return False
 
 
+_NEW_THING = re.compile(r"(?i)\b(?:my|our|the|a|his|her|their)\s+new\s+((?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*)\s+(?:is|are|'s|was)\b")
+
+
+def _renewed(text: str) -> set[str]:
+    """The stems of the thing a claim says is new, as what it is: "my new phone is an iPhone 15" -> {"phone"},
+    "the new head chef is Roshan" -> {"head", "chef"}; a new thing only had ("got a new bike") is no
+    replacement of an old one."""
+    return {w for m in _NEW_THING.finditer(text) for w in stems(" ".join(terms(m.group(1)) - _NOT_EVIDENCE))}
+
+
 def change_target(candidate: Memory, ranked: Sequence[Neighbour]) -> Memory | None:
     """The memory a user's explicitly marked change replaces when no attribute slot decided, or None.
 
@@ -281,7 +291,8 @@ def change_target(candidate: Memory, ranked: Sequence[Neighbour]) -> Memory | No
     compatible = (Kind.FACT, Kind.PREFERENCE)
     if candidate.kind not in compatible or candidate.source is not Source.USER_SAID:
         return None
-    marked = bool(CHANGE_MARKER.search(candidate.text))
+    renewed = _renewed(candidate.text)  # "the new laptop is a ThinkPad": the laptop named before is replaced
+    marked = bool(CHANGE_MARKER.search(candidate.text)) or bool(renewed)
     weak = not marked and bool(_WEAK_MARKER.search(candidate.text))
     if not marked and not weak and not NAMED_OLD.search(candidate.text):
         return None  # "left", "sold", "quit" count only with the old value named in the neighbour
@@ -300,7 +311,8 @@ def change_target(candidate: Memory, ranked: Sequence[Neighbour]) -> Memory | No
             continue  # two different recognised attributes ("works at X now" vs "lives in Y")
         # an old value named, or (with an explicit marker) another value of a topic the old claim holds
         # ("switched to a Pixel 8" after "a Samsung Galaxy S21", cosine 0.40), may be less similar
-        named = _names_old(candidate.text, old.text) or (marked and _new_value(candidate.text, old.text))
+        named = _names_old(candidate.text, old.text) or (marked and _new_value(candidate.text, old.text)) or bool(
+            renewed & stems(" ".join(terms(old.text) - _NOT_EVIDENCE)))
         if (adds or not (marked or weak)) and not named:
             continue
         if weak and not named and not _new_value(candidate.text, old.text) and not _new_degree(candidate.text, old.text):

@@ -127,13 +127,15 @@ def has_verb(sent: Sentence) -> bool:
 def owned_figure(sent: Sentence) -> bool:
     """A noun subject (not it/that/this) stated with a number or sum: "total budget is £12,000", or a bare one
     (no article or owner, as chat drops "my") set equal to a figure or a day: "pb is 21:40", "erg 2k pb is 6:48",
-    "choir practice is thursdays now"."""
+    "choir practice is thursdays now"; or a thing said to be new: "the new laptop is a ThinkPad"."""
     subj = next((t for t in sent.tokens if t.dep in ("nsubj", "nsubjpass")), None)
     if subj is None:
         return False
     if subj.lemma in lx.OWN_NOUNS and any(t.pos == "NUM" or t.tag == "$" for t in sent.tokens):
         return True
     head = sent.tokens[subj.head]
+    if head.lemma == "be" and subj.pos == "NOUN" and any(c.dep == "amod" and c.lower == "new" for c in sent.children(subj.i)):
+        return True  # "the new laptop is a ThinkPad": what the speaker has just replaced
     figure = next((c for c in sent.children(head.i) if c.dep in ("attr", "acomp")), None)
     dated = figure is not None and (figure.pos == "NUM" or corrections.shape(figure.text) in ("weekday", "month", "time"))
     return (head.lemma == "be" and dated and subj.text.islower() and subj.tag in ("NN", "NNP")
