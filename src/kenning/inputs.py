@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from kenning.errors import ValidationError
-from kenning.lifecycle import guard, safety
+from kenning.lifecycle import guard, secrets
 from kenning.lifecycle.context import Context
 from kenning.types import (
     DEFAULT_CONFIDENCE,
@@ -68,7 +68,7 @@ def new_claim(
         sensitivity=None if sensitivity is None else enum_value(Sensitivity, sensitivity, "sensitivity"),
         allow_secrets=ctx.settings.allow_secrets,
     )
-    if context and not ctx.settings.allow_secrets and safety.has_secret(context):
+    if context and not ctx.settings.allow_secrets and secrets.has_secret(context):
         raise guard.Refused("secret", "context: ")
     return Memory(
         id=new_id("mem"),

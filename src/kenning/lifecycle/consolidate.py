@@ -278,11 +278,11 @@ MAX_LLM_TEXT = 300
 
 def summary_messages(members: Sequence[Memory], summary: Summary) -> list[dict[str, str]]:
     """The chat messages asking an LLM to word ``summary`` better; secrets are masked before they leave."""
-    from kenning.lifecycle import safety
+    from kenning.lifecycle import secrets
 
     phrases = ", ".join(f'"{p}"' for p in summary.phrases) or "(none)"
     lines = [
-        f"{i + 1}. [{m.created_at.date().isoformat()}] " + safety.mask_secrets(m.text).replace("\n", " ")
+        f"{i + 1}. [{m.created_at.date().isoformat()}] " + secrets.mask_secrets(m.text).replace("\n", " ")
         for i, m in enumerate(sorted(members, key=lambda m: (m.created_at, m.id)))
     ]
     return [
