@@ -23,8 +23,10 @@ from kenning.errors import (
 )
 from kenning.aio import AsyncKenning, AsyncScopedMemory, open_async
 from kenning.lifecycle.retrieve import Policy
-from kenning.memory import DeletionReport, History, Kenning, ScopedMemory, open
-from kenning.types import AuditEntry, Filter, Hit, Kind, Memory, Op, Scope, Sensitivity, Source, Status
+from kenning.history import History
+from kenning.memory import Kenning, open
+from kenning.scoped import ScopedMemory
+from kenning.types import AuditEntry, DeletionReport, Filter, Hit, Kind, Memory, Op, Scope, Sensitivity, Source, Status
 
 __version__ = "0.1.0"
 

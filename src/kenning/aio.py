@@ -20,7 +20,8 @@ from typing import Any
 
 import anyio.to_thread
 
-from kenning.memory import Kenning, ScopedMemory
+from kenning.memory import Kenning
+from kenning.scoped import ScopedMemory
 
 # Methods of the sync classes that are not I/O and stay synchronous.
 _LOCAL = {"scope", "user"}

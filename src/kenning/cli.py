@@ -19,7 +19,7 @@ import kenning
 from kenning.cliutil import HELP, db_option
 from kenning.config import Settings
 from kenning.errors import KenningError
-from kenning.memory import WAIT_DEFAULT
+from kenning.scoped import WAIT_DEFAULT
 from kenning.progress import bar
 from kenning.serialize import audit_to_dict, memory_to_dict
 

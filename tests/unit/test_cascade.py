@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from datetime import datetime, timedelta, timezone
 
-from kenning.lifecycle import cascade, consolidate
+from kenning.lifecycle import cascade, consolidate, summaries
 from kenning.types import Kind, Source, Status
 
 T0 = datetime(2026, 1, 10, 8, 0, tzinfo=timezone.utc)
@@ -197,7 +197,7 @@ def test_a_consolidation_landing_between_read_and_write_is_caught(system):
     s = system.scope("travel", "omar")
     eps = [s.remember(t, kind="episode", session_id=f"s{i}", now=T0 + timedelta(days=10 * i)) for i, t in enumerate(AISLE)]
     now = T0 + timedelta(days=50)
-    stale, *_ = cascade.plan_deletion(system.ctx, s.scope, [e.id for e in eps], now, "forget", Op.PURGE, consolidate.Rules())
+    stale, *_ = cascade.plan_deletion(system.ctx, s.scope, [e.id for e in eps], now, "forget", Op.PURGE, summaries.Rules())
     [cid] = consolidate.consolidate_scope(system.ctx, s.scope, now)  # the worker wins the race
     with pytest.raises(Conflict):
         system.ctx.store.apply(s.scope, stale)

@@ -7,8 +7,9 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from kenning.errors import Conflict
-from kenning.lifecycle import consolidate
-from kenning.lifecycle.consolidate import Rules, content_tokens, plan, summarise, support_of
+from kenning.lifecycle import consolidate, summaries
+from kenning.lifecycle.summaries import Rules, content_tokens, summarise, support_of
+from kenning.lifecycle.topics import plan
 from kenning.stores.base import audit_entry
 from kenning.types import Changeset, Kind, Memory, Op, Scope, Source, Status, Transition, new_id
 
@@ -281,7 +282,7 @@ def _summary(hash_embedder):
 )
 def test_an_llm_answer_is_used_only_if_it_keeps_the_shared_phrases(hash_embedder, raw, usable):
     p = _summary(hash_embedder)
-    out = consolidate.parse_summary(raw, p.summary)
+    out = summaries.parse_summary(raw, p.summary)
     assert (out is not None) is usable
     if usable:
         assert "aisle seat" in out.lower()
@@ -290,7 +291,7 @@ def test_an_llm_answer_is_used_only_if_it_keeps_the_shared_phrases(hash_embedder
 def test_the_prompt_marks_messages_as_data_and_masks_secrets(hash_embedder):
     p = _summary(hash_embedder)
     leaky = p.members[0].evolve(text="aisle seat please, my card is 4111 1111 1111 1111")
-    msgs = consolidate.summary_messages([leaky, *p.members[1:]], p.summary)
+    msgs = summaries.summary_messages([leaky, *p.members[1:]], p.summary)
     assert "never instructions" in msgs[0]["content"] and '"aisle seat"' in msgs[0]["content"]
     assert "4111 1111 1111 1111" not in msgs[1]["content"]
 

@@ -161,7 +161,7 @@ def test_run_through_add_maps_evidence_by_source_refs(tiny):
 
 
 def test_nothing_extracted_reports_zero(tiny, monkeypatch):
-    from kenning.memory import ScopedMemory
+    from kenning.scoped import ScopedMemory
 
     monkeypatch.setattr(ScopedMemory, "add", lambda self, messages, **kw: SimpleNamespace(ids=()))
     report = locomo_add.run(tiny, embedder=HashEmbedder(), baseline=False)

@@ -88,7 +88,7 @@ def test_add_waits_by_default_so_a_search_right_after_sees_it(system):
     assert alice.count(statuses=[Status.PROVISIONAL]) == 0
     texts = [h.memory.text for h in alice.search("What does Alice eat?", k=3)]
     assert any("vegetarian" in t for t in texts)
-    assert kenning.memory.WAIT_DEFAULT is True
+    assert kenning.scoped.WAIT_DEFAULT is True
 
 
 def test_unfiltered_search_ranks_the_partition_and_filtered_search_stays_in_the_store(system, monkeypatch):

@@ -7,6 +7,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 import kenning
+from kenning import inputs
 from kenning.embedders import HashEmbedder
 from kenning.lifecycle import repair
 from kenning.lifecycle.reconcile import fact_of
@@ -83,7 +84,7 @@ def test_a_repair_planned_against_a_moved_active_set_writes_nothing(k):
 
     def list_then_someone_writes(scope, **kw):
         out = real_list(scope, **kw)
-        store.insert(scope, [s._claim("User keeps bees", at=T0)])  # another process, between the read and the write
+        store.insert(scope, [inputs.new_claim(k.ctx, s.scope, "User keeps bees", at=T0)])  # another process, between the read and the write
         return out
 
     store.list = list_then_someone_writes

@@ -11,7 +11,7 @@ import pytest
 
 import kenning
 from kenning.config import Settings
-from kenning.lifecycle import guard, safety
+from kenning.lifecycle import guard, injection, safety, secrets
 from kenning.lifecycle.extract import Turn, extract
 from kenning.lifecycle.safety import render_for_prompt, sensitivity_of
 from kenning.types import Kind, Sensitivity, Source, Status
@@ -179,7 +179,7 @@ def _everything(mem: kenning.ScopedMemory) -> str:
      "The promo code is SAVE20.", "My booking code is QX7731.", "I need to reset my login tomorrow."],
 )
 def test_ordinary_codes_and_mentions_are_not_secrets(text):
-    assert not safety.has_secret(text)
+    assert not secrets.has_secret(text)
 
 
 def test_suites_are_big_enough():
@@ -190,8 +190,8 @@ def test_suites_are_big_enough():
 
 @pytest.mark.parametrize("text, secret", SECRETS, ids=[f"secret{i:02d}" for i in range(len(SECRETS))])
 def test_detector_finds_each_secret(text, secret):
-    assert safety.has_secret(text)
-    assert secret not in safety.mask_secrets(text)
+    assert secrets.has_secret(text)
+    assert secret not in secrets.mask_secrets(text)
 
 
 def test_no_secret_is_stored_through_add(system):
@@ -231,7 +231,7 @@ def test_allow_secrets_stores_them_as_restricted(tmp_path, hash_embedder):
 
 @pytest.mark.parametrize("payload, marker", INJECTIONS, ids=[f"inj{i:02d}" for i in range(len(INJECTIONS))])
 def test_detector_flags_each_injection(payload, marker):
-    assert safety.is_injection(payload)
+    assert injection.is_injection(payload)
 
 
 def test_injections_are_never_stored_as_instructions(system):
@@ -336,8 +336,8 @@ def test_provisional_records_hold_no_secret_either(system):
     ],
 )
 def test_masking_removes_the_secret_but_keeps_the_next_statement(sentence, secret, kept):
-    masked = safety.mask_secrets(sentence)
-    assert secret not in masked and safety.SECRET_MARK in masked
+    masked = secrets.mask_secrets(sentence)
+    assert secret not in masked and secrets.SECRET_MARK in masked
     assert kept in masked
 
 
@@ -353,7 +353,7 @@ def test_masking_removes_the_secret_but_keeps_the_next_statement(sentence, secre
     ],
 )
 def test_a_secret_after_an_interruption_is_still_masked(sentence, secret):
-    assert secret not in safety.mask_secrets(sentence)
+    assert secret not in secrets.mask_secrets(sentence)
     assert not any(secret in c.text for c in extract([Turn("user", sentence)]).claims)
 
 
@@ -369,8 +369,8 @@ def test_a_secret_after_an_interruption_is_still_masked(sentence, secret):
     ],
 )
 def test_masking_stops_before_a_joined_statement_or_an_aside(sentence, secret, kept, claim):
-    masked = safety.mask_secrets(sentence)
-    assert secret not in masked and safety.SECRET_MARK in masked
+    masked = secrets.mask_secrets(sentence)
+    assert secret not in masked and secrets.SECRET_MARK in masked
     assert kept in masked
     claims = extract([Turn("user", sentence)]).claims
     assert any(claim in c.text for c in claims)
@@ -389,7 +389,7 @@ def test_masking_stops_before_a_joined_statement_or_an_aside(sentence, secret, k
     ],
 )
 def test_a_secret_after_the_joining_word_is_still_masked(sentence, secret):
-    assert secret not in safety.mask_secrets(sentence)
+    assert secret not in secrets.mask_secrets(sentence)
     assert not any(secret in c.text for c in extract([Turn("user", sentence)]).claims)
 
 
@@ -404,13 +404,13 @@ def test_a_secret_after_the_joining_word_is_still_masked(sentence, secret):
     ],
 )
 def test_a_passphrase_of_plain_words_is_masked(sentence, secret):
-    assert safety.has_secret(sentence)
-    masked = safety.mask_secrets(sentence)
+    assert secrets.has_secret(sentence)
+    masked = secrets.mask_secrets(sentence)
     assert secret not in masked and secret.split()[0] not in masked
 
 
 def test_a_passphrase_mask_keeps_a_joined_statement():
-    masked = safety.mask_secrets("The passcode is orange kite lantern, and I prefer green tea.")
+    masked = secrets.mask_secrets("The passcode is orange kite lantern, and I prefer green tea.")
     assert "kite" not in masked and "I prefer green tea" in masked
 
 
@@ -420,7 +420,7 @@ def test_a_passphrase_mask_keeps_a_joined_statement():
      "My secret is that I hate mornings.", "My password is too long for this site."],
 )
 def test_plain_words_after_a_keyword_that_are_not_a_passphrase(text):
-    assert not safety.has_secret(text)
+    assert not secrets.has_secret(text)
 
 
 @pytest.mark.parametrize(
@@ -434,17 +434,17 @@ def test_plain_words_after_a_keyword_that_are_not_a_passphrase(text):
     ],
 )
 def test_security_answers_are_secrets(text, secret):
-    assert secret not in safety.mask_secrets(text)
+    assert secret not in secrets.mask_secrets(text)
 
 
 @pytest.mark.parametrize(
-    "text, secrets, kept",
+    "text, hidden, kept",
     [
         ("my bank pin is 4921 and my mum's maiden name is Whitaker, I live in Hove", ["4921", "Whitaker"], "I live in Hove"),
         ("my mother's maiden name is Okonjo, and I work at Boots", ["Okonjo"], "I work at Boots"),
     ],
 )
-def test_a_second_secret_in_the_sentence_is_masked_by_its_own_span_and_the_rest_is_kept(text, secrets, kept):
-    masked = safety.mask_secrets(text)
-    assert not any(s in masked for s in secrets), masked
+def test_a_second_secret_in_the_sentence_is_masked_by_its_own_span_and_the_rest_is_kept(text, hidden, kept):
+    masked = secrets.mask_secrets(text)
+    assert not any(s in masked for s in hidden), masked
     assert kept in masked, masked

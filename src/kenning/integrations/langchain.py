@@ -16,7 +16,7 @@ from typing import Any
 from langchain_core.tools import StructuredTool
 
 from kenning.errors import KenningError
-from kenning.memory import ScopedMemory
+from kenning.scoped import ScopedMemory
 from kenning.types import Source
 
 

@@ -42,7 +42,8 @@ from langgraph.store.base import (
     SearchOp,
 )
 
-from kenning.memory import Kenning, ScopedMemory
+from kenning.memory import Kenning
+from kenning.scoped import ScopedMemory
 from kenning.types import Filter, Memory, Source
 
 MARK = "lg"  # every item carries metadata {"lg": true}

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-from kenning.lifecycle import consolidate
+from kenning.lifecycle import consolidate, summaries
 from kenning.stores.base import audit_entry
 from kenning.errors import Conflict
 from kenning.types import Changeset, DeletionReport, Memory, Op, Scope, Source, Status, Transition, new_id
@@ -72,13 +72,13 @@ def superseded(store: Any, scope: Scope, memory_id: str) -> bool:
 
 def leaks(summary_text: str, deleted_texts: Iterable[str], surviving_texts: Iterable[str], ignore: frozenset[str]) -> bool:
     """Whether ``summary_text`` carries a content word found in deleted texts but in no surviving source."""
-    gone = {t for text in deleted_texts for t, _ in consolidate.content_tokens(text, ignore)}
-    kept = {t for text in surviving_texts for t, _ in consolidate.content_tokens(text, ignore)}
-    return bool({t for t, _ in consolidate.content_tokens(summary_text, ignore)} & (gone - kept))
+    gone = {t for text in deleted_texts for t, _ in summaries.content_tokens(text, ignore)}
+    kept = {t for text in surviving_texts for t, _ in summaries.content_tokens(text, ignore)}
+    return bool({t for t, _ in summaries.content_tokens(summary_text, ignore)} & (gone - kept))
 
 
 def plan_deletion(
-    ctx: Any, scope: Scope, ids: Sequence[str], now: datetime, reason: str, op: Op, rules: consolidate.Rules
+    ctx: Any, scope: Scope, ids: Sequence[str], now: datetime, reason: str, op: Op, rules: summaries.Rules
 ) -> tuple[Changeset, list[str], list[str], list[str]]:
     """Read what deleting ``ids`` reaches and decide it: (change, deleted ids, regenerated ids, deleted texts)."""
     store = ctx.store
@@ -94,7 +94,7 @@ def plan_deletion(
     restore: list[Memory] = []
     inserts: list[Memory] = []
     regen_audit = []
-    ignore = consolidate.name_tokens(scope)
+    ignore = summaries.name_tokens(scope)
     deleted_texts = [m.text for m in doomed.values() if m.text]
     for c in affected.values():
         drop[c.id] = c
@@ -106,10 +106,10 @@ def plan_deletion(
             s for s in store.get_many(scope, c.source_refs)
             if s.id not in doomed and s.status is not Status.DELETED and s.text and s.embedding is not None
         ]
-        summary = consolidate.summarise(surviving, rules, ignore) if surviving else None
+        summary = summaries.summarise(surviving, rules, ignore) if surviving else None
         if summary is not None:
-            summary = consolidate.worded(getattr(ctx, "llm", None), surviving, summary)
-        if summary is None or leaks(summary.text, deleted_texts, [s.text for s in surviving], ignore | consolidate.TEMPLATE_WORDS):
+            summary = summaries.worded(getattr(ctx, "llm", None), surviving, summary)
+        if summary is None or leaks(summary.text, deleted_texts, [s.text for s in surviving], ignore | summaries.TEMPLATE_WORDS):
             # No summary any more: the surviving records it had compacted come
             # back to retrieval (the user asked to forget the others, not these).
             restore.extend(x for x in surviving if x.status is Status.RETIRED and not superseded(store, scope, x.id))
@@ -151,7 +151,7 @@ def delete_memories(ctx: Any, scope: Scope, ids: Sequence[str], *, now: datetime
     with ``residue=True``: that rewrite costs time proportional to the whole
     store, so it stays off the request path.
     """
-    rules = consolidate.Rules()
+    rules = summaries.Rules()
     deleted: list[str] = []
     regenerated: list[str] = []
     texts: list[str] = []

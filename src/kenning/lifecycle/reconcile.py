@@ -24,7 +24,7 @@ from datetime import datetime
 
 import numpy as np
 
-from kenning.lifecycle import safety, slots
+from kenning.lifecycle import injection, safety, secrets, slots
 from kenning.lifecycle.extraction import chatter
 from kenning.lifecycle.shape_change import value_change
 from kenning.lifecycle.retrieve import terms
@@ -136,8 +136,8 @@ def guard(
         bad = (
             not text
             or len(text) > max_chars
-            or (not allow_secrets and safety.has_secret(text))
-            or safety.is_injection(text)
+            or (not allow_secrets and secrets.has_secret(text))
+            or injection.is_injection(text)
             or not _kept(candidate, text, _target_text(shown, decision))
         )
         if bad or op is not Op.UPDATE:

@@ -41,7 +41,7 @@ from typing import Any
 
 from kenning.lifecycle.context import Context
 from kenning.errors import Conflict, LLMError
-from kenning.lifecycle import cascade, extract, extraction, guard, reconcile, safety
+from kenning.lifecycle import cascade, extract, extraction, guard, reconcile, secrets
 from kenning.lifecycle.extraction import chatter
 from kenning.lifecycle.reconcile import Neighbour
 from kenning.stores.base import ActiveSetStore, audit_entry, supports
@@ -125,12 +125,12 @@ def add_messages(
     context = _session_context(scope, session_id, turns)
     masked, withheld = [], []
     for t in turns:
-        text = t.content if ctx.settings.allow_secrets else safety.mask_secrets(t.content)
-        if safety.SECRET_MARK in text:
+        text = t.content if ctx.settings.allow_secrets else secrets.mask_secrets(t.content)
+        if secrets.SECRET_MARK in text:
             withheld.append("secret")
         masked.append({"role": t.role, "content": text, **({"name": t.name} if t.name else {}), **({"id": t.id} if t.id else {})})
     if context and not ctx.settings.allow_secrets:
-        context = safety.mask_secrets(context)
+        context = secrets.mask_secrets(context)
     cap = Memory(
         id=new_id("mem"),
         tenant_id=scope.tenant_id,

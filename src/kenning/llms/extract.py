@@ -32,7 +32,7 @@ from datetime import datetime
 from typing import Any
 
 from kenning.errors import LLMError
-from kenning.lifecycle import reconcile, safety
+from kenning.lifecycle import injection, reconcile, safety, secrets
 from kenning.lifecycle.extract import Claim, Extraction, Turn
 from kenning.lifecycle.retrieve import terms
 from kenning.llms import extract_prompt
@@ -161,11 +161,11 @@ def parse_extraction(
         hedge = item.get("hedge") is True or bool(_HEDGE.search(text))
 
         if not allow_secrets:
-            text = safety.mask_secrets(text)
-        if safety.SECRET_MARK in text or (not allow_secrets and safety.has_secret(text)):
+            text = secrets.mask_secrets(text)
+        if secrets.SECRET_MARK in text or (not allow_secrets and secrets.has_secret(text)):
             withheld.append("secret")
             continue
-        if safety.is_injection(text):
+        if injection.is_injection(text):
             withheld.append("injection")
             continue
 

@@ -14,7 +14,7 @@ import json
 from collections.abc import Sequence
 from datetime import datetime
 
-from kenning.lifecycle import safety
+from kenning.lifecycle import secrets
 from kenning.lifecycle.extract import Turn
 from kenning.types import Memory
 
@@ -118,4 +118,4 @@ def extract_messages(
 def _quote(text: str) -> str:
     # json.dumps escapes quotes and newlines, so no text can close its own string and pose as structure.
     # Secrets never leave the process, even masked ones a caller allowed to be stored.
-    return json.dumps(safety.mask_secrets(text), ensure_ascii=False)
+    return json.dumps(secrets.mask_secrets(text), ensure_ascii=False)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kenning.lifecycle import safety
+from kenning.lifecycle import secrets
 from kenning.lifecycle.reconcile import Neighbour
 from kenning.types import Memory
 
@@ -36,4 +36,4 @@ def reconcile_messages(candidate: Memory, neighbours: Sequence[Neighbour]) -> tu
 
 def _quote(text: str) -> str:
     # Secrets never leave the process, even masked ones a caller allowed to be stored.
-    return '"' + safety.mask_secrets(text).replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ") + '"'
+    return '"' + secrets.mask_secrets(text).replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ") + '"'

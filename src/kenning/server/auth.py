@@ -21,7 +21,8 @@ from datetime import datetime, timedelta, timezone
 from fastapi import Depends, HTTPException, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from kenning.memory import Kenning, ScopedMemory
+from kenning.memory import Kenning
+from kenning.scoped import ScopedMemory
 from kenning.types import MAX_ID_CHARS, Scope, check_str
 
 PAGE_PREFIX = "kp_"

@@ -24,7 +24,8 @@ from mcp.server.mcpserver import Context, MCPServer  # the mcp 2.x SDK (1.x call
 from mcp.server.mcpserver.exceptions import ToolError
 
 from kenning.errors import Forbidden, KenningError, ValidationError
-from kenning.memory import Kenning, ScopedMemory
+from kenning.memory import Kenning
+from kenning.scoped import ScopedMemory
 from kenning.server.errors import status_of
 from pydantic import BaseModel
 

@@ -18,7 +18,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from kenning.errors import NotFound
-from kenning.memory import ScopedMemory
+from kenning.scoped import ScopedMemory
 from kenning.server import wording
 from kenning.server.auth import check_page_token
 from kenning.types import Kind, Memory, Source, Status

@@ -17,7 +17,7 @@ import anyio.to_thread
 from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.responses import JSONResponse
 
-from kenning.memory import ScopedMemory
+from kenning.scoped import ScopedMemory
 from kenning.server import schemas as s
 from kenning.server.errors import error_response
 from kenning.server.auth import Principal, api_key_only, app_scope, page_expiry, principal, sign_page_token, user_scope

@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-from kenning.memory import WAIT_DEFAULT
+from kenning.scoped import WAIT_DEFAULT
 from kenning.types import AuditEntry, Hit, Kind, Memory, Sensitivity, Source, Status
 
 # Hard bound on any text field. The limit that applies is the facade's ``max_text_chars``

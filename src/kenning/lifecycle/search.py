@@ -1,0 +1,79 @@
+"""Running a search against a store: over the scope's cached partition, or through the store's filtered queries.
+
+Both paths rank the same way (``retrieve``); the facade checks the
+arguments and decides which hits may refresh ``last_used_at``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any
+
+from kenning.lifecycle import retrieve
+from kenning.lifecycle.context import Context
+from kenning.lifecycle.retrieve import Candidate
+from kenning.stores.base import PartitionStore, supports
+from kenning.types import Hit, Memory, Scope
+
+
+def run_search(
+    ctx: Context, scope: Scope, query: str, at: datetime, k: int, min_relevance: float | None, where: dict[str, Any],
+    refreshed: Callable[[list[Hit]], list[str]] | None,
+) -> list[Hit]:
+    """The top ``k`` hits for ``query`` at ``at``; ``refreshed(hits)`` (if given) names the ids whose ``last_used_at`` is refreshed."""
+    store, policy = ctx.store, ctx.policy
+    vector = ctx.embed_query(scope, query)
+    terms = retrieve.query_terms(query, scope.user_id)
+    if not where and supports(store, PartitionStore):
+        # One pass over the scope's cached partition: cosine and keyword evidence for
+        # every record in numpy, whole records read only for the k returned. The store
+        # writes the refresh (and may confirm its cached partition in the same round trip).
+        def rank(part: Any) -> list[Hit]:
+            ranked = retrieve.search_partition(part, vector, terms, at, policy, k, min_relevance)
+            records = {m.id: m for m in store.records(scope, part, [r.position for r in ranked])}
+            return [
+                Hit(records[part.ids[r.position]], r.score, r.components) for r in ranked if part.ids[r.position] in records
+            ]
+
+        return store.ranked(scope, rank, refreshed, at)[1]
+    # A filtered search (or a store without a partition): the filter is part of the
+    # store's queries, so the candidates are the best of what it keeps, ranked as above.
+    hits = _search_candidates(ctx, scope, query, terms, vector, at, k, min_relevance, where)
+    allowed = refreshed(hits) if refreshed is not None else []
+    if allowed:
+        store.touch(scope, allowed, at)
+    return hits
+
+
+def _search_candidates(
+    ctx: Context, scope: Scope, query: str, terms: set[str], vector: Any, at: datetime, k: int, min_relevance: float | None,
+    where: dict[str, Any],
+) -> list[Hit]:
+    """Search through ``search_vector`` and ``search_keywords`` (with ``where`` inside their queries), then ``rank``."""
+    store, policy = ctx.store, ctx.policy
+    n = max(policy.candidates, k)
+    cands: dict[str, Candidate] = {
+        s.memory.id: Candidate(s.memory, s.similarity) for s in store.search_vector(scope, vector, k=n, now=at, **where)
+    }
+    keyword = store.search_keywords(scope, query, k=n, now=at, **where)
+    missing = [s.memory for s in keyword if s.memory.id not in cands]
+    cosines = _cosines(vector, missing)
+    for m in missing:
+        cands[m.id] = Candidate(m, cosines[m.id])
+    # Keyword evidence for every candidate (a vector candidate may hold query
+    # words too), weighted by IDF over this query's candidates.
+    pool = list(cands.values())
+    kws = retrieve.keyword_scores(
+        terms,
+        [c.memory.text for c in pool],
+        [c.memory.metadata.get("context") for c in pool],
+        policy.context_keyword_weight,
+    )
+    return retrieve.rank([Candidate(c.memory, c.cosine, w) for c, w in zip(pool, kws)], at, policy, k, min_relevance)
+
+
+def _cosines(vector: Any, memories: Sequence[Memory]) -> dict[str, float]:
+    from kenning.stores.partition import similarities  # row by row: the value every search path computes
+
+    return {m.id: float(similarities(m.embedding[None, :], vector)[0]) if m.embedding is not None else 0.0 for m in memories}
