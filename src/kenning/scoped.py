@@ -298,7 +298,7 @@ class ScopedMemory:
         if not isinstance(memory_id, str) or not memory_id:
             raise ValidationError("memory id must be a non-empty string")
         if len(memory_id) > MAX_ID_CHARS:
-            raise NotFound(f"no memory with an id that long in this scope")
+            raise NotFound("no memory with an id that long in this scope")
         mem = self.ctx.store.get(self.scope, check_str(memory_id, "memory id"))
         if mem is None:
             raise NotFound(f"no memory {memory_id!r} in this scope")

@@ -23,7 +23,7 @@ from kenning.lifecycle.extraction.parse import default_parser
 from kenning.lifecycle.extraction.pointers import LAST
 from kenning.lifecycle.retrieve import terms
 from kenning.types import Decision, Kind, Memory, Op, Source, Status
-from kenning.lifecycle.matching import (CHANGED, CORRECTED, GENERIC, POINTED, RELATION, RETRACTION, SLOT_CHANGE, Neighbour,
+from kenning.lifecycle.matching import (CORRECTED, GENERIC, POINTED, RELATION, RETRACTION, SLOT_CHANGE, Neighbour,
                                        same_value, slots_of, stems)
 
 _NAME = r"[£$€]?[A-Z0-9][\w'-]*(?:[:.,]\d+)*(?:\s+[A-Z0-9][\w'-]*)*"
@@ -225,38 +225,6 @@ def _new_degree(a: str, b: str) -> bool:
     adj_a, nouns_a = parts(pa)
     adj_b, nouns_b = parts(pb)
     return bool(adj_a and adj_b and not adj_a & adj_b and nouns_b and nouns_b <= nouns_a)
-
-
-_COUNT = re.compile(rf"(?i)\b(\d+|{corrections.WORD_NUMBERS})\s+([a-z]{{3,}})")
-_IN_WORDS = {w: str(i) for i, w in enumerate(corrections.WORD_NUMBERS.split("|"), 1)}
-
-
-def _counts(text: str) -> dict[str, re.Match[str]]:
-    """Each counted thing of ``text`` (by the first four letters of its noun) and where its number is."""
-    return {m.group(2).lower()[:4]: m for m in _COUNT.finditer(text)}
-
-
-def _number(word: str) -> str:
-    return _IN_WORDS.get(word.lower(), word)
-
-
-def count_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | None:
-    """Another number of a thing the user counted before, said as how things are now ("I have 3 cats now" after
-    "has 2 cats and a dog called Biscuit", "only 4 nights in queenstown now" after "queenstown for 5 nights"):
-    the old memory is rewritten with the new number, so what else it says is kept."""
-    if candidate.source is not Source.USER_SAID or candidate.kind not in (Kind.FACT, Kind.PREFERENCE):
-        return None
-    if not (CHANGE_MARKER.search(candidate.text) or _WEAK_MARKER.search(candidate.text)):
-        return None
-    mine, who = _counts(candidate.text), _subject(candidate.text)
-    for old in _said_before(candidate, ranked):
-        if _subject(old.text) != who:
-            continue
-        for noun, m in _counts(old.text).items():
-            new = mine.get(noun)
-            if new is not None and _number(new.group(1)) != _number(m.group(1)):
-                return Decision(Op.UPDATE, old.id, old.text[: m.start(1)] + new.group(1) + old.text[m.end(1) :], CHANGED)
-    return None
 
 
 def _names_old(candidate: str, other: str) -> bool:

@@ -26,12 +26,12 @@ import numpy as np
 
 from kenning.lifecycle import injection, safety, secrets, slots
 from kenning.lifecycle.extraction import chatter
-from kenning.lifecycle.shape_change import value_change
+from kenning.lifecycle.shape_change import count_change, value_change
 from kenning.lifecycle.retrieve import terms
 from kenning.stores.base import audit_entry
 from kenning.types import Changeset, Decision, Kind, Memory, Op, Source, Status, Transition, new_id
 from kenning.lifecycle.changes import (  # noqa: F401  (re-exported: reconcile.X is the public name)
-    about_last, attribute_change, change_target, contrast_correction, count_change, correction, fact_of, facts_of, pointed_retraction,
+    about_last, attribute_change, change_target, contrast_correction, correction, fact_of, facts_of, pointed_retraction,
     relation_change, retract_last, standalone_correction,
 )
 from kenning.lifecycle.matching import (  # noqa: F401  (re-exported)

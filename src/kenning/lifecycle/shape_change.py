@@ -1,4 +1,4 @@
-"""A value of the same shape said as changed: "physio is fridays now" after "I have physio tuesdays for my back",
+"""A value of the same shape said as changed, and a new count of the same thing: "physio is fridays now" after "I have physio tuesdays for my back",
 "rent went up to 2,550" after "Rent's 2,400 a month", "now I am SDE-3" after "working as SDE-2 in Flipkart".
 
 Shapes are closed classes (a weekday, a time, a day of the month, a sum, a number, a month, a code of letters
@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from kenning.lifecycle.changes import _evidence, _said_before, _subject
+from kenning.lifecycle.changes import _WEAK_MARKER, CHANGE_MARKER, _evidence, _said_before, _subject
+from kenning.lifecycle.extraction import corrections
 from kenning.lifecycle.extraction.corrections import WORD_NUMBERS
 from kenning.lifecycle.matching import CHANGED, Neighbour
 from kenning.types import Decision, Kind, Memory, Op, Source
@@ -97,3 +98,35 @@ def value_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | N
 
 def _without(text: str, value: re.Match[str]) -> str:
     return text[: value.start()] + " " + text[value.end() :]
+
+
+_COUNT = re.compile(rf"(?i)\b(\d+|{corrections.WORD_NUMBERS})\s+([a-z]{{3,}})")
+_IN_WORDS = {w: str(i) for i, w in enumerate(corrections.WORD_NUMBERS.split("|"), 1)}
+
+
+def _counts(text: str) -> dict[str, re.Match[str]]:
+    """Each counted thing of ``text`` (by the first four letters of its noun) and where its number is."""
+    return {m.group(2).lower()[:4]: m for m in _COUNT.finditer(text)}
+
+
+def _number(word: str) -> str:
+    return _IN_WORDS.get(word.lower(), word)
+
+
+def count_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | None:
+    """Another number of a thing the user counted before, said as how things are now ("I have 3 cats now" after
+    "has 2 cats and a dog called Biscuit", "only 4 nights in queenstown now" after "queenstown for 5 nights"):
+    the old memory is rewritten with the new number, so what else it says is kept."""
+    if candidate.source is not Source.USER_SAID or candidate.kind not in (Kind.FACT, Kind.PREFERENCE):
+        return None
+    if not (CHANGE_MARKER.search(candidate.text) or _WEAK_MARKER.search(candidate.text)):
+        return None
+    mine, who = _counts(candidate.text), _subject(candidate.text)
+    for old in _said_before(candidate, ranked):
+        if _subject(old.text) != who:
+            continue
+        for noun, m in _counts(old.text).items():
+            new = mine.get(noun)
+            if new is not None and _number(new.group(1)) != _number(m.group(1)):
+                return Decision(Op.UPDATE, old.id, old.text[: m.start(1)] + new.group(1) + old.text[m.end(1) :], CHANGED)
+    return None
