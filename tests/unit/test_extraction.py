@@ -431,3 +431,15 @@ def test_only_the_introduction_shape_is_read_as_one():
 def test_a_bare_quality_with_what_it_is_about_is_the_speakers():
     assert any(t.startswith("User is allergic to latex") for t in texts("allergic to latex 🙃")), texts("allergic to latex 🙃")
     assert texts("proud of you!!") == [] and texts("sorry about that") == []
+
+
+def test_a_clause_run_on_without_a_separator_is_a_piece_of_its_own():
+    got = texts("im a plasterer mostly new builds on the side my van is a transit custom")
+    assert any("plasterer" in t and "van" not in t for t in got), got
+    assert any("van is a transit custom" in t and "plasterer" not in t for t in got), got
+    # a verb's own complement clause is no run-on: "I think my van is dying" stays one claim
+    assert len(texts("I think my van is dying")) == 1
+
+
+def test_chat_spellings_of_he_is_and_she_is():
+    assert normalise("hes a second year apprentice and shes 12") == "he's a second year apprentice and she's 12"

@@ -14,7 +14,7 @@ _WORDS = {
     "i": "I", "im": "I'm", "ive": "I've", "i'm": "I'm", "i've": "I've", "i'd": "I'd", "i'll": "I'll",
     "dont": "don't", "doesnt": "doesn't", "didnt": "didn't", "cant": "can't", "couldnt": "couldn't",
     "wouldnt": "wouldn't", "shouldnt": "shouldn't", "isnt": "isn't", "wasnt": "wasn't", "arent": "aren't",
-    "havent": "haven't", "hasnt": "hasn't", "theyre": "they're", "youre": "you're", "thats": "that's",
+    "havent": "haven't", "hasnt": "hasn't", "theyre": "they're", "youre": "you're", "thats": "that's", "hes": "he's", "shes": "she's",
     "whats": "what's", "u": "you", "ur": "your", "pls": "please", "plz": "please", "thx": "thanks",
     "gonna": "going to", "wanna": "want to", "gotta": "have to", "cuz": "because", "coz": "because", "bc": "because",
     "b/c": "because", "w/": "with", "abt": "about", "rn": "right now", "tmrw": "tomorrow", "tmr": "tomorrow",
