@@ -283,3 +283,28 @@ def test_the_new_thing_replaces_the_one_named_before_and_nothing_else(real_syste
     texts = [m.text for m in mem.list()]
     assert any("ThinkPad" in t for t in texts) and not any("MacBook" in t for t in texts), texts
     assert any("Pixel 6" in t for t in texts), texts
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "gone", "kept"),
+    [
+        ("we're getting a puppy next month and I live in Hove", "never mind the puppy, landlord said no", "puppy next month", "Hove"),
+        ("I work at Aldi as a shift manager and I swim on sundays", "don't remember that I work at Aldi please", "Aldi", "swim"),
+        ("I have a dentist appointment on the 4th. I do physio on fridays", "dentist got cancelled", "dentist appointment", "physio"),
+        ("I'm learning Italian on Duolingo and I play padel", "gave up on the italian", "learning Italian", "padel"),
+    ],
+)
+def test_a_retraction_said_as_an_idiom_or_an_ending_retires_only_what_it_names(real_system, first, then, gone, kept):
+    mem = real_system.scope("acme", "u-idiom")
+    say(mem, first, T0, wait=True)
+    say(mem, then, T0 + timedelta(days=10), wait=True)
+    texts = [m.text for m in mem.list()]
+    assert not any(gone in t for t in texts), texts
+    assert any(kept in t for t in texts), texts
+
+
+def test_a_relative_is_never_called_off(real_system):
+    mem = real_system.scope("acme", "u-called-off")
+    say(mem, "my mum lives in Leeds.", T0, wait=True)
+    say(mem, "my mum got cancelled on, her friend bailed", T0 + timedelta(days=2), wait=True)
+    assert any("Leeds" in m.text for m in mem.list())

@@ -443,3 +443,10 @@ def test_a_clause_run_on_without_a_separator_is_a_piece_of_its_own():
 
 def test_chat_spellings_of_he_is_and_she_is():
     assert normalise("hes a second year apprentice and shes 12") == "he's a second year apprentice and she's 12"
+
+
+def test_asking_not_to_be_remembered_reads_as_a_retraction():
+    assert normalise("never mind the puppy") == "forget the puppy"
+    assert normalise("please don't remember that I work at Aldi") == "please forget that I work at Aldi"
+    assert normalise("I don't remember the name") == "I forget the name"  # said of oneself it means the same
+    assert normalise("I don't keep pets") == "I don't keep pets"  # nothing pointed at: left alone

@@ -104,6 +104,24 @@ def _subject(sent: Sentence, root: Token) -> tuple[str, Token | None]:
     return "", subj
 
 
+_CALLED_OFF = frozenset({"cancel", "scrap", "axe", "call off"})
+
+
+def _called_off(sent: Sentence, root: Token, subject: str) -> Token | None:
+    """The user's own thing said to be off: "User's dentist got cancelled" (the appointment, whatever noun
+    names it), "the trip was called off" (the thing as the passive subject); None otherwise."""
+    if _verb(sent, root) not in _CALLED_OFF or root.tag != "VBN":
+        return None
+    thing = next((c for c in sent.children(root.i) if c.dep in ("nsubjpass", "nsubj")), None)
+    if thing is None or thing.pos not in ("NOUN", "PROPN") or thing.lower == "user":
+        return None
+    if thing.lemma in lx.PERSON_NOUNS and not re.fullmatch(slots.JOB, thing.lemma):
+        return None  # "my mum got cancelled" is no appointment; "my dentist got cancelled" (a job) is
+    owned = any((c.dep == "poss" and c.lemma in ("user", "my", "our", "their")) or (c.dep == "det" and c.lower == "the")
+                for c in sent.children(thing.i))
+    return thing if owned or subject == "user" else None
+
+
 def _taken_off(sent: Sentence, root: Token, subject: str) -> Token | None:
     """What the user was taken off: "the doctor took the user off the amlodipine", "User was taken off the
     statins"; None otherwise. ("came off my bike" is a fall, not an ending: only "take" counts.)"""
@@ -157,8 +175,8 @@ def _read(sent: Sentence) -> list[Fact]:
     if root is None:
         return []
     subject, subj = _subject(sent, root)
-    off = _taken_off(sent, root, subject)
-    if off is not None:  # "Dr Patel took the user off the amlodipine", "User was taken off the statins"
+    off = _taken_off(sent, root, subject) or _called_off(sent, root, subject)
+    if off is not None:  # "Dr Patel took the user off the amlodipine", "User's dentist got cancelled"
         return [Fact("user", STOPPED, _phrase(sent, off), True)]
     if not subject:
         return []
@@ -171,8 +189,8 @@ def _read(sent: Sentence) -> list[Fact]:
     kids = sent.children(root.i)
     out: list[Fact] = []
     obj = next((c for c in kids if c.dep == "dobj"), None)
-    if ending and obj is None:  # "resigned from GTBank", "retired from the council": what was left
-        left = next((c for c in kids if c.dep == "prep" and c.lower == "from"), None)
+    if ending and obj is None:  # "resigned from GTBank", "gave up on the italian": what was left
+        left = next((c for c in kids if c.dep == "prep" and c.lower in ("from", "on")), None)
         obj = next((c for c in sent.children(left.i) if c.dep == "pobj"), None) if left is not None else None
     if ending and obj is not None:
         for attr in TABLE:
@@ -186,9 +204,9 @@ def _read(sent: Sentence) -> list[Fact]:
                 fact = Fact(subject, attr, _phrase(sent, dobj), True)
         if fact is not None:
             out.append(fact)
-    if ending and not out and obj is not None and obj.pos in ("PROPN", "NOUN") and not obj.lower in lx.THING_PRONOUNS:
+    if ending and not out and obj is not None and (obj.pos in ("PROPN", "NOUN") or (obj.pos == "ADJ" and obj.dep == "pobj")) and not obj.lower in lx.THING_PRONOUNS:
         kind = STOPPED if verb in lx.STOPPING_VERBS else ANY
-        out.append(Fact(subject, kind, _phrase(sent, obj), True))  # "quit Grindhouse", "sold the Fiesta"
+        out.append(Fact(subject, kind, _phrase(sent, obj), True))  # "quit Grindhouse", "sold the Fiesta", "gave up on the italian"
     return out
 
 

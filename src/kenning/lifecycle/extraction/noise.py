@@ -144,7 +144,8 @@ def owned_figure(sent: Sentence) -> bool:
 
 def has_content(sent: Sentence) -> bool:
     """A noun, name or number beyond the hedge itself ("maybe later" and "not decided yet" have none)."""
-    return any(t.pos in ("NOUN", "PROPN", "NUM") and t.lemma not in lx.NOISE_LEMMAS for t in sent.tokens)
+    return any((t.pos in ("NOUN", "PROPN", "NUM") or (t.pos == "ADJ" and t.dep in ("dobj", "pobj")))  # "the italian"
+               and t.lemma not in lx.NOISE_LEMMAS for t in sent.tokens)
 
 
 def vocatives(sent: Sentence) -> set[int]:

@@ -30,6 +30,11 @@ _PHRASAL = [
     (re.compile(r"(?i)\b(hand)(ed|ing|s)?\s+in\s+(?:my|our|his|her|their)\s+notice\s+(?:at|to|with)\b"), {"": "quit", "ed": "quit", "ing": "quitting", "s": "quits"}),
     (re.compile(r"(?i)\b(pull)(ed|ing|s)?\s+out\s+of\b"), {"": "left", "ed": "left", "ing": "leaving", "s": "leaves"}),
 ]
+# asking for something to go unremembered, said as an idiom: read as the retraction verb the pointers know
+# ("never mind the puppy", "don't remember that I work at Aldi", "please don't save my address")
+_RETRACTING = re.compile(
+    r"(?i)(?<![\w'])(?:never\s?mind|(?:do\s+not|don'?t)\s+(?:remember|save|store|record|keep|note(?:\s+down)?))(?=\s+(?:that|this|it|what|the|my|about|any|all)\b)"
+)
 
 
 # a short aside in brackets is commentary ("(lies)", "(deserved tbh)"), not a claim's words, unless it names
@@ -82,6 +87,7 @@ def normalise(text: str) -> str:
     text = _CLEFT.sub(lambda m: f"{m.group(1)} {m.group(2) or ''}", text)
     text = _NAMING_ASIDE.sub(lambda m: f", {m.group(1)},", text)
     text = _ASIDE.sub("", text)
+    text = _RETRACTING.sub("forget", text)
     for pattern, forms in _PHRASAL:
         text = pattern.sub(lambda m: forms[(m.group(2) or "").lower()], text)
     return re.sub(r"(?i)(^|[,;.!?]\s*)lets\b", lambda m: f"{m.group(1)}let's", text)

@@ -32,6 +32,13 @@ def pointer_topic(sent: Sentence) -> str | None:
         about = next((t for t in sent.tokens if t.lower in ("about", "re", "regarding") and t.i > root.i), None) if pointed else None
     if about is None and not wrong and root.tag in ("VB", "NN") and _points_back(sent, root):
         return LAST  # "scratch that", "forget that", "ignore all that": what was said last
+    if about is None and not wrong and root.tag == "VB":
+        # "forget that I work at Aldi": the clause it governs is what it points at
+        said = next((c for c in sent.children(root.i) if c.dep == "ccomp" and any(
+            g.dep == "mark" and g.lower == "that" for g in sent.children(c.i))), None)
+        if said is not None:
+            words = [sent.tokens[i].text for i in sent.subtree(said.i) if sent.tokens[i].dep != "mark"]
+            return " ".join(words) or None
     if about is None and not wrong:
         # "forget Hafsa's address too": the object of the imperative is what it points at
         obj = next((c for c in sent.children(root.i) if c.dep == "dobj" and c.pos in ("NOUN", "PROPN")), None)
