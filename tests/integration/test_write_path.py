@@ -249,6 +249,9 @@ def test_what_was_said_last_is_looked_up_in_the_speakers_own_scope_only(real_sys
         ("Rent's 2,400 a month on the flat", "heads up, rent went up to 2,550 from september", "2,550", "2,400"),
         ("I am working as SDE-2 at Flipkart in the search team", "got promoted, now I am SDE-3", "SDE-3", "SDE-2"),
         ("my allotment plot is number 14", "got moved, my plot is number 22 now, nearer the tap", "22", "number 14"),
+        ("I'm on 20mg of citalopram", "doctor upped my citalopram to 30mg", "30mg", "20mg"),
+        ("I do yoga on wednesday evenings", "yoga moved to thursday evenings", "thursday", "wednesday"),
+        ("I'm saving for a house deposit, about 10k so far", "deposit savings are up to 14k", "14k", "10k"),
     ],
 )
 def test_another_value_of_the_same_shape_said_as_a_change_rewrites_the_old_memory(real_system, first, then, now_held, gone):

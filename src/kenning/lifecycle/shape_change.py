@@ -22,8 +22,9 @@ from kenning.types import Decision, Kind, Memory, Op, Source
 # a change said as such: "now", "these days", "moved to", "pushed back to", "went up to", "changed to"
 MOVED = re.compile(
     r"(?i)\bnow\b|\bthese\s+days\b|\bnowadays\b|\binstead\b|\bany\s?more\b|"
-    r"\b(?:moved|pushed|brought|put|changed|switched|shifted|rescheduled|bumped)\s+(?:back\s+|forward\s+|up\s+)?(?:to|till|until|for)\b|"
-    r"\b(?:went|gone|goes|going|go)\s+(?:up|down)\s+to\b|\b(?:increased|raised|dropped|reduced|cut|lowered|rose)\s+to\b"
+    r"\b(?:moved|pushed|brought|put|changed|switched|shifted|rescheduled|bumped|increased|raised|upped|dropped|reduced|cut|lowered|rose)"
+    r"(?:\s+(?!to\b)[\w'-]+){0,3}?\s+(?:back\s+|forward\s+|up\s+|down\s+)?(?:to|till|until|for)\b|"
+    r"\b(?:up|down)\s+to\b"
 )
 _DAY = r"(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?s?"
 SHAPES = {
@@ -31,8 +32,11 @@ SHAPES = {
     "time": re.compile(r"(?i)\b\d{1,2}(?::\d\d)?\s?(?:am|pm)\b|\b\d{1,2}:\d\d\b"),
     "ordinal": re.compile(r"(?i)\b\d{1,2}(?:st|nd|rd|th)\b"),
     "code": re.compile(r"\b[A-Za-z]{1,5}-?\d{1,3}[A-Za-z]?\b"),
-    "number": re.compile(rf"(?i)(?<![\w:.,-])[£$€]?(?:\d{{1,3}}(?:,\d{{3}})+|\d+(?:\.\d+)?)k?(?![\w:%-])|\b(?:{WORD_NUMBERS})\b"),
+    "number": re.compile(
+        rf"(?i)(?<![\w:.,-])[£$€]?(?:\d{{1,3}}(?:,\d{{3}})+|\d+(?:\.\d+)?)(?:k|mg|mcg|g|kg|ml|km|mi|lbs?|%)?(?![\w:-])|\b(?:{WORD_NUMBERS})\b"
+    ),
 }
+_USERS_THING = re.compile(r"(?i)\b(?:the\s+)?user's\s+([a-z][\w-]{3,})")
 _ORDER = ("weekday", "time", "ordinal", "code", "number")  # a time's or a code's digits are no number of their own
 
 
@@ -80,9 +84,13 @@ def value_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | N
     if not mine:
         return None
     who = _subject(candidate.text)
+    owned = {m.group(1).lower() for m in _USERS_THING.finditer(candidate.text)}  # "…upped the user's citalopram to 30mg"
     for old in _said_before(candidate, ranked):
-        if old.kind is Kind.PROCEDURE or _subject(old.text) != who or set(old.source_refs) & set(candidate.source_refs):
-            continue  # a standing rule, someone else's, or said in the same turn (no change from it)
+        if old.kind is Kind.PROCEDURE or set(old.source_refs) & set(candidate.source_refs):
+            continue  # a standing rule, or said in the same turn (no change from it)
+        theirs_who = _subject(old.text)
+        if theirs_who != who and not (theirs_who == "user" and any(re.search(rf"(?i)\b{re.escape(w)}", old.text) for w in owned)):
+            continue  # someone else's, unless the candidate names the user's own thing the old memory holds
         theirs = _values(old.text)
         for shape, (new,) in mine.items():
             held = theirs.get(shape, [])

@@ -124,6 +124,9 @@ def has_verb(sent: Sentence) -> bool:
     return any(t.pos in ("VERB", "AUX") or t.tag.startswith("VB") for t in sent.tokens)
 
 
+_MOVES = frozenset({"move", "change", "switch", "shift", "push", "rise", "drop", "fall", "increase", "decrease"})
+
+
 def owned_figure(sent: Sentence) -> bool:
     """A noun subject (not it/that/this) stated with a number or sum: "total budget is £12,000", or a bare one
     (no article or owner, as chat drops "my") set equal to a figure or a day: "pb is 21:40", "erg 2k pb is 6:48",
@@ -138,8 +141,11 @@ def owned_figure(sent: Sentence) -> bool:
         return True  # "the new laptop is a ThinkPad": what the speaker has just replaced
     figure = next((c for c in sent.children(head.i) if c.dep in ("attr", "acomp")), None)
     dated = figure is not None and (figure.pos == "NUM" or corrections.shape(figure.text) in ("weekday", "month", "time"))
-    return (head.lemma == "be" and dated and subj.text.islower() and subj.tag in ("NN", "NNP")
-            and not any(c.dep in ("det", "poss") for c in sent.children(subj.i)))
+    bare = subj.text.islower() and subj.tag in ("NN", "NNS", "NNP") and not any(c.dep in ("det", "poss") for c in sent.children(subj.i))
+    if bare and head.lemma in _MOVES and any(corrections.shape(t.text) for t in sent.tokens if t.i > head.i):
+        return True  # "yoga moved to thursday evenings", "deposit savings are up to 14k": the speaker's own, moved
+    raised = any(c.lower in ("up", "down") for c in sent.children(head.i)) and any(corrections.shape(t.text) for t in sent.tokens if t.i > head.i)
+    return head.lemma == "be" and (dated or raised) and bare  # "deposit savings are up to 14k"
 
 
 def has_content(sent: Sentence) -> bool:
