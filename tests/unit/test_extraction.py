@@ -450,3 +450,10 @@ def test_asking_not_to_be_remembered_reads_as_a_retraction():
     assert normalise("please don't remember that I work at Aldi") == "please forget that I work at Aldi"
     assert normalise("I don't remember the name") == "I forget the name"  # said of oneself it means the same
     assert normalise("I don't keep pets") == "I don't keep pets"  # nothing pointed at: left alone
+
+
+def test_liking_the_other_speakers_thing_is_about_them_not_a_user_preference():
+    assert texts("I love your turtles so much!") == []
+    assert texts("I really like your recipe") == []
+    assert any("remind" in t for t in texts("I'd love you to remind me on fridays"))  # "you" only frames the ask
+    assert texts("I love your idea, but I prefer tea") == ["User prefers tea."]

@@ -216,7 +216,11 @@ def about_the_other(sent: Sentence) -> bool:
     if not first_person(sent.text):
         return True
     root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
-    if root is None or root.lemma in lx.WANT_VERBS | {"need", "let", "remember", "know"}:
+    if root is not None and root.lemma in lx.WANT_VERBS:
+        # "I love your turtles", "I really like your recipe": the other speaker's thing; "I'd love you to
+        # remind me", "I want you to know …" only frame what the user asks
+        return any(t.dep == "poss" and sent.tokens[t.head].dep == "dobj" and sent.tokens[t.head].head == root.i for t in seconds)
+    if root is None or root.lemma in {"need", "let", "remember", "know"}:
         return False
     for t in seconds:
         if t.dep in ("nsubj", "nsubjpass") and t.head == root.i:
