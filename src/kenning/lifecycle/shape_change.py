@@ -1,11 +1,13 @@
-"""A value of the same shape said as changed, and a new count of the same thing: "physio is fridays now" after "I have physio tuesdays for my back",
-"rent went up to 2,550" after "Rent's 2,400 a month", "now I am SDE-3" after "working as SDE-2 in Flipkart".
+"""A value of the same shape said as changed, and a new count of the same thing: "physio is fridays now" after
+"I have physio tuesdays for my back", "rent went up to 2,550" after "Rent's 2,400 a month", "now I am SDE-3"
+after "working as SDE-2 in Flipkart", "I have 3 cats now" after "2 cats and a dog called Biscuit".
 
-Shapes are closed classes (a weekday, a time, a day of the month, a sum, a number, a month, a code of letters
-and digits), so this works whatever the sentence is about. The old memory is rewritten with the new value,
-so what else it says ("for my back", "a month") is kept. It takes a change said as such (``MOVED``), the
-same subject, a content word both share (or, for codes, the same letters), and exactly one value of the
-shape on each side: anything less leaves the old memory as it is, since a wrong rewrite loses a true value.
+Shapes are closed classes (a weekday, a time, a day of the month, a sum, a number, a code of letters and
+digits), so this works whatever the sentence is about. The old memory is rewritten with the new value, so
+what else it says ("for my back", "a month") is kept. It takes a change said as such (``MOVED``), the same
+subject (or the user's own thing changed by someone else: "doctor upped the user's citalopram"), a content
+word both share (or, for codes, the same letters), and exactly one value of the shape on each side:
+anything less leaves the old memory as it is, since a wrong rewrite loses a true value.
 """
 
 from __future__ import annotations

@@ -58,9 +58,10 @@ _TAKES_CLAUSE = lx.HEDGE_VERBS | lx.REACTION_VERBS | {"say", "guess", "reckon", 
 
 
 def _run_on_starts(sent: Sentence) -> set[int]:
-    """Where a clause begins with no word to mark it, as in dictated chat: the first word of the subject of a
-    verb the parser joined to an earlier verb ("…a bit of solar pv on the side | my van is a transit connect",
-    "…my nephew cian | hes a second year apprentice")."""
+    """Where a clause begins with no word to mark it, as in dictated chat: the first word (with the clause's own
+    adverb or auxiliary) of the subject of a verb the parser joined to an earlier verb ("…a bit of solar pv on
+    the side | my van is a transit connect") or hung an earlier clause on ("…at the royal infirmary | my
+    husband is a teacher"); never after a subordinator, a conjunction or a pronoun."""
     out = set()
     for t in sent.tokens:
         if t.dep not in ("nsubj", "nsubjpass"):
