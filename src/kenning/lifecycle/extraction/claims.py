@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 from kenning.lifecycle import extract as rules
 from kenning.lifecycle import safety, slots
 from kenning.lifecycle import changes as change_markers
-from kenning.lifecycle.extraction import corrections, ellipsis, mood, noise, pointers
+from kenning.lifecycle.extraction import addressee, corrections, ellipsis, mood, noise, pointers
 from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction.clauses import Clause, first_person, opener, read
 from kenning.lifecycle.extraction.normalise import trim
@@ -66,7 +66,7 @@ def _people(sent: Sentence) -> list[str]:
         poss = [c for c in sent.children(t.i) if c.dep == "poss" and c.lower in ("my", "our")]
         if poss and (t.lemma in lx.PERSON_NOUNS or t.lower in lx.PERSON_NOUNS):
             out.append(f"{poss[0].text} {t.text}")
-        elif t.ent == "PERSON" and t.pos == "PROPN" and t.i not in noise.vocatives(sent):
+        elif t.ent == "PERSON" and t.pos == "PROPN" and t.i not in addressee.vocatives(sent):
             out.append(t.text)
     return out
 
@@ -194,7 +194,7 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
     short = sum(1 for t in sent.tokens if t.pos not in ("PUNCT", "DET", "ADP", "CCONJ")) <= 4
     if clause.root == "thank" or (not noise.has_verb(sent) and not (clause.question and noise.has_content(sent)) and not any(t.pos in ("PROPN", "NUM") for t in sent.tokens) and (short or not first_person(text))):
         return []  # thanks, and verbless fragments ("happy new year!!", "my dear!", "first ever half")
-    if not clause.request and noise.about_the_other(sent):
+    if not clause.request and addressee.about_the_other(sent):
         return []  # "congrats on following your dreams", "I really appreciate your help": about the other speaker
     if clause.subject == "none" and not clause.request and not first_person(text) and noise.comment_without_subject(sent):
         return []  # "sounds great, Mel", "looks so cozy": "it" left out of a comment
@@ -229,8 +229,8 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
     if kind is Kind.PROCEDURE and (not noise.for_the_user(sent) or clause.subject == "user"):
         return []  # "never give up!", "take care of yourself", "now I never want to see a hill again": no rule
     asked = (clause.request or body.startswith(rules.ASKED)) and kind is not Kind.PROCEDURE  # the classifier read a request
-    yours = any(t.dep != "nsubj" for t in noise.addressed(sent)) and not any(t.lower in ("my", "our") for t in sent.tokens)
-    if asked and (noise.passes_on(sent) or yours):
+    yours = any(t.dep != "nsubj" for t in addressee.addressed(sent)) and not any(t.lower in ("my", "our") for t in sent.tokens)
+    if asked and (addressee.passes_on(sent) or yours):
         return []  # "give Tom a hug from me", "keep me posted", "send me your drawings": between the two speakers
     if asked and not first_person(text) and not noise.has_content(sent):
         return []  # "stop it", "get better soon": nothing asked for

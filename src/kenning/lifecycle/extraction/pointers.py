@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from kenning.lifecycle.extraction import lexicon as lx
-from kenning.lifecycle.extraction.clauses import POINTS
+from kenning.lifecycle.extraction.pieces import POINTS
 from kenning.lifecycle.extraction.parse import Sentence, Token
 
 

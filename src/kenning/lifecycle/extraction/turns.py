@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kenning.lifecycle.extraction import corrections, ellipsis, noise, pointers
+from kenning.lifecycle.extraction import addressee, corrections, ellipsis, pointers
 from kenning.lifecycle.extraction.clauses import split
 from kenning.lifecycle.extraction.normalise import normalise, sentences, trim
 from kenning.lifecycle.extraction.parse import InContext, Parser, Sentence
@@ -37,8 +37,8 @@ def turn_pieces(parser: Parser, text: str) -> Pieces:
     parser = InContext(parser, parsed_sentences)  # clauses and wordings cut from this turn
     pieces: list[str] = []
     known: dict[str, list[Sentence]] = {}
-    addressed = {s.tokens[i].text for s in parsed_sentences for i in noise.vocatives(s)}
-    parsed_sentences = noise.unaddressed(parser, parsed_sentences)
+    addressed = {s.tokens[i].text for s in parsed_sentences for i in addressee.vocatives(s)}
+    parsed_sentences = addressee.unaddressed(parser, parsed_sentences)
     for s in parsed_sentences:
         cut_up = pointers.keep_replacements([trim(c) for c in split(parser, s)])
         if cut_up == [s.text]:

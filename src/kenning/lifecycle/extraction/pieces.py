@@ -1,0 +1,72 @@
+"""Pieces: where a sentence is cut before its pieces are read as clauses. At its separators (commas, "and",
+"but", "so"…), and where dictated chat runs a clause on without one; never inside what a retraction points
+at ("forget what I said about me and Dan splitting up").
+"""
+
+from __future__ import annotations
+
+import re
+
+from kenning.lifecycle.extraction import lexicon as lx
+from kenning.lifecycle.extraction.parse import Sentence
+
+# a sentence taking back something said about X ("forget what I said about …"): its words about X stay whole
+POINTS = re.compile(r"(?i)\b(?:forget|disregard|ignore|scratch|strike)\b.*\babout\b")
+SEPARATORS = {",", ";", "—", "–", "-", "and", "but", "so", "plus", "also", "then", "&"}
+_LEAD_WORDS = {"and", "but", "so", "plus", "also", "then", "or", "&", ",", ";", "-", "—", "–", "oh", "well", "anyway", "anyways"}
+
+
+_TAKES_CLAUSE = lx.HEDGE_VERBS | lx.REACTION_VERBS | {"say", "guess", "reckon", "suppose", "bet", "know", "mean", "feel", "hope", "swear", "hear"}
+
+
+def _run_on_starts(sent: Sentence) -> set[int]:
+    """Where a clause begins with no word to mark it, as in dictated chat: the first word (with the clause's own
+    adverb or auxiliary) of the subject of a verb the parser joined to an earlier verb ("…a bit of solar pv on
+    the side | my van is a transit connect") or hung an earlier clause on ("…at the royal infirmary | my
+    husband is a teacher"); never after a subordinator, a conjunction or a pronoun."""
+    out = set()
+    for t in sent.tokens:
+        if t.dep not in ("nsubj", "nsubjpass"):
+            continue
+        verb = sent.tokens[t.head]
+        if verb.pos not in ("VERB", "AUX"):
+            continue
+        joined = verb.dep in ("conj", "parataxis") and verb.head < t.i  # "…on the side | my van is …"
+        # "I'm a nurse at the royal infirmary | my husband is a teacher": the parser hung the first clause on
+        # the second as its complement; a verb of saying or thinking does take one ("I'm tired I think")
+        hung = verb.lemma not in _TAKES_CLAUSE and any(
+            c.dep == "ccomp" and max(sent.subtree(c.i)) < t.i for c in sent.children(verb.i))
+        if not (joined or hung):
+            continue
+        first = min(sent.subtree(t.i))
+        while first > 0 and sent.tokens[first - 1].head == verb.i and sent.tokens[first - 1].dep in ("advmod", "npadvmod", "aux", "auxpass", "neg"):
+            first -= 1  # "…the April cycle, | now I am SDE-3", "…these things, | can you remind me": its own words open it
+        before = sent.tokens[first - 1] if first > 0 else None
+        if before is not None and before.lower not in SEPARATORS | _LEAD_WORDS and before.pos not in ("SCONJ", "CCONJ", "PUNCT", "PRON", "DET"):
+            out.add(first)
+    return out
+
+
+def pieces(sent: Sentence) -> list[tuple[int, int]]:
+    """Token ranges ``[start, end)`` between separators, separators dropped; a clause run on without one starts
+    a piece of its own (``_run_on_starts``)."""
+    out, start = [], 0
+    pointer = bool(POINTS.search(sent.text))
+    runs = set() if pointer else _run_on_starts(sent)
+    for t in sent.tokens:
+        if t.i in runs and t.i > start:
+            out.append((start, t.i))
+            start = t.i
+        if t.text == "-" and (t.i == 0 or not sent.tokens[t.i - 1].space or not t.space):
+            continue  # "left-handed", "5-a-side": a hyphen inside a word is no separator
+        if pointer and t.lower != "," and t.lower != ";":
+            continue  # "forget what I said about me and Dan splitting up": the pointed-at words stay whole
+        if t.lower == "so" and t.i + 1 < len(sent.tokens) and sent.tokens[t.i + 1].lower in ("much", "many"):
+            continue  # "thanks so much for …": a degree, not "so" joining clauses
+        if t.lower in SEPARATORS and t.pos in ("CCONJ", "PUNCT", "ADV", "SCONJ") or t.text in (",", ";", "—", "–"):
+            if t.i > start:
+                out.append((start, t.i))
+            start = t.i + 1
+    if start < len(sent.tokens):
+        out.append((start, len(sent.tokens)))
+    return [(a, b) for a, b in out if any(sent.tokens[i].pos != "PUNCT" for i in range(a, b))]
