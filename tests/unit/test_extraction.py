@@ -457,3 +457,9 @@ def test_liking_the_other_speakers_thing_is_about_them_not_a_user_preference():
     assert texts("I really like your recipe") == []
     assert any("remind" in t for t in texts("I'd love you to remind me on fridays"))  # "you" only frames the ask
     assert texts("I love your idea, but I prefer tea") == ["User prefers tea."]
+
+
+def test_counted_things_beside_a_first_person_be_are_had():
+    got = texts("so im 38, two kids, work part time at boots")
+    assert "User is 38." in got and "User has two kids." in got, got
+    assert any("boots" in t and "kids" not in t for t in got), got

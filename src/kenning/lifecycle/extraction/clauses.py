@@ -225,8 +225,11 @@ def _complement_of(sent: Sentence, a: int, b: int) -> str | None:
     speaker is. Returns the subject with its verb ("I'm", "we're"), or None. "I love trains, buses" is a
     list of objects, not complements."""
     head = next((t for t in sent.tokens[a:b] if not a <= t.head < b or t.head == t.i), None)
-    if head is None or head.pos not in ("NOUN", "PROPN", "NUM", "ADJ") or head.dep not in ("appos", "conj"):
+    if head is None or head.pos not in ("NOUN", "PROPN", "NUM", "ADJ"):
         return None
+    counted = head.pos == "NUM" or any(c.dep == "nummod" for c in sent.children(head.i))
+    if head.dep not in ("appos", "conj") and not (head.dep == "attr" and counted and sent.tokens[head.head].lemma == "be"):
+        return None  # a second, counted complement of the same "be" may also be tagged attr: "I'm 38, two kids"
     to = sent.tokens[head.head]
     be = sent.tokens[to.head] if to.dep in ("attr", "acomp") else to
     if be.lemma != "be" or to.i >= a:
@@ -234,6 +237,8 @@ def _complement_of(sent: Sentence, a: int, b: int) -> str | None:
     subj = next((c for c in sent.children(be.i) if c.dep == "nsubj"), None)
     if subj is None or subj.lower not in ("i", "we"):
         return None
+    if head.tag == "NNS" and any(c.dep == "nummod" for c in sent.children(head.i)):
+        return "I have" if subj.lower == "i" else "we have"  # "I'm 38, two kids": counted things are had
     return "I'm" if subj.lower == "i" else "we're"
 
 
