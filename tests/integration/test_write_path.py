@@ -184,6 +184,14 @@ def test_stopping_something_the_user_takes_retires_it_and_nothing_else(real_syst
     assert any("lido" in t for t in texts), texts
 
 
+def _after(real_system, user: str, first: str, then: str, days: int) -> list[str]:
+    """The active memory texts of ``user`` after ``first`` and, ``days`` later, ``then``."""
+    mem = real_system.scope("acme", user)
+    say(mem, first, T0, wait=True)
+    say(mem, then, T0 + timedelta(days=days), wait=True)
+    return [m.text for m in mem.list()]
+
+
 @pytest.mark.parametrize(
     ("first", "then", "now_held", "gone"),
     [
@@ -199,10 +207,7 @@ def test_stopping_something_the_user_takes_retires_it_and_nothing_else(real_syst
     ],
 )
 def test_a_value_set_against_another_corrects_the_memory_that_holds_it(real_system, first, then, now_held, gone):
-    mem = real_system.scope("acme", "u-contrast")
-    say(mem, first, T0, wait=True)
-    say(mem, then, T0 + timedelta(days=3), wait=True)
-    texts = [m.text for m in mem.list()]
+    texts = _after(real_system, "u-contrast", first, then, 3)
     assert any(now_held in t for t in texts), texts
     assert not any(gone in t and "not" not in t for t in texts), texts
 
@@ -255,10 +260,7 @@ def test_what_was_said_last_is_looked_up_in_the_speakers_own_scope_only(real_sys
     ],
 )
 def test_another_value_of_the_same_shape_said_as_a_change_rewrites_the_old_memory(real_system, first, then, now_held, gone):
-    mem = real_system.scope("acme", "u-shape")
-    say(mem, first, T0, wait=True)
-    say(mem, then, T0 + timedelta(days=20), wait=True)
-    texts = [m.text for m in mem.list()]
+    texts = _after(real_system, "u-shape", first, then, 20)
     assert any(now_held in t for t in texts), texts
     assert not any(gone in t for t in texts), texts
 
@@ -298,10 +300,7 @@ def test_the_new_thing_replaces_the_one_named_before_and_nothing_else(real_syste
     ],
 )
 def test_a_retraction_said_as_an_idiom_or_an_ending_retires_only_what_it_names(real_system, first, then, gone, kept):
-    mem = real_system.scope("acme", "u-idiom")
-    say(mem, first, T0, wait=True)
-    say(mem, then, T0 + timedelta(days=10), wait=True)
-    texts = [m.text for m in mem.list()]
+    texts = _after(real_system, "u-idiom", first, then, 10)
     assert not any(gone in t for t in texts), texts
     assert any(kept in t for t in texts), texts
 

@@ -145,8 +145,7 @@ def contrast_correction(candidate: Memory, ranked: Sequence[Neighbour]) -> Decis
         if at is None or new is None:
             continue
         new = new.lower() if old.islower() and new[:1].isupper() and new[1:].islower() else new
-        if corrections.SHAPES["weekday"].fullmatch(new) and corrections.SHAPES["weekday"].fullmatch(at.group(0)):
-            new = new.rstrip("sS") + ("s" if at.group(0)[-1:].lower() == "s" else "")  # "thursday" -> "saturday"
+        new = corrections.fitted(new, at.group(0))  # "thursday evenings" -> "saturday evenings"
         end = at.end()
         suffix = re.match(r"(?i)(?:st|nd|rd|th)\b", mem.text[end:])
         if suffix and re.search(r"(?i)\d(?:st|nd|rd|th)$", new):

@@ -17,7 +17,6 @@ from collections.abc import Sequence
 
 from kenning.lifecycle.changes import _WEAK_MARKER, CHANGE_MARKER, _evidence, _said_before, _subject
 from kenning.lifecycle.extraction import corrections
-from kenning.lifecycle.extraction.corrections import WORD_NUMBERS
 from kenning.lifecycle.matching import CHANGED, Neighbour
 from kenning.types import Decision, Kind, Memory, Op, Source
 
@@ -28,14 +27,14 @@ MOVED = re.compile(
     r"(?:\s+(?!to\b)[\w'-]+){0,3}?\s+(?:back\s+|forward\s+|up\s+|down\s+)?(?:to|till|until|for)\b|"
     r"\b(?:up|down)\s+to\b"
 )
-_DAY = r"(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?s?"
+# the shapes corrections know (weekday, time, day of the month), with a code and a number that keeps its
+# thousands separator and unit ("2,550", "30mg", "14k")
 SHAPES = {
-    "weekday": re.compile(rf"(?i)\b{_DAY}\b"),
-    "time": re.compile(r"(?i)\b\d{1,2}(?::\d\d)?\s?(?:am|pm)\b|\b\d{1,2}:\d\d\b"),
-    "ordinal": re.compile(r"(?i)\b\d{1,2}(?:st|nd|rd|th)\b"),
+    **{k: corrections.SHAPES[k] for k in ("weekday", "time", "ordinal")},
     "code": re.compile(r"\b[A-Za-z]{1,5}-?\d{1,3}[A-Za-z]?\b"),
     "number": re.compile(
-        rf"(?i)(?<![\w:.,-])[£$€]?(?:\d{{1,3}}(?:,\d{{3}})+|\d+(?:\.\d+)?)(?:k|mg|mcg|g|kg|ml|km|mi|lbs?|%)?(?![\w:-])|\b(?:{WORD_NUMBERS})\b"
+        rf"(?i)(?<![\w:.,-])[£$€]?(?:\d{{1,3}}(?:,\d{{3}})+|\d+(?:\.\d+)?)(?:k|mg|mcg|g|kg|ml|km|mi|lbs?|%)?(?![\w:-])"
+        rf"|\b(?:{corrections.WORD_NUMBERS})\b"
     ),
 }
 _USERS_THING = re.compile(r"(?i)\b(?:the\s+)?user's\s+([a-z][\w-]{3,})")
@@ -66,15 +65,6 @@ def _same_kind(a: str, b: str, shape: str) -> bool:
     return True
 
 
-def _fitted(new: str, old: str, shape: str) -> str:
-    """``new`` in the form of the ``old`` it replaces: "fridays" for "tuesdays", "friday" for "tuesday"."""
-    if shape == "weekday" and old[-1:].lower() != "s" and new[-1:].lower() == "s":
-        return new[:-1]
-    if shape == "weekday" and old[-1:].lower() == "s" and new[-1:].lower() != "s":
-        return new + "s"
-    return new
-
-
 def value_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | None:
     """The newest memory the user said before that holds another value of a shape the candidate gives, said as a
     change, rewritten with the candidate's value; None when nothing qualifies."""
@@ -101,7 +91,7 @@ def value_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | N
             if shape != "code" and not _evidence(_without(candidate.text, new), _without(old.text, held[0])):
                 continue
             at = held[0]
-            text = old.text[: at.start()] + _fitted(new.group(0), at.group(0), shape) + old.text[at.end() :]
+            text = old.text[: at.start()] + corrections.fitted(new.group(0), at.group(0)) + old.text[at.end() :]
             return Decision(Op.UPDATE, old.id, text, CHANGED)
     return None
 

@@ -204,6 +204,14 @@ def contrast(sent: Sentence) -> tuple[str, list[str]] | None:
     return None
 
 
+def fitted(new: str, old: str) -> str:
+    """A new weekday in the form of the old one it replaces: "fridays" for "tuesdays", "friday" for "tuesday";
+    any other value as it is."""
+    if not (SHAPES["weekday"].fullmatch(new) and SHAPES["weekday"].fullmatch(old)):
+        return new
+    return new.rstrip("sS") + ("s" if old[-1:].lower() == "s" else "")
+
+
 def holds(text: str, value: str) -> re.Match[str] | None:
     """Where ``text`` holds ``value`` as a value (a number also with a unit joined to it: "500" in "500mg"),
     never right after "not"."""
