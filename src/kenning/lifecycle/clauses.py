@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from kenning.lifecycle import safety
+from kenning.lifecycle import secrets
 from kenning.lifecycle.slots import OCCUPATIONS
 
 _SENT = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])|\n+|(?<=[!?])\s*(?=[A-Z])")
@@ -21,9 +21,9 @@ _CLAUSE = re.compile(
     r"\s+[–—]\s+|\s+-\s+(?=[A-Za-z])|\s*;\s*(?=\S)|"
     rf"\s*(?:,|;|:)\s*(?:and\s+|but\s+|so\s+|also\s+|plus\s+|though\s+)?(?:(?:by\s+the\s+way|btw|oh|also|anyway|please\s+note(?:\s+that)?|note\s+that|fyi),?\s+)?(?={SELF})"
     rf"|\s+(?:and|but|plus|while|whereas|though)\s+(?:also\s+|now\s+)?(?={SELF})"
-    # a masked secret's span already stops where the next statement starts (safety._clause_stop), so
+    # a masked secret's span already stops where the next statement starts (secrets._clause_stop), so
     # whatever follows the mark is a statement of its own: cut there, dropping the joining words
-    rf"|(?<={re.escape(safety.SECRET_MARK)})[^\S\n]*,?[^\S\n]*(?:(?:and|but|plus)\s+)?"
+    rf"|(?<={re.escape(secrets.SECRET_MARK)})[^\S\n]*,?[^\S\n]*(?:(?:and|but|plus)\s+)?"
     r"(?:(?:please\s+note(?:\s+that)?|note\s+that|btw|by\s+the\s+way|fyi|also),?\s+)?(?=[\w\"'(])"
 )
 _FINITE = re.compile(
@@ -44,17 +44,17 @@ def split_sentences(text: str) -> list[str]:
 def split_clauses(sentence: str) -> list[str]:
     """Clauses of a compound self-statement; an appositive ("…, my old tortoise, …") stays attached."""
     label = _LABEL.match(sentence)
-    if label and safety.SECRET_MARK not in label.group(0) and subject(sentence[label.end() :]) != sentence[label.end() :]:
+    if label and secrets.SECRET_MARK not in label.group(0) and subject(sentence[label.end() :]) != sentence[label.end() :]:
         sentence = sentence[label.end() :]  # "Background: diabetic, …": the label is not part of the claim
     parts = [p.strip() for p in _CLAUSE.split(sentence) if p and p.strip()]
     out: list[str] = []
     for p in parts:
         starts_poss = re.match(r"(?i)(?:my|our)\b", p)
-        if out and starts_poss and not _FINITE.search(p) and safety.SECRET_MARK not in p:
+        if out and starts_poss and not _FINITE.search(p) and secrets.SECRET_MARK not in p:
             out[-1] = f"{out[-1]}, {p}"
         elif out and len(out) == 1 and _SUBORDINATE.match(out[-1]):
             out[-1] = f"{out[-1]}, {p}"  # "If you ever book me a hotel, I need a low floor": one rule
-        elif out and len(out[-1].split()) <= 3 and safety.SECRET_MARK not in out[-1] and not _FINITE.search(out[-1]) and re.match(r"(?:I|we)\b", p) and not re.match(r"(?:I|I'm|I've|we|We|we're|We're)\b", out[-1]) and (
+        elif out and len(out[-1].split()) <= 3 and secrets.SECRET_MARK not in out[-1] and not _FINITE.search(out[-1]) and re.match(r"(?:I|we)\b", p) and not re.match(r"(?:I|I'm|I've|we|We|we're|We're)\b", out[-1]) and (
             re.match(r"(?i)(?:my|our)\b", out[-1]) or re.fullmatch(r"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?", out[-1])
         ):
             out[-1] = f"{out[-1]} and {p}"  # "My wife Julia and I live in Oxford": one subject, one claim

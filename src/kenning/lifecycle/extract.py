@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kenning.errors import ValidationError
-from kenning.lifecycle import safety, slots
+from kenning.lifecycle import injection, safety, secrets, slots
 from kenning.lifecycle.clauses import SELF as _SELF
 from kenning.lifecycle.clauses import split_clauses, split_sentences
 from kenning.lifecycle.clauses import subject as _subject
@@ -346,12 +346,12 @@ def classify_user_clause(clause: str, keep: frozenset[str] = frozenset()) -> tup
 
 def _user_claims(turn: Turn, index: int, allow_secrets: bool) -> tuple[list[Claim], list[str]]:
     claims, withheld = [], []
-    text = turn.content if allow_secrets else safety.mask_secrets(turn.content)
+    text = turn.content if allow_secrets else secrets.mask_secrets(turn.content)
     sarcastic = bool(_SARCASM.search(text))
     for sentence in split_sentences(text):
         one_off = _ONE_OFF.search(sentence)
         for clause in split_clauses(sentence):
-            if safety.SECRET_MARK in clause:
+            if secrets.SECRET_MARK in clause:
                 withheld.append("secret")
                 continue
             if one_off and not _ONE_OFF.sub("", clause).strip(" ,.;:!-"):
@@ -409,15 +409,15 @@ _ADDRESSES_READER = re.compile(r"(?i)\b(?:you\s+(?:must|should|need\s+to|have\s+
 
 def _tool_claims(turn: Turn, index: int, allow_secrets: bool) -> tuple[list[Claim], list[str]]:
     claims, withheld = [], []
-    text = turn.content if allow_secrets else safety.mask_secrets(turn.content)
-    cut = safety.injection_start(text)
+    text = turn.content if allow_secrets else secrets.mask_secrets(turn.content)
+    cut = injection.injection_start(text)
     if cut is not None:
         withheld.append("injection")
         text = text[:cut]
     name = (turn.name or "tool").strip()[:40] or "tool"
     for sentence in split_sentences(text):
         s = sentence.strip(" -*#>\t")
-        if safety.SECRET_MARK in s:
+        if secrets.SECRET_MARK in s:
             withheld.append("secret")
             continue
         if len(terms(s)) < 2 or is_small_talk(s) or s.endswith("?") or _ADDRESSES_READER.search(s) or STANDING.search(s):
@@ -451,12 +451,12 @@ def _swap(text: str) -> str:
 
 def _assistant_claims(turn: Turn, index: int, allow_secrets: bool) -> tuple[list[Claim], list[str]]:
     claims, withheld = [], []
-    text = turn.content if allow_secrets else safety.mask_secrets(turn.content)
-    if safety.is_injection(text):
+    text = turn.content if allow_secrets else secrets.mask_secrets(turn.content)
+    if injection.is_injection(text):
         withheld.append("injection")
         return claims, withheld
     for sentence in split_sentences(text):
-        if safety.SECRET_MARK in sentence:
+        if secrets.SECRET_MARK in sentence:
             withheld.append("secret")
             continue
         # Only confirmed actions with a reference, time or seat: an assistant restating what the

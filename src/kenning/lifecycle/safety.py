@@ -1,8 +1,7 @@
 """Write-time safety: sensitivity tags and rendering memories into a prompt.
 
 Secrets are found and masked in ``secrets``, injected instructions in
-``injection``; their names are also importable from here, where the
-extraction engine reads them.
+``injection``.
 
 Invariants:
 - ``sensitivity_of`` tags a claim RESTRICTED when it holds a secret.
@@ -18,15 +17,7 @@ import re
 from collections.abc import Iterable
 from html import escape
 
-from kenning.lifecycle.injection import (
-    first_person,
-    injection_start,
-    instructs_model,
-    is_injection,
-    procedure_refusal,
-    relays_data,
-)
-from kenning.lifecycle.secrets import SECRET_MARK, find_secrets, has_secret, mask_secrets
+from kenning.lifecycle.secrets import has_secret
 from kenning.types import Hit, Memory, Sensitivity
 
 # -- sensitivity ------------------------------------------------------------------
@@ -97,9 +88,4 @@ def render_for_prompt(items: Iterable[Hit | Memory], *, note: str = PROMPT_NOTE)
     return "\n".join(lines)
 
 
-__all__ = [
-    "sensitivity_of", "render_for_prompt", "PROMPT_NOTE",
-    # homes: lifecycle.secrets and lifecycle.injection
-    "SECRET_MARK", "find_secrets", "has_secret", "mask_secrets",
-    "first_person", "injection_start", "instructs_model", "is_injection", "procedure_refusal", "relays_data",
-]
+__all__ = ["sensitivity_of", "render_for_prompt", "PROMPT_NOTE"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from kenning.lifecycle import extract as rules
-from kenning.lifecycle import safety
+from kenning.lifecycle import secrets
 from kenning.lifecycle.extraction.normalise import normalise, sentences
 from kenning.lifecycle.extraction.claims import TurnState, clause_claims
 from kenning.lifecycle.extraction.turns import turn_pieces
@@ -33,7 +33,7 @@ def extract(
     last_assistant = context
     for i, turn in enumerate(turns):
         if turn.role == "user":
-            text = turn.content if allow_secrets else safety.mask_secrets(turn.content)
+            text = turn.content if allow_secrets else secrets.mask_secrets(turn.content)
             got, why = clause_claims(parser, text, i, state)
             if not got and last_assistant:
                 yes = rules._confirmed(last_assistant, turn.content, i)
@@ -60,7 +60,7 @@ def prefetch(batches: Sequence[Sequence[rules.Turn]], *, allow_secrets: bool = F
     """
     parser = parser or default_parser()
     texts = [
-        t.content if allow_secrets else safety.mask_secrets(t.content) for turns in batches for t in turns if t.role == "user"
+        t.content if allow_secrets else secrets.mask_secrets(t.content) for turns in batches for t in turns if t.role == "user"
     ]
     if not texts:
         return

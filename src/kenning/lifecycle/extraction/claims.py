@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from kenning.lifecycle import extract as rules
-from kenning.lifecycle import safety, slots
+from kenning.lifecycle import safety, secrets, slots
 from kenning.lifecycle import changes as change_markers
 from kenning.lifecycle.extraction import addressee, corrections, ellipsis, mood, noise, pointers
 from kenning.lifecycle.extraction import lexicon as lx
@@ -111,7 +111,7 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
     known.update(zip(todo, parser.parse(todo)))
     parses = [known[p] for p in pieces]
     for piece, parsed in zip(pieces, parses):
-        if safety.SECRET_MARK in piece:
+        if secrets.SECRET_MARK in piece:
             withheld.append("secret")
             continue
         if not parsed:
