@@ -202,8 +202,16 @@ def _subject(text: str) -> str:
 
 def _evidence(a: str, b: str) -> bool:
     """Whether two claims share a content word (by stem) or a topic, so a change of one can be about the other."""
-    shared = stems(" ".join(terms(a) - _NOT_EVIDENCE)) & stems(" ".join(terms(b) - _NOT_EVIDENCE))
-    return bool(shared or lexicon.topics(a) & lexicon.topics(b))
+    mine, theirs = stems(" ".join(terms(a) - _NOT_EVIDENCE)), stems(" ".join(terms(b) - _NOT_EVIDENCE))
+    return bool(mine & theirs or _clipped(mine, theirs) or lexicon.topics(a) & lexicon.topics(b))
+
+
+def _clipped(a: set[str], b: set[str]) -> bool:
+    """Whether one side names a word by its clipped form: "scope" for "colonoscopy", "physio" for
+    "physiotherapy"; never a word of four letters or fewer ("rent" is no clip of "renews")."""
+    def clips(x: str, y: str) -> bool:
+        return len(x) >= 5 and len(y) > len(x) and (y.startswith(x) or y.rstrip("y").endswith(x.rstrip("e")))
+    return any(clips(x, y) or clips(y, x) for x in a for y in b)
 
 
 def _new_value(a: str, b: str) -> bool:

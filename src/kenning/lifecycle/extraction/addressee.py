@@ -29,9 +29,18 @@ def vocatives(sent: Sentence) -> set[int]:
         tail = all(u.pos in ("PUNCT", "SYM", "X") or not any(c.isalnum() for c in u.text) for u in after)
         if lead and (not after or after[0].text in (",", "!", ".", "?")) and (before or after):
             out.add(t.i)
-        elif tail and before and before[-1].text == ",":
+        elif tail and before and before[-1].text == "," and not _names_owned(sent, t):
             out.add(t.i)
     return out
+
+
+def _names_owned(sent: Sentence, name: Token) -> bool:
+    """A name set beside someone of the speaker's ("…and our terrier, Pip.", "…my sister, Ana."): no address."""
+    if name.dep != "appos":
+        return False
+    head = sent.tokens[name.head]
+    return head.pos == "NOUN" and (head.lemma in lx.PERSON_NOUNS or any(
+        c.dep == "poss" and c.lower in ("my", "our") for c in sent.children(head.i)))
 
 
 def unaddressed(parser: Parser, parsed: list[Sentence]) -> list[Sentence]:

@@ -128,9 +128,10 @@ def _taken_off(sent: Sentence, root: Token, subject: str) -> Token | None:
     kids = sent.children(root.i)
     taken = any(c.dep == "dobj" and c.lower in ("user", "me", "us") for c in kids) or (
         subject == "user" and any(c.dep == "nsubjpass" for c in kids))
-    if root.lemma != "take" or not taken:
+    if root.lemma not in ("take", "switch", "move", "wean", "change") or not taken:  # "switched me off humira onto stelara"
         return None
-    off = next((c for c in kids if c.lower == "off" and c.dep in ("prep", "prt")), None)
+    whom = [c for c in kids if c.dep == "dobj" and c.lower in ("user", "me", "us")]  # "switched the user off humira"
+    off = next((c for k in [root, *whom] for c in sent.children(k.i) if c.lower == "off" and c.dep in ("prep", "prt")), None)
     if off is None:
         return None
     obj = next((c for c in sent.children(off.i) if c.dep == "pobj"), None)
@@ -234,7 +235,7 @@ def _one(sent: Sentence, root: Token, verb: str, kids: list[Token], attr: Attrib
         if attr.preps:
             for prep in (c for c in kids if c.dep == "prep" and c.lower in attr.preps):
                 obj = next((c for c in sent.children(prep.i) if _object_of_prep(c)), None)
-                if obj is not None and not _is_time(obj):
+                if obj is not None and not _is_time(obj) and not _is_person(sent, obj) and not (prep.lower == "with" and obj.ent == "PERSON"):
                     return Fact(subject, attr, _phrase(sent, obj), negated)
             for prep in (c for c in kids if c.dep == "prep" and c.lower in attr.place_preps):
                 obj = next((c for c in sent.children(prep.i) if c.dep == "pobj"), None)
@@ -300,6 +301,13 @@ def _determined(sent: Sentence, noun: Token) -> bool:
     return noun.pos == "NOUN" and noun.ent not in ("GPE", "LOC", "FAC") and noun.lemma not in lx.PLACE_NOUNS and not _is_time(noun) and any(
         c.dep in ("det", "poss") for c in sent.children(noun.i)
     )
+
+
+def _is_person(sent: Sentence, tok: Token) -> bool:
+    """Someone, not somewhere: "work with my nephew cian" names company, not an employer."""
+    heads = [tok] + [c for c in sent.children(tok.i) if c.dep in ("compound", "appos")]
+    return tok.pos == "PRON" or any(
+        t.lemma in lx.PERSON_NOUNS or t.lower in lx.PERSON_NOUNS or t.lower in lx.KIN_NAMES for t in heads)
 
 
 def _is_time(tok: Token) -> bool:

@@ -350,7 +350,8 @@ def _lower_first(text: str) -> str:
 
 
 def _names_person(clause: Clause) -> bool:
-    return bool(clause.subject_text) and clause.subject_text[:1].isupper()
+    """A subject with a name in it: "Jo", "the wife, Carol,"."""
+    return any(w[:1].isupper() and w != "I" for w in clause.subject_text.split())
 
 
 def _hedge(text: str, clause: Clause, index: int) -> list[rules.Claim]:

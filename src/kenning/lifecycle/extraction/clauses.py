@@ -89,12 +89,13 @@ def _first_content(sent: Sentence, a: int, b: int) -> Token | None:
 
 def split(parser: Parser, sent: Sentence) -> list[str]:
     """The clauses of ``sent``, as text; a clause that shares its subject gets it restored in front."""
-    spans = pieces(sent)
+    spans = _rejoin_subjects(sent, pieces(sent))
     if len(spans) <= 1:
         return [sent.text]
     kinds: list[str] = []  # "own" (subject and verb), "verb" (shares the subject), "bare" (an imperative), "be", "rest"
     copulas: dict[int, str] = {}
     probe: list[int] = []
+    alone: list[int] = []
     for n, (a, b) in enumerate(spans):
         first = _first_content(sent, a, b)
         if n > 0 and (_subordinate(sent, *spans[n - 1]) or corrections.is_marker(_words(sent, a, b)) or _depends_back(sent, a)):
@@ -124,6 +125,8 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
             probe.append(n)
         else:
             kinds.append("rest")
+            if n > 0 and first is not None and b - a >= 2 and (first.pos == "PROPN" or first.dep in ("poss", "det")):
+                alone.append(n)  # "…, and the wife, Carol, does all the books": a clause the long parse missed
     subject = next((_subject_words(sent, a, b) for (a, b), k in zip(spans, kinds) if k == "own"), None)
     if subject is None and "probe" in kinds:
         subject = "I"  # chat drops the "I": "finally did it, moved through to glasgow last month"
@@ -137,6 +140,14 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
                 kinds[n] = "probe"
                 probe.append(n)
                 del copulas[n]
+    if alone:  # parsed on its own with the pieces that follow it, a piece may read as the clause it is
+        ends = {n: next((m for m in range(n + 1, len(spans)) if kinds[m] != "rest"), len(spans)) for n in alone}
+        runs = [_words(sent, spans[n][0], spans[ends[n] - 1][1]) for n in alone]
+        taken = -1
+        for n, parsed in zip(alone, parser.parse(runs)):
+            if n > taken and len(parsed) == 1 and _own_clause(parsed[0]):
+                kinds[n] = "own"
+                taken = ends[n] - 1
     if probe and subject:
         texts = [f"{subject} {_words(sent, *spans[n])}" for n in probe]
         for n, parsed in zip(probe, parser.parse(texts)):
@@ -157,6 +168,27 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
         else:
             out[-1][2] = b
     return [f"{prefix}{_words(sent, a, b)}" for prefix, a, b in out]
+
+
+def _rejoin_subjects(sent: Sentence, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Pieces a subject set off by commas was cut from, joined again up to its verb: "the wife | Carol | does all
+    the books" -> "the wife, Carol, does all the books"."""
+    out: list[tuple[int, int]] = []
+    n = 0
+    while n < len(spans):
+        a, b = spans[n]
+        m = n
+        subj = next((t for t in sent.tokens[a:b] if t.dep in ("nsubj", "nsubjpass") and t.head >= b), None)
+        if subj is not None:
+            verb = subj.head
+            m = next((k for k in range(n + 1, len(spans)) if spans[k][0] <= verb < spans[k][1]), n)
+            between = set(range(b, spans[m][0])) if m > n else set()
+            apposed = [i for i in between if sent.tokens[i].pos != "PUNCT"]
+            if m > n and (not apposed or not all(i in sent.subtree(subj.i) for i in apposed)):
+                m = n  # only an apposition of the subject may stand between it and its verb
+        out.append((a, spans[m][1]))
+        n = m + 1
+    return out
 
 
 def _depends_back(sent: Sentence, a: int) -> bool:
@@ -225,7 +257,11 @@ def _complement_of(sent: Sentence, a: int, b: int) -> str | None:
     speaker is. Returns the subject with its verb ("I'm", "we're"), or None. "I love trains, buses" is a
     list of objects, not complements."""
     head = next((t for t in sent.tokens[a:b] if not a <= t.head < b or t.head == t.i), None)
-    if head is None or head.pos not in ("NOUN", "PROPN", "NUM", "ADJ"):
+    if head is None:
+        return None
+    # "I am seventy-four and widowed": a participle joined to the "be" itself is a state, like an adjective
+    state = head.tag == "VBN" and head.dep == "conj" and sent.tokens[head.head].lemma == "be" and head.i == b - 1 - (sent.tokens[b - 1].pos == "PUNCT")
+    if head.pos not in ("NOUN", "PROPN", "NUM", "ADJ") and not state:
         return None
     counted = head.pos == "NUM" or any(c.dep == "nummod" for c in sent.children(head.i))
     if head.dep not in ("appos", "conj") and not (head.dep == "attr" and counted and sent.tokens[head.head].lemma == "be"):
@@ -240,6 +276,15 @@ def _complement_of(sent: Sentence, a: int, b: int) -> str | None:
     if head.tag == "NNS" and any(c.dep == "nummod" for c in sent.children(head.i)):
         return "I have" if subj.lower == "i" else "we have"  # "I'm 38, two kids": counted things are had
     return "I'm" if subj.lower == "i" else "we're"
+
+
+def _own_clause(s: Sentence) -> bool:
+    """A piece parsed alone that is a clause with its subject first: "our Ffion's at vet school in Nottingham"."""
+    root = next((t for t in s.tokens if t.dep == "ROOT"), None)
+    if root is None or root.pos not in ("VERB", "AUX"):
+        return False
+    subj = next((c for c in s.children(root.i) if c.dep in ("nsubj", "nsubjpass")), None)
+    return subj is not None and min(s.subtree(subj.i)) == 0
 
 
 def _reads_as_clause(s: Sentence) -> bool:
@@ -314,6 +359,10 @@ def _who(sent: Sentence, subj: Token | None, others: Sequence[str]) -> tuple[str
         return "other", span
     if any(c.dep == "det" and c.lower == "the" for c in sent.children(subj.i)) and subj.lemma in lx.OWN_NOUNS:
         return "user", span  # "the shellfish allergy is severe now": a known attribute of the user's
+    verb = sent.tokens[subj.head]
+    if subj.dep == "nsubjpass" and subj.pos == "NOUN" and verb.lemma in lx.SCHEDULE_VERBS and any(
+            c.dep == "det" and c.lower == "the" for c in sent.children(subj.i)):
+        return "user", span  # "the scope got pushed back to the 19th": something on the user's calendar moved
     return "thing", span
 
 

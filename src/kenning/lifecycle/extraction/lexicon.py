@@ -83,6 +83,9 @@ OWN_NOUNS = frozenset(
     "salary income savings deposit pension limit".split()
 )
 
+# what happens to something booked: "the scope got pushed back", "the meeting was moved to friday"
+SCHEDULE_VERBS = frozenset({"move", "push", "postpone", "reschedule", "cancel", "delay", "bring", "book", "shift", "rebook", "call"})
+
 # a clause that is only one of these words, or these plus fillers, says nothing about anyone
 NOISE_LEMMAS = frozenset(
     "thank thanks ok okay great cool nice awesome amazing wonderful lovely brilliant fantastic perfect sweet good fun "

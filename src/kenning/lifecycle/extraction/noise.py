@@ -173,6 +173,8 @@ def bare_event(sent: Sentence) -> bool:
     if any(t.dep == "neg" or t.lower in lx.HABITUAL or t.lower in ("never", "always") for t in sent.tokens):
         return False  # "I never smoked", "I don't drink": a habit, stated
     aux = [c for c in sent.children(root.i) if c.dep in ("aux", "auxpass")]
+    if root.tag == "VBN" and any(c.dep == "auxpass" and c.lemma == "be" and c.tag in ("VBP", "VBZ") for c in aux):
+        return False  # "I'm widowed", "we're engaged": a state the participle names, now
     if any(c.lemma not in lx.AUXILIARIES for c in aux) or (root.tag == "VBG" and not aux):
         return False  # "he loves/AUX fishing/ROOT": a misread verb carries what it is about
     if any(c.dep in attached and not (c.pos == "PRON" and len(sent.subtree(c.i)) == 1) for c in sent.children(root.i)):

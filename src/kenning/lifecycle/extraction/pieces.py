@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from kenning.lifecycle.extraction import lexicon as lx
-from kenning.lifecycle.extraction.parse import Sentence
+from kenning.lifecycle.extraction.parse import Sentence, Token
 
 # a sentence taking back something said about X ("forget what I said about …"): its words about X stay whole
 POINTS = re.compile(r"(?i)\b(?:forget|disregard|ignore|scratch|strike)\b.*\babout\b")
@@ -16,7 +16,8 @@ SEPARATORS = {",", ";", "—", "–", "-", "and", "but", "so", "plus", "also", "
 _LEAD_WORDS = {"and", "but", "so", "plus", "also", "then", "or", "&", ",", ";", "-", "—", "–", "oh", "well", "anyway", "anyways"}
 
 
-_TAKES_CLAUSE = lx.HEDGE_VERBS | lx.REACTION_VERBS | {"say", "guess", "reckon", "suppose", "bet", "know", "mean", "feel", "hope", "swear", "hear"}
+_TAKES_CLAUSE = lx.HEDGE_VERBS | lx.REACTION_VERBS | {"say", "guess", "reckon", "suppose", "bet", "know", "mean", "feel", "hope", "swear", "hear",
+                                                     "let", "make", "help", "see", "watch", "ask", "find", "realise", "realize", "notice"}
 
 
 def _run_on_starts(sent: Sentence) -> set[int]:
@@ -32,6 +33,13 @@ def _run_on_starts(sent: Sentence) -> set[int]:
         if verb.pos not in ("VERB", "AUX"):
             continue
         joined = verb.dep in ("conj", "parataxis") and verb.head < t.i  # "…on the side | my van is …"
+        # "i work with my nephew cian | hes a second year apprentice": a clause the parser made the complement
+        # of an earlier verb that takes none, with no "that"/"if" to mark it
+        head = sent.tokens[verb.head]
+        joined = joined or (verb.dep in ("ccomp", "advcl") and verb.head < t.i and head.pos in ("VERB", "AUX")
+                            and (verb.dep == "advcl" or head.lemma not in _TAKES_CLAUSE)
+                            and not any(c.dep == "mark" or c.tag == "WRB" or c.lower in lx.SUBORDINATORS for c in sent.children(verb.i))
+                            and _definite(sent, t))
         # "I'm a nurse at the royal infirmary | my husband is a teacher": the parser hung the first clause on
         # the second as its complement; a verb of saying or thinking does take one ("I'm tired I think")
         hung = verb.lemma not in _TAKES_CLAUSE and any(
@@ -39,12 +47,31 @@ def _run_on_starts(sent: Sentence) -> set[int]:
         if not (joined or hung):
             continue
         first = min(sent.subtree(t.i))
-        while first > 0 and sent.tokens[first - 1].head == verb.i and sent.tokens[first - 1].dep in ("advmod", "npadvmod", "aux", "auxpass", "neg"):
-            first -= 1  # "…the April cycle, | now I am SDE-3", "…these things, | can you remind me": its own words open it
+        while first > 0:  # "…the April cycle, | now I am SDE-3", "…on humira | every two weeks I do the injection"
+            own = _own_modifier(sent, verb, sent.tokens[first - 1])
+            if own is None:
+                break
+            first = min(sent.subtree(own.i))
         before = sent.tokens[first - 1] if first > 0 else None
         if before is not None and before.lower not in SEPARATORS | _LEAD_WORDS and before.pos not in ("SCONJ", "CCONJ", "PUNCT", "PRON", "DET"):
             out.add(first)
     return out
+
+
+def _own_modifier(sent: Sentence, verb: Token, tok: Token) -> Token | None:
+    """The modifier of ``verb`` (an adverb, a time, an auxiliary, a negation) that ``tok`` is part of, or None."""
+    while tok.head != verb.i and tok.head != tok.i:
+        tok = sent.tokens[tok.head]
+    return tok if tok.head == verb.i and tok.i != verb.i and tok.dep in ("advmod", "npadvmod", "aux", "auxpass", "neg") else None
+
+
+def _definite(sent: Sentence, subj: Token) -> bool:
+    """A subject that can open a sentence: a pronoun, a name, or a noun with its article or owner ("he",
+    "cian", "my van"), not a bare noun the parser took for one ("crohns disease diagnosed six years ago")."""
+    glued = not subj.space and subj.i + 1 < len(sent.tokens) and not sent.tokens[subj.i + 1].text.startswith("'")
+    if glued:  # "mon wed sat": "wed" read as "we" + "d"
+        return False
+    return subj.pos in ("PRON", "PROPN") or any(c.dep in ("det", "poss") for c in sent.children(subj.i))
 
 
 def pieces(sent: Sentence) -> list[tuple[int, int]]:
