@@ -463,3 +463,51 @@ def test_counted_things_beside_a_first_person_be_are_had():
     got = texts("so im 38, two kids, work part time at boots")
     assert "User is 38." in got and "User has two kids." in got, got
     assert any("boots" in t and "kids" not in t for t in got), got
+
+
+# -- session 7: run-ons inside a clause, appositions, terse notes ----------------------
+
+
+def test_a_clause_the_parser_hung_inside_another_is_cut_off_with_its_own_time_words():
+    got = texts("i work with my nephew cian hes a second year apprentice")
+    assert got and got[0] == "User works with their nephew cian.", got
+    got = texts("I'm on humira every two weeks I do the injection sunday nights")
+    assert "User is on humira." in got and any(t.startswith("Every two weeks the user does the injection") for t in got), got
+    # a clause opened by "when" is no run-on, nor a reduced relative with its preposition left hanging
+    assert any("when the user starts the message in Spanish" in t for t in texts("go back to english please, Spanish only when I start the message in Spanish"))
+    assert texts("the house i live in is tiny") == ["The house the user lives in is tiny."]
+    got = texts("my supervisor is doctor hughes who takes forever to reply to emails i live in a shared house in cathays")
+    assert any(t.startswith("User lives in a shared house in cathays") for t in got), got
+
+
+def test_a_subject_set_off_by_an_apposition_keeps_its_verb():
+    got = texts("our Ffion's at vet school in Nottingham, and the wife, Carol, does all the books.")
+    assert any("Ffion" in t and "Nottingham" in t and "Carol" not in t for t in got), got
+    assert any(t.startswith("The wife, Carol, does all the books") for t in got), got
+    assert normalise("Tom's been ill, Anna's at work") == "Tom's been ill, Anna is at work"  # "'s been" is "has"
+
+
+def test_more_that_the_speaker_is_or_has_beside_the_first():
+    got = texts("I'm a lineman for Xcel out of Dumas TX, 29, single, got a blue heeler named Rowdy")
+    assert "User is 29." in got and "User is single." in got, got
+    assert any("Rowdy" in t and "29" not in t and t.startswith("User got") for t in got), got
+    assert "User is widowed." in texts("I am seventy-four and widowed.")
+    got = texts("we've a lurcher called Bramble who's about 4, an ancient tabby named Mr Tumnus who's 17")
+    assert any("Bramble" in t and "Tumnus" not in t for t in got) and any("Tumnus" in t and "Bramble" not in t for t in got), got
+
+
+def test_terse_notes_about_the_speaker_are_said_in_full():
+    got = texts("chef. nights. 2 kids. no pork. Leicester.")
+    assert "User is a chef." in got and "User has 2 kids." in got and not any("Leicester" in t for t in got), got
+    got = texts("mechanic at a matatu garage in Kariobangi. 41. wife Akinyi, 3 boys.")
+    assert "User is 41." in got and "User's wife is Akinyi." in got and "User has 3 boys." in got, got
+    # a word merely shaped like a job, or a single note, is not enough
+    assert not any(t.startswith("User is a") for t in texts("lekker. 25th october."))
+    assert not any("dealer" in t for t in texts("rare books dealer, huh. never thought of that. anyway, late here, night"))
+
+
+def test_a_person_is_no_employer_and_a_booking_moved_is_the_users():
+    assert of_text(default_parser(), "User works with their nephew cian.") is None
+    assert texts("the scope got pushed back to the 19th") == ["User's scope got pushed back to the 19th."]
+    fact = of_text(default_parser(), "Dr okafor switched the user off humira onto stelara.")
+    assert fact is not None and fact.attribute.name == "stopped" and fact.value == "humira"

@@ -676,3 +676,11 @@ def test_a_working_arrangement_pointed_at_loosely_is_left_alone():
     for said in ("The 7am thing is working great.", "The noon thing isn't working any more."):
         c = cand(said, kind=Kind.EPISODE)
         assert decide(c, near(c, o)).op is not Op.UPDATE
+
+
+def test_a_clipped_word_is_evidence_for_the_whole_but_a_short_prefix_is_not():
+    from kenning.lifecycle.changes import _evidence
+
+    assert _evidence("User's scope got pushed back to the 19th.", "User's colonoscopy is booked for march 12th.")
+    assert _evidence("Physio is fridays now.", "User has physiotherapy on tuesdays.")
+    assert not _evidence("User's lease renews Sept 1.", "Rent went up to 2,550.")  # "rent" is no clip of "renews"

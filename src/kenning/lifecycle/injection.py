@@ -116,6 +116,7 @@ _MODEL_DIRECTIVE = re.compile(
     r"|\b(?:bypass|circumvent)\b[^.\n]{0,30}\b(?:confirmation|verification|approval|authentication|2fa|review|sign[- ]off|checks?)\b"
 )
 # Text that speaks to "the AI" about itself, as injected content does; a user talks to the assistant as "you".
+# A salutation alone ("Dear assistant. I am 82 …") is how some users open every message: no sign by itself.
 _ADDRESSES_AI = re.compile(
     r"(?ix)"
     r"\b(?:note|notice|message|memo|warning|alert|attention|reminder)\s+(?:to|for)\s+(?:the\s+|all\s+|any\s+)?(?:ai|ais|llms?|assistants?|agents?|bots?|chatbots?|language\s+models?|gpt|claude|copilot)\b"
@@ -126,7 +127,6 @@ _ADDRESSES_AI = re.compile(
     r"|\b(?:the\s+)?(?:assistant|agent|model|ai)\s+(?:must|shall|is\s+(?:required|instructed))\b"
     r"|\b(?:save|store|add)\s+(?:this|the\s+following)\s+(?:to|in|as)\s+(?:your\s+)?(?:memory|memories|long[- ]term\s+memory|a\s+permanent\s+rule)"
     r"|\bupdate\s+your\s+(?:memory|records|instructions|system\s+prompt)\b"
-    r"|\b(?:dear|hey|hi|hello)\s+(?:ai|assistant|agent|chatbot|llm|gpt|chatgpt|claude|gemini|copilot|bot)\b"
     r"|\b(?:henceforth|in\s+all\s+future\s+(?:conversations|responses|sessions|chats))\b[^.\n]{0,60}\b(?:tell|say|inform|add|include)\b"
 )
 # Sending something to an outside address ("forward receipts to accounts@grabber.example"): from a tool or an

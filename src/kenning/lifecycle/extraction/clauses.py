@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from kenning.lifecycle.extraction import corrections, mood
 from kenning.lifecycle.extraction import lexicon as lx
@@ -51,8 +51,8 @@ class Clause:
 
 def _has_subject_verb(sent: Sentence, a: int, b: int) -> bool:
     for t in sent.tokens[a:b]:
-        if t.dep in ("nsubj", "nsubjpass", "expl") and a <= t.head < b:
-            head = sent.tokens[t.head]
+        if t.dep in ("nsubj", "nsubjpass", "expl") and a <= t.head < b and t.tag not in ("WP", "WDT"):
+            head = sent.tokens[t.head]  # "…a blue heeler named Rowdy who rides in the truck": no subject of the piece's own
             if head.pos in ("VERB", "AUX") or head.tag.startswith("VB") or any(
                 c.pos == "AUX" and a <= c.i < b for c in sent.children(head.i)
             ):
@@ -101,13 +101,17 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
         if n > 0 and (_subordinate(sent, *spans[n - 1]) or corrections.is_marker(_words(sent, a, b)) or _depends_back(sent, a)):
             kinds.append("rest")  # "whenever you book a hotel for me, ask for a high floor": one rule
             continue
+        if n > 0 and first is not None and first.dep == "conj" and sent.tokens[first.head].dep == "relcl" and first.head < a:
+            kinds.append("rest")  # "Liam who's 8 | and loves rugby": the relative clause goes on
+            continue
         if _has_subject_verb(sent, a, b):
             kinds.append("rest" if n > 0 and _completes(sent, a, b) else "own")
             continue
         pleads = any(t.lower in ("please", "pls", "plz") for t in sent.tokens[a:b])
         head = sent.tokens[first.head] if first is not None else None
         shared = (first is not None and head is not None and b - a >= 2 and first.dep == "conj" and first.head < a
-                  and head.pos in ("VERB", "AUX") and head.lemma != "be" and not (head.tag == "VBZ" and first.tag == "VB")
+                  and head.pos in ("VERB", "AUX") and (head.lemma != "be" or _first_person_be(sent, head, first))
+                  and not (head.tag == "VBZ" and first.tag == "VB")
                   and not pleads and first.lemma not in lx.RETRACT_VERBS)
         if shared and n > 0:
             kinds.append("verb")  # "they motivate me and give me strength": the verb shares the subject before it
@@ -125,7 +129,7 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
             probe.append(n)
         else:
             kinds.append("rest")
-            if n > 0 and first is not None and b - a >= 2 and (first.pos == "PROPN" or first.dep in ("poss", "det")):
+            if n > 0 and first is not None and b - a >= 2 and (first.pos == "PROPN" or first.dep in ("poss", "det")) and not _joined_subject(sent, a, b):
                 alone.append(n)  # "…, and the wife, Carol, does all the books": a clause the long parse missed
     subject = next((_subject_words(sent, a, b) for (a, b), k in zip(spans, kinds) if k == "own"), None)
     if subject is None and "probe" in kinds:
@@ -184,7 +188,8 @@ def _rejoin_subjects(sent: Sentence, spans: list[tuple[int, int]]) -> list[tuple
             m = next((k for k in range(n + 1, len(spans)) if spans[k][0] <= verb < spans[k][1]), n)
             between = set(range(b, spans[m][0])) if m > n else set()
             apposed = [i for i in between if sent.tokens[i].pos != "PUNCT"]
-            if m > n and (not apposed or not all(i in sent.subtree(subj.i) for i in apposed)):
+            appos = {i for c in sent.children(subj.i) if c.dep == "appos" for i in sent.subtree(c.i)}
+            if m > n and (not apposed or not all(i in appos for i in apposed)):
                 m = n  # only an apposition of the subject may stand between it and its verb
         out.append((a, spans[m][1]))
         n = m + 1
@@ -264,10 +269,23 @@ def _complement_of(sent: Sentence, a: int, b: int) -> str | None:
     if head.pos not in ("NOUN", "PROPN", "NUM", "ADJ") and not state:
         return None
     counted = head.pos == "NUM" or any(c.dep == "nummod" for c in sent.children(head.i))
+    if b - a == 1 and (head.pos == "ADJ" or (head.pos == "NUM" and _AGE.fullmatch(head.text))) and head.dep in ("appos", "amod", "conj", "npadvmod"):
+        head = _up_to_complement(sent, head) or head  # "I'm a lineman … out of Dumas TX, 29, single": the age and
+        # the state sit beside the place the parser hung them on, but are said of the speaker
     if head.dep not in ("appos", "conj") and not (head.dep == "attr" and counted and sent.tokens[head.head].lemma == "be"):
         return None  # a second, counted complement of the same "be" may also be tagged attr: "I'm 38, two kids"
     to = sent.tokens[head.head]
-    be = sent.tokens[to.head] if to.dep in ("attr", "acomp") else to
+    while to.dep in ("conj", "appos") and to.head < to.i:
+        to = sent.tokens[to.head]  # "a lurcher …, an ancient tabby …, and my son's bearded dragon": one list
+    verb = sent.tokens[to.head]
+    if head.dep == "conj" and to.lemma == "have" and to.dep == "ROOT":
+        to, verb = head, to  # "we've a lurcher …, and my son's bearded dragon": the parser joined it to "have"
+    if to.dep in ("dobj", "conj") and verb.lemma == "have" and head.pos == "NOUN" and (to.i < a or to is head):
+        subj = next((c for c in sent.children(verb.i) if c.dep == "nsubj"), None)
+        if subj is not None and subj.lower in ("i", "we"):
+            return "I have" if subj.lower == "i" else "we have"  # another thing the speaker has
+        return None
+    be = verb if to.dep in ("attr", "acomp") else to
     if be.lemma != "be" or to.i >= a:
         return None
     subj = next((c for c in sent.children(be.i) if c.dep == "nsubj"), None)
@@ -276,6 +294,34 @@ def _complement_of(sent: Sentence, a: int, b: int) -> str | None:
     if head.tag == "NNS" and any(c.dep == "nummod" for c in sent.children(head.i)):
         return "I have" if subj.lower == "i" else "we have"  # "I'm 38, two kids": counted things are had
     return "I'm" if subj.lower == "i" else "we're"
+
+
+def _joined_subject(sent: Sentence, a: int, b: int) -> bool:
+    """A piece that is the second half of a subject ("me and | my boyfriend Marco are trying …")."""
+    top = next((t for t in sent.tokens[a:b] if not a <= t.head < b), None)
+    return top is not None and top.dep in ("conj", "appos") and sent.tokens[top.head].dep in ("nsubj", "nsubjpass")
+
+
+def _first_person_be(sent: Sentence, be: Token, verb: Token) -> bool:
+    """A past or present verb joined to "I'm …" shares its subject: "I'm a lineman…, got a blue heeler"."""
+    return verb.tag in ("VBD", "VBP", "VBZ") and any(c.dep == "nsubj" and c.lower in ("i", "we") for c in sent.children(be.i))
+
+
+_AGE = re.compile(r"1[3-9]|[2-9]\d")
+
+
+def _up_to_complement(sent: Sentence, tok: Token) -> Token | None:
+    """The complement of a "be" that ``tok`` hangs under, through prepositions, as a stand-in with the same head
+    (dep "appos"), or None."""
+    seen = tok
+    for _ in range(6):
+        up = sent.tokens[seen.head]
+        if up.i == seen.i:
+            return None
+        if up.dep in ("attr", "acomp") and sent.tokens[up.head].lemma == "be":
+            return replace(tok, dep="appos", head=up.i)
+        seen = up
+    return None
 
 
 def _own_clause(s: Sentence) -> bool:

@@ -11,7 +11,7 @@ import re
 
 from kenning.lifecycle import slots
 from kenning.lifecycle.extraction import lexicon as lx
-from kenning.lifecycle.extraction import mood
+from kenning.lifecycle.extraction import corrections, mood
 from kenning.lifecycle.extraction.clauses import opener, restore
 from kenning.lifecycle.extraction.parse import Sentence, Token
 
@@ -67,6 +67,62 @@ def introduction(sentence: str) -> list[str] | None:
         elif words[0].lower() not in lx.FILLER_WORDS:
             out.append(f"I'm {piece}.")
     return out
+
+
+_COUNTED = re.compile(rf"(?i)(?:\d+|{corrections.WORD_NUMBERS})\s+[a-z]+s")
+_HERE = re.compile(r"(?i)^([a-z][\w-]*)\s+here$")
+
+
+def terse(sents: list[Sentence]) -> dict[int, str]:
+    """Sentences of a turn written as terse notes about the speaker, said in full: "chef. nights. 2 kids.
+    Leicester." or "otieno here. mechanic at a matatu garage in Kariobangi. 41. wife Akinyi, 3 boys."
+
+    The shape: two or more sentences with no verb, one of them naming a job or an age. Each note is read as
+    a piece of a self-introduction (``introduction``): an age, a job, a count of people or things ("I have 3
+    boys"), a relative with a name ("My wife is Akinyi"), a name ("otieno here"); any other note (a place, a
+    shift, "no pork") is left as written. Returns the replaced sentences by index; empty when the turn has
+    no such shape."""
+    notes = [n for n, s in enumerate(sents) if _verbless(s)]
+    if len(notes) < 2:
+        return {}
+    said = {n: [p for p in _top_level_commas(sents[n].text) if p] for n in notes}
+    if not any(_AGE.fullmatch(p) or _job_note(p.split()) for ps in said.values() for p in ps):
+        return {}
+    out = {}
+    for n in notes:
+        # a word the parser calls a place, a name or a modifier is no job and no name: "Leicester.", "late here"
+        other = {t.lower for t in sents[n].tokens if t.ent in ("GPE", "LOC", "FAC", "ORG", "PERSON", "NORP") or t.pos in ("ADJ", "ADV")}
+        full = [_note(p) if not other & {w.lower() for w in p.split()[:1]} else None for p in said[n]]
+        if any(full):
+            out[n] = " ".join(f or f"{p}." for f, p in zip(full, said[n]))
+    return out if sum(1 for t in out.values() for f in t.split(". ") if f) >= 2 else {}
+
+
+def _job_note(words: list[str]) -> bool:
+    """A note naming a job from the closed list ("chef", "mechanic at a matatu garage"): a word merely shaped
+    like one ("lekker", "october", "coriander") is not enough in a note."""
+    return any(re.fullmatch(f"(?i)(?:[\\w]+-)?(?:{slots.OCCUPATIONS})", w) for w in words[:3])
+
+
+def _verbless(s: Sentence) -> bool:
+    words = [t for t in s.tokens if t.pos not in ("PUNCT", "SYM")]
+    return 0 < len(words) <= 12 and not any(t.pos in ("VERB", "AUX") and t.tag != "VBN" for t in words) and not s.text.rstrip().endswith("?")
+
+
+def _note(piece: str) -> str | None:
+    words = piece.split()
+    if _AGE.fullmatch(piece):
+        return f"I'm {piece}."
+    if _job_note(words) and not _ARTICLE.match(piece) and len(words) <= 10:
+        return f"I'm {'an' if piece[0].lower() in 'aeiou' else 'a'} {piece}."
+    if _COUNTED.fullmatch(piece):
+        return f"I have {piece}."
+    if len(words) == 2 and words[0].lower() in lx.PERSON_NOUNS and words[1][:1].isupper():
+        return f"My {words[0]} is {words[1]}."
+    here = _HERE.match(piece)
+    if here and here.group(1).lower() not in lx.FIRST_PERSON_STARTS | lx.FILLER_WORDS:
+        return f"My name is {here.group(1)}."
+    return None
 
 
 def without_fillers(text: str) -> str:

@@ -17,7 +17,8 @@ _LEAD_WORDS = {"and", "but", "so", "plus", "also", "then", "or", "&", ",", ";", 
 
 
 _TAKES_CLAUSE = lx.HEDGE_VERBS | lx.REACTION_VERBS | {"say", "guess", "reckon", "suppose", "bet", "know", "mean", "feel", "hope", "swear", "hear",
-                                                     "let", "make", "help", "see", "watch", "ask", "find", "realise", "realize", "notice"}
+                                                     "let", "make", "help", "see", "watch", "ask", "find", "realise", "realize", "notice",
+                                                     "would", "'d", "need", "wish"} | lx.WANT_VERBS
 
 
 def _run_on_starts(sent: Sentence) -> set[int]:
@@ -36,6 +37,7 @@ def _run_on_starts(sent: Sentence) -> set[int]:
         # "i work with my nephew cian | hes a second year apprentice": a clause the parser made the complement
         # of an earlier verb that takes none, with no "that"/"if" to mark it
         head = sent.tokens[verb.head]
+        joined = joined or _run_on_relative(sent, verb, t)
         joined = joined or (verb.dep in ("ccomp", "advcl") and verb.head < t.i and head.pos in ("VERB", "AUX")
                             and (verb.dep == "advcl" or head.lemma not in _TAKES_CLAUSE)
                             and not any(c.dep == "mark" or c.tag == "WRB" or c.lower in lx.SUBORDINATORS for c in sent.children(verb.i))
@@ -56,6 +58,21 @@ def _run_on_starts(sent: Sentence) -> set[int]:
         if before is not None and before.lower not in SEPARATORS | _LEAD_WORDS and before.pos not in ("SCONJ", "CCONJ", "PUNCT", "PRON", "DET"):
             out.add(first)
     return out
+
+
+def _run_on_relative(sent: Sentence, verb: Token, subj: Token) -> bool:
+    """"…takes forever to reply to emails | i live in a shared house": what the parser took for a relative clause
+    with no "that" ("the emails I send") is a clause of its own when nothing in it is left hanging for the noun
+    to fill (no preposition without its object, no verb without its object)."""
+    if verb.dep != "relcl" or subj.lower not in ("i", "we") or verb.head > subj.i:
+        return False
+    kids = sent.children(verb.i)
+    if any(c.tag in ("WDT", "WP", "WRB") or c.lower == "that" for c in kids):
+        return False
+    preps = [c for c in kids if c.dep == "prep"]
+    stranded = any(not any(g.dep in ("pobj", "pcomp") for g in sent.children(p.i)) for p in preps)
+    filled = bool(preps) or any(c.dep in ("dobj", "attr", "acomp", "xcomp", "ccomp") for c in kids)
+    return filled and not stranded
 
 
 def _own_modifier(sent: Sentence, verb: Token, tok: Token) -> Token | None:

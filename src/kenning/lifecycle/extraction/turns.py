@@ -34,6 +34,11 @@ def turn_pieces(parser: Parser, text: str) -> Pieces:
     """Parse one (masked) user turn and cut it into clauses; the clauses themselves are not parsed yet."""
     cut = [one for s in sentences(normalise(text)) for one in (ellipsis.introduction(s) or [s])]
     parsed_sentences = [s for doc in parser.parse(cut) for s in doc] if cut else []
+    notes = ellipsis.terse(parsed_sentences)
+    if notes:  # "chef. nights. 2 kids.": notes about the speaker, said in full and parsed again
+        said = list(notes.values())
+        again = dict(zip(notes, parser.parse(said)))
+        parsed_sentences = [t for n, s in enumerate(parsed_sentences) for t in (again[n] if n in again else [s])]
     parser = InContext(parser, parsed_sentences)  # clauses and wordings cut from this turn
     pieces: list[str] = []
     known: dict[str, list[Sentence]] = {}
