@@ -257,6 +257,8 @@ def test_what_was_said_last_is_looked_up_in_the_speakers_own_scope_only(real_sys
         ("I'm on 20mg of citalopram", "doctor upped my citalopram to 30mg", "30mg", "20mg"),
         ("I do yoga on wednesday evenings", "yoga moved to thursday evenings", "thursday", "wednesday"),
         ("I'm saving for a house deposit, about 10k so far", "deposit savings are up to 14k", "14k", "10k"),
+        ("my colonoscopy is booked for march 12th", "the scope got pushed back to the 19th", "19th", "12th"),  # a clipped name
+        ("My granddaughter Elin is 4 and loves the lambs", "Elin's 5 now, had a party", "Elin is 5", "is 4"),  # by name
     ],
 )
 def test_another_value_of_the_same_shape_said_as_a_change_rewrites_the_old_memory(real_system, first, then, now_held, gone):
@@ -297,6 +299,9 @@ def test_the_new_thing_replaces_the_one_named_before_and_nothing_else(real_syste
         ("I work at Aldi as a shift manager and I swim on sundays", "don't remember that I work at Aldi please", "Aldi", "swim"),
         ("I have a dentist appointment on the 4th. I do physio on fridays", "dentist got cancelled", "dentist appointment", "physio"),
         ("I'm learning Italian on Duolingo and I play padel", "gave up on the italian", "learning Italian", "padel"),
+        ("I drive a 2009 Corolla and I live in Onehunga", "car's gone, flogged it on trade me", "Corolla", "Onehunga"),
+        ("I'm on humira every two weeks and I have physio on fridays", "dr okafor switched me off humira onto stelara", "on humira", "physio"),
+        ("I'm a lineman for Xcel and I live in Dumas", "took a job with the co-op instead, Golden Spread", "Xcel", "Dumas"),
     ],
 )
 def test_a_retraction_said_as_an_idiom_or_an_ending_retires_only_what_it_names(real_system, first, then, gone, kept):

@@ -511,3 +511,15 @@ def test_a_person_is_no_employer_and_a_booking_moved_is_the_users():
     assert texts("the scope got pushed back to the 19th") == ["User's scope got pushed back to the 19th."]
     fact = of_text(default_parser(), "Dr okafor switched the user off humira onto stelara.")
     assert fact is not None and fact.attribute.name == "stopped" and fact.value == "humira"
+
+
+def test_endings_and_changes_said_the_way_chat_says_them():
+    fact = of_text(default_parser(), "User took a job with the co-op instead, Golden Spread.")
+    assert fact is not None and fact.attribute.name == "employer", fact
+    assert of_text(default_parser(), "User took a job with their uncle.") is None  # a person is no employer
+    assert "User's car is gone." in texts("car's gone, flogged it on trade me")
+    fact = of_text(default_parser(), "User's car is gone.")
+    assert fact is not None and fact.attribute.name == "car" and fact.negated, fact  # whatever car it was
+    assert texts("i'm gone") == []  # the speaker leaving is no ending of anything
+    assert normalise("Elin's 5 now") == "Elin is 5 now" and normalise("Tom's 3 dogs") == "Tom's 3 dogs"
+    assert "Elin is 5 now." in texts("Elin's 5 now, had a party with a lamb-shaped cake.")

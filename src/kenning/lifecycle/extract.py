@@ -331,7 +331,9 @@ def classify_user_clause(clause: str, keep: frozenset[str] = frozenset()) -> tup
         # "Biscuit passed away": a named pet or relative died; kept as a fact so it can retract "has a dog called Biscuit"
         return text, Kind.FACT, IMPORTANCE["rel"]
     if not starts_self and not re.search(r"(?i)\b(?:I|my|me|we|our|us)\b", c):
-        return (text, Kind.EPISODE, 0.2) if len(terms(c)) >= 3 else None
+        # "Elin is 5 now": a name and a figure say enough about someone else; a comment needs more words
+        enough = len(terms(c)) >= 3 or (bool(re.search(r"\d", c)) and bool(re.match(r"[A-Z][a-z]+\b", c)) and len(terms(c)) >= 1)
+        return (text, Kind.EPISODE, 0.2) if enough else None
     slot = slots.parse(text)
     if slot is not None and not (_RECENT.search(c) and slot.attribute not in IMPORTANCE):
         attr = slot.attribute.split(".")[-1].split(":")[0]

@@ -75,13 +75,14 @@ def value_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | N
     mine = {k: v for k, v in _values(candidate.text).items() if len(v) == 1}
     if not mine:
         return None
-    who = _subject(candidate.text)
+    who = _whom(candidate)
     owned = {m.group(1).lower() for m in _USERS_THING.finditer(candidate.text)}  # "…upped the user's citalopram to 30mg"
     for old in _said_before(candidate, ranked):
         if old.kind is Kind.PROCEDURE or set(old.source_refs) & set(candidate.source_refs):
             continue  # a standing rule, or said in the same turn (no change from it)
-        theirs_who = _subject(old.text)
-        if theirs_who != who and not (theirs_who == "user" and any(re.search(rf"(?i)\b{re.escape(w)}", old.text) for w in owned)):
+        theirs_who = _whom(old)
+        its = theirs_who == {"user"} and any(re.search(rf"(?i)\b{re.escape(w)}\b", old.text) for w in who - {"user"})
+        if not theirs_who & who and not its and not (theirs_who == {"user"} and any(re.search(rf"(?i)\b{re.escape(w)}", old.text) for w in owned)):
             continue  # someone else's, unless the candidate names the user's own thing the old memory holds
         theirs = _values(old.text)
         for shape, (new,) in mine.items():
@@ -94,6 +95,20 @@ def value_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | N
             text = old.text[: at.start()] + corrections.fitted(new.group(0), at.group(0)) + old.text[at.end() :]
             return Decision(Op.UPDATE, old.id, text, CHANGED)
     return None
+
+
+# a claim that opens with someone's name, alone or after the relation: "Elin is 5 now", "User's granddaughter Elin is 4"
+_NAMED = re.compile(r"^(?:User's\s+[a-z-]+\s+)?(?!(?:User|The|A|An|It|This|That|There|Standing)\b)([A-Z][a-z]+)\b(?!')")
+
+
+def _whom(memory: Memory) -> set[str]:
+    """Whom a claim is about, by relation and, for someone else, by name: "User's granddaughter Elin is 4." ->
+    {"granddaughter", "elin"}, "Elin is 5 now." (said of someone else) -> {"elin"}, "User is 29." -> {"user"}."""
+    rel = _subject(memory.text)
+    named = _NAMED.match(memory.text.strip()) if memory.metadata.get("subject") == "other" or rel != "user" else None
+    if named is None:
+        return {rel}
+    return {named.group(1).lower()} | ({rel} if rel != "user" else set())
 
 
 def _without(text: str, value: re.Match[str]) -> str:

@@ -45,6 +45,9 @@ class Attribute:
     # (not "work in London", "work in marketing")
     place_preps: frozenset[str] = frozenset()
     located: bool = False  # "be in" a named place sets it, when nothing says for how long: "we're in Calgary"
+    # an object that makes a getting verb set it, with the row's prepositions on the verb or the object:
+    # "took a job with the co-op", "got a position at Arla", "accepted an offer from Stripe"
+    objects: frozenset[str] = frozenset()
 
 
 def _set(words: str) -> frozenset[str]:
@@ -54,7 +57,7 @@ def _set(words: str) -> frozenset[str]:
 TABLE: tuple[Attribute, ...] = (
     Attribute("residence", Kind.FACT, 0.7, verbs=_set("live reside base move relocate settle"), preps=_set("in to into at"), located=True),
     Attribute("employer", Kind.FACT, 0.6, verbs=_set("work join employ"), preps=_set("at for with"), role_verbs=_set("start begin"),
-              place_preps=_set("in")),
+              place_preps=_set("in"), objects=_set("job position role post contract offer")),
     Attribute("occupation", Kind.FACT, 0.6, verbs=_set("work retrain train qualify requalify start begin join become"), preps=_set("as"), copula="occupation"),
     Attribute("phone", Kind.FACT, 0.6, nouns=_set("number mobile phone cell")),
     Attribute("email", Kind.FACT, 0.6, verbs=_set("reach contact email use message"), preps=_set("on at via"), nouns=_set("email e-mail"), shape="@"),
@@ -110,7 +113,11 @@ _CALLED_OFF = frozenset({"cancel", "scrap", "axe", "call off"})
 def _called_off(sent: Sentence, root: Token, subject: str) -> Token | None:
     """The user's own thing said to be off: "User's dentist got cancelled" (the appointment, whatever noun
     names it), "the trip was called off" (the thing as the passive subject); None otherwise."""
-    if _verb(sent, root) not in _CALLED_OFF or root.tag != "VBN":
+    said = root
+    if root.lemma == "be":  # "User's car is gone": the parser may make "gone" the complement of "is"
+        said = next((c for c in sent.children(root.i) if c.dep == "acomp" and c.lower == "gone"), root)
+    gone = said.lower == "gone" and not any(c.dep in ("prep", "advmod", "xcomp") for c in sent.children(said.i))
+    if (_verb(sent, root) not in _CALLED_OFF and not gone) or said.tag != "VBN":
         return None
     thing = next((c for c in sent.children(root.i) if c.dep in ("nsubjpass", "nsubj")), None)
     if thing is None or thing.pos not in ("NOUN", "PROPN") or thing.lower == "user":
@@ -144,7 +151,7 @@ def _phrase(sent: Sentence, head: Token) -> str:
     """The value phrase: the head with its compounds and modifiers, without determiners, possessives,
     "new"/"old" or trailing prepositional phrases; a proper noun inside it wins ("new flat in Exeter" -> Exeter)."""
     idx = sent.subtree(head.i)
-    names = [sent.tokens[i] for i in idx if sent.tokens[i].pos == "PROPN" and sent.tokens[i].i != head.i]
+    names = [sent.tokens[i] for i in idx if sent.tokens[i].pos == "PROPN" and sent.tokens[i].i != head.i and sent.tokens[i].lower != "user"]
     if head.pos != "PROPN" and names and head.lemma in lx.OWN_NOUNS | {"flat", "house", "place", "home"}:
         return " ".join(t.text for t in names)
     stop = next((i for i in idx if sent.tokens[i].dep == "prep" and sent.tokens[i].head == head.i), None)
@@ -178,6 +185,9 @@ def _read(sent: Sentence) -> list[Fact]:
     subject, subj = _subject(sent, root)
     off = _taken_off(sent, root, subject) or _called_off(sent, root, subject)
     if off is not None:  # "Dr Patel took the user off the amlodipine", "User's dentist got cancelled"
+        row = next((a for a in TABLE if off.lemma in a.nouns), None)
+        if row is not None:
+            return [Fact("user", row, ANY_VALUE, True)]  # "User's car is gone": no car holds any more
         return [Fact("user", STOPPED, _phrase(sent, off), True)]
     if not subject:
         return []
@@ -226,6 +236,12 @@ def _one(sent: Sentence, root: Token, verb: str, kids: list[Token], attr: Attrib
         mods = [c for c in sent.children(fan.i) if c.dep in ("compound", "amod", "nmod") and c.pos in ("PROPN", "NOUN", "VERB")] if fan else []
         if mods:
             return Fact(subject, attr, " ".join(m.text for m in mods), negated)
+    got = next((c for c in kids if c.dep == "dobj" and c.lemma in attr.objects), None) if verb in _GETTING else None
+    if got is not None:
+        for prep in (c for k in (root, got) for c in sent.children(k.i) if c.dep == "prep" and c.lower in attr.preps | {"from"}):
+            obj = next((c for c in sent.children(prep.i) if _object_of_prep(c)), None)
+            if obj is not None and not _is_time(obj) and not _is_person(sent, obj):
+                return Fact(subject, attr, _phrase(sent, obj), negated)
     as_role = verb in attr.role_verbs and any(c.dep == "prep" and c.lower == "as" for c in kids)
     if (attr.verbs and verb in attr.verbs) or as_role:
         if attr.shape:  # "use kwame@… from now on", "reach me on kwame@…": the address wherever it sits
@@ -254,6 +270,9 @@ def _one(sent: Sentence, root: Token, verb: str, kids: list[Token], attr: Attrib
         if comp is not None and (_in_class(comp, attr.copula) or (attr.copula == "occupation" and _role_at(sent, comp))):
             return Fact(subject, attr, _phrase(sent, comp), negated)
     return None
+
+
+_GETTING = frozenset({"take", "get", "accept", "start", "land", "find", "begin", "have", "sign"})
 
 
 def _object_of_prep(tok: Token) -> bool:

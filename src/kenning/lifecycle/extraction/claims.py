@@ -183,6 +183,8 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
             clause = replace(clause, subject="user", subject_text=lead)
     if clause.subject == "user" and re.match(r"(?i)the\s", text) and not first_person(text):
         text = "My " + text[4:]  # "the shellfish allergy is severe now": the user's own allergy
+    elif clause.subject == "user" and not first_person(text) and clause.subject_text.lower() in lx.OWN_NOUNS and text.lower().startswith(clause.subject_text.lower()):
+        text = "My " + text  # "car is gone": chat drops the "my"
     if clause.subject == "thing" and noise.owned_figure(sent) and not first_person(text):
         text = "My " + re.sub(r"(?i)^(?:the|our|my)\s+", "", text)  # "total budget is £12,000" -> "My total budget …"
     pointer = pointers.pointer_topic(sent)

@@ -164,6 +164,8 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
         if kind == "be":
             out.append([f"{copulas[n]} ", _after_fillers(sent, a, b), b])
         elif kind == "verb" and last_subject:
+            if _acts_on_it(sent, a, b) and last_subject.split()[-1].lower() in lx.OWN_NOUNS:
+                lead = restore("I", first)  # "car is gone, | flogged it on trade me": the thing is what was acted on
             out.append([f"{lead} ", _after_fillers(sent, a, b), b])  # "yeah set it up…" -> "I set it up…"
         elif kind == "own" or kind == "bare" or not out:
             out.append(["", a, b])
@@ -296,6 +298,10 @@ def _complement_of(sent: Sentence, a: int, b: int) -> str | None:
     return "I'm" if subj.lower == "i" else "we're"
 
 
+def _acts_on_it(sent: Sentence, a: int, b: int) -> bool:
+    return any(t.dep == "dobj" and t.lower in ("it", "them") for t in sent.tokens[a:b])
+
+
 def _joined_subject(sent: Sentence, a: int, b: int) -> bool:
     """A piece that is the second half of a subject ("me and | my boyfriend Marco are trying …")."""
     top = next((t for t in sent.tokens[a:b] if not a <= t.head < b), None)
@@ -403,7 +409,8 @@ def _who(sent: Sentence, subj: Token | None, others: Sequence[str]) -> tuple[str
         return ("other", others[-1]) if others else ("other", span)
     if subj.pos == "PROPN" or subj.ent == "PERSON" or subj.lemma in lx.PERSON_NOUNS:
         return "other", span
-    if any(c.dep == "det" and c.lower == "the" for c in sent.children(subj.i)) and subj.lemma in lx.OWN_NOUNS:
+    bare = subj.tag == "NN" and subj.i == 0 and not any(c.dep in ("det", "poss") for c in sent.children(subj.i))  # "car is gone"
+    if (bare or any(c.dep == "det" and c.lower == "the" for c in sent.children(subj.i))) and subj.lemma in lx.OWN_NOUNS:
         return "user", span  # "the shellfish allergy is severe now": a known attribute of the user's
     verb = sent.tokens[subj.head]
     if subj.dep == "nsubjpass" and subj.pos == "NOUN" and verb.lemma in lx.SCHEDULE_VERBS and any(

@@ -31,7 +31,7 @@ SUBORDINATORS = frozenset(
 AUXILIARIES = frozenset({"be", "have", "do", "will", "would", "can", "could", "shall", "should", "may", "might", "must", "get", "to"})
 # predicates that end what their object names: "quit keto", "gave up the gym", "stopped being vegan"
 ENDING_VERBS = frozenset({"quit", "stop", "leave", "drop", "give up", "pack in", "ditch", "abandon", "end", "sell", "switch", "change",
-                          "resign", "retire", "rehome", "give away"})
+                          "resign", "retire", "rehome", "give away", "flog", "scrap", "trade in"})
 # endings of something one takes or does (not of a place or a thing one can leave for a moment)
 STOPPING_VERBS = frozenset({"quit", "stop", "give up", "pack in", "ditch"})
 # words of thanks opening a clause: "cheers for listening", "thanks so much for …"

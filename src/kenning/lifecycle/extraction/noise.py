@@ -116,6 +116,9 @@ def is_feeling(sent: Sentence) -> bool:
     feeling = [t for t in preds if t.lemma in lx.FEELINGS or t.lower in lx.FEELINGS]
     if not feeling:
         return False
+    subj = next((t for t in sent.tokens if t.dep in ("nsubj", "nsubjpass")), None)
+    if subj is not None and subj.lemma in lx.OWN_NOUNS and feeling == [t for t in feeling if t.lower == "gone"]:
+        return False  # "my car is gone": a thing of the user's ended, no mood
     attached = [c for t in feeling for c in sent.children(t.i) if c.dep in ("prep", "dobj", "pobj", "ccomp", "xcomp", "advcl")
                 and not (c.dep == "dobj" and c.lower in ("me", "us", "user"))]  # "my feet are killing me": the speaker
     return not attached and not any(t.pos in ("NUM", "PROPN") for t in sent.tokens)

@@ -56,7 +56,11 @@ _CLEFT = re.compile(r"(?i)\bwhat (I|we) (\w+ly )?do (?:is|'s) (?:to )?")
 
 # a name's "'s" before a place or a state is "is", which the parser reads as a possessive: "our Ffion's at
 # vet school" -> "our Ffion is at vet school" (never "'s been", "'s got": those are "has")
-_NAME_IS = re.compile(r"\b([A-Z][a-z]+)['’]s(?=\s+(?:at|in|on|off|away|back|doing|going|getting|working|studying|living|from|with)\b)")
+_NAME_IS = re.compile(r"\b([A-Z][a-z]+)['’]s(?=\s+(?:at|in|on|off|away|back|doing|going|getting|working|studying|living|from|with)\b"
+                      r"|\s+\d{1,2}(?:\s+(?:now|today|next|this|in|on)\b|\s*[,.!;]|\s*$))")  # "Elin's 5 now": an age
+
+# "car's gone": ended, said with "is" the parser reads as a possessive (not "she's gone to Spain")
+_GONE = re.compile(r"(?i)\b([a-z]+)['’]s\s+gone\b(?!\s+(?:to|for|out|off|back|home|up|down|into|away|in|on|over|through|and)\b)")
 
 # emphasis in capitals ("allergic to kiwi AND avocado", "I'm NOT vegan") on a closed-class word: the parser
 # reads a capitalised function word as a name. Acronyms that are also words ("IT", "US") stay as they are.
@@ -88,6 +92,7 @@ def normalise(text: str) -> str:
     text = _ANNOTATION.sub("", text)
     text = _THANKS.sub("", text)
     text = _NAME_IS.sub(lambda m: m.group(0) if m.group(1) in ("Let", "It", "That", "He", "She", "What", "There", "Here", "Who") else f"{m.group(1)} is", text)
+    text = _GONE.sub(lambda m: m.group(0) if m.group(1).lower() in ("it", "that", "he", "she", "what", "there", "who") else f"{m.group(1)} is gone", text)
     text = _CLEFT.sub(lambda m: f"{m.group(1)} {m.group(2) or ''}", text)
     text = _NAMING_ASIDE.sub(lambda m: f", {m.group(1)},", text)
     text = _ASIDE.sub("", text)
