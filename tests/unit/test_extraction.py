@@ -523,3 +523,11 @@ def test_endings_and_changes_said_the_way_chat_says_them():
     assert texts("i'm gone") == []  # the speaker leaving is no ending of anything
     assert normalise("Elin's 5 now") == "Elin is 5 now" and normalise("Tom's 3 dogs") == "Tom's 3 dogs"
     assert "Elin is 5 now." in texts("Elin's 5 now, had a party with a lamb-shaped cake.")
+
+
+def test_formal_requests_and_a_relatives_name_after_s():
+    assert normalise("I should be grateful if you would always reply in short paragraphs") == "please always reply in short paragraphs"
+    assert normalise("Partner's Priya. Dog's a kelpie called Tilly.") == "Partner is Priya. Dog is a kelpie called Tilly."
+    assert normalise("my dad's Ford is old") == "my dad's Ford is old"  # a possessive before a noun phrase stays
+    got = texts("Dear assistant. I am partially sighted, so I should be grateful if you would always reply without tables.")
+    assert any(t.startswith("Standing instruction: always reply without tables") for t in got), got
