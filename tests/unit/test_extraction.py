@@ -531,3 +531,8 @@ def test_formal_requests_and_a_relatives_name_after_s():
     assert normalise("my dad's Ford is old") == "my dad's Ford is old"  # a possessive before a noun phrase stays
     got = texts("Dear assistant. I am partially sighted, so I should be grateful if you would always reply without tables.")
     assert any(t.startswith("Standing instruction: always reply without tables") for t in got), got
+
+
+def test_a_comment_on_someone_else_with_sound_or_look_is_no_claim():
+    assert texts("Muskoka sounds dreamy.") == [] and texts("Jess looks lovely in that photo") == []
+    assert texts("my sister Jess looks after my dog on weekends") != []  # "look after" is no comment

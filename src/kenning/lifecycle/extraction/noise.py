@@ -49,6 +49,9 @@ def is_noise(clause: Clause, sent: Sentence) -> bool:
     if clause.subject == "thing" and clause.root in lx.EVALUATIVE_VERBS | {"be"} and not clause.request and _opens_with(sent, clause.subject_text or "it"):
         adj = any(t.pos == "ADJ" and t.dep in ("acomp", "attr", "ROOT") for t in sent.tokens)
         return adj  # "it's been so good for me": a comment, not a claim
+    if clause.subject == "other" and clause.root in ("sound", "look", "seem") and not clause.question and not first_person(clause.text) and any(
+            t.dep in ("acomp", "oprd") for t in sent.tokens):
+        return True  # "Muskoka sounds dreamy", "Jess looks so grown up": a comment on what the other speaker said
     if clause.subject == "you" and not clause.request and clause.root not in lx.CONTACT_VERBS and not rules.STANDING.search(clause.text):
         return True  # "do you ever get tired of questions?", "you're the funniest person I know": about the other speaker
     if clause.subject == "thing" and clause.subject_text.lower() in lx.THING_PRONOUNS and not owned_figure(sent) and _opens_with(sent, clause.subject_text):
