@@ -536,3 +536,12 @@ def test_formal_requests_and_a_relatives_name_after_s():
 def test_a_comment_on_someone_else_with_sound_or_look_is_no_claim():
     assert texts("Muskoka sounds dreamy.") == [] and texts("Jess looks lovely in that photo") == []
     assert texts("my sister Jess looks after my dog on weekends") != []  # "look after" is no comment
+
+
+def test_a_second_complement_of_i_am_after_a_comma_is_another_thing_the_speaker_is():
+    got = texts("ok so im 52, school bus driver in Amarillo, got three kids")
+    assert "User is 52." in got and "User is a school bus driver in Amarillo." in got, got
+    assert texts("I'm 41, a teacher") == ["User is 41.", "User is a teacher."]
+    # a qualifier of the one before, or a complement of someone else's "be", is not
+    assert not any(t.startswith("User is mostly") for t in texts("I'm a sound engineer at Harpa, mostly day shifts"))
+    assert not any("worth it" in t for t in texts("my knee is in bits, I'm 52 not 22 but the view was unreal, totally worth it."))

@@ -27,6 +27,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from kenning.lifecycle import slots
 from kenning.lifecycle.extraction import corrections, mood
 from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction.parse import Parser, Sentence, Token
@@ -120,7 +121,7 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
         if n > 0 and first is not None and (first.tag == "VB" or (pleads and first.tag == "VBP") or dont) and first.lower not in lx.NOT_PREDICATES:
             kinds.append("bare")  # "…, schedule my workouts at 6am please": a request of its own
             continue
-        if n > 0 and (be := _complement_of(sent, a, b)) is not None:
+        if n > 0 and (be := _complement_of(sent, a, b, spans[n - 1][0])) is not None:
             kinds.append("be")  # "I'm 41, a teacher, …": another complement of the same "I am"
             copulas[n] = be
             continue
@@ -138,7 +139,8 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
         if first is not None and first.tag in ("VBD", "VBN", "VBG", "MD") and first.lower not in lx.NOT_PREDICATES:
             kinds[0] = "verb"
     if copulas:  # "I'm 52, divorced, work in insurance": a piece the tagger calls a noun may read as a verb
-        be = [n for n in sorted(copulas) if (f := _first_content(sent, *spans[n])) is not None and f.pos == "NOUN" and f.text.islower()]
+        be = [n for n in sorted(copulas) if (f := _first_content(sent, *spans[n])) is not None and f.pos == "NOUN" and f.text.islower()
+              and not re.fullmatch(f"(?:{slots.OCCUPATIONS})", f.lower)]  # "engineer at Arup" is a job, never "I engineer"
         for n, parsed in zip(be, parser.parse([f"I {_words(sent, *spans[n])}" for n in be])):
             if parsed and _reads_as_clause(parsed[0]) and parsed[0].tokens[1].pos == "VERB":
                 kinds[n] = "probe"
@@ -258,7 +260,7 @@ def _nominal(sent: Sentence, first: Token) -> bool:
     return first.dep == "conj" and sent.tokens[first.head].pos in ("NOUN", "PROPN", "PRON", "ADJ")
 
 
-def _complement_of(sent: Sentence, a: int, b: int) -> str | None:
+def _complement_of(sent: Sentence, a: int, b: int, since: int = 0) -> str | None:
     """ "I'm 41, a teacher" / "im priya, 29, QA lead at…": a piece whose head is a noun, number or adjective
     set beside the complement of a first-person "be" (or joined to the "be" itself) is another thing the
     speaker is. Returns the subject with its verb ("I'm", "we're"), or None. "I love trains, buses" is a
@@ -266,18 +268,23 @@ def _complement_of(sent: Sentence, a: int, b: int) -> str | None:
     head = next((t for t in sent.tokens[a:b] if not a <= t.head < b or t.head == t.i), None)
     if head is None:
         return None
+    if sent.tokens[a].pos == "ADV" and sent.tokens[a].lower in ("mostly", "mainly", "usually", "largely", "partly", "sometimes", "often"):
+        return None  # "…a sound engineer at Harpa, mostly day shifts": how the one before is, not another thing
     # "I am seventy-four and widowed": a participle joined to the "be" itself is a state, like an adjective
-    state = head.tag == "VBN" and head.dep == "conj" and sent.tokens[head.head].lemma == "be" and head.i == b - 1 - (sent.tokens[b - 1].pos == "PUNCT")
+    state = head.tag == "VBN" and head.dep in ("conj", "acomp") and sent.tokens[head.head].lemma == "be" and head.i == b - 1 - (sent.tokens[b - 1].pos == "PUNCT")
     if head.pos not in ("NOUN", "PROPN", "NUM", "ADJ") and not state:
         return None
     counted = head.pos == "NUM" or any(c.dep == "nummod" for c in sent.children(head.i))
     if b - a == 1 and (head.pos == "ADJ" or (head.pos == "NUM" and _AGE.fullmatch(head.text))) and head.dep in ("appos", "amod", "conj", "npadvmod"):
         head = _up_to_complement(sent, head) or head  # "I'm a lineman … out of Dumas TX, 29, single": the age and
         # the state sit beside the place the parser hung them on, but are said of the speaker
-    if head.dep not in ("appos", "conj") and not (head.dep == "attr" and counted and sent.tokens[head.head].lemma == "be"):
+    second = (head.dep in ("attr", "acomp") or (head.dep == "npadvmod" and any(c.dep == "det" for c in sent.children(head.i)))) and sent.tokens[head.head].lemma == "be" and any(
+        c.dep in ("attr", "acomp") and since <= c.i < a
+        for c in sent.children(head.head))  # "I'm 52, | school bus driver in Amarillo": in the piece just before
+    if head.dep not in ("appos", "conj") and not second and not (head.dep == "attr" and counted and sent.tokens[head.head].lemma == "be"):
         return None  # a second, counted complement of the same "be" may also be tagged attr: "I'm 38, two kids"
     to = sent.tokens[head.head]
-    while to.dep in ("conj", "appos") and to.head < to.i:
+    while to.dep in ("conj", "appos") and to.pos in ("NOUN", "PROPN", "NUM") and to.head < to.i:
         to = sent.tokens[to.head]  # "a lurcher …, an ancient tabby …, and my son's bearded dragon": one list
     verb = sent.tokens[to.head]
     if head.dep == "conj" and to.lemma == "have" and to.dep == "ROOT":
@@ -295,7 +302,11 @@ def _complement_of(sent: Sentence, a: int, b: int) -> str | None:
         return None
     if head.tag == "NNS" and any(c.dep == "nummod" for c in sent.children(head.i)):
         return "I have" if subj.lower == "i" else "we have"  # "I'm 38, two kids": counted things are had
-    return "I'm" if subj.lower == "i" else "we're"
+    be_said = "I'm" if subj.lower == "i" else "we're"
+    if head.tag == "NN" and head.pos == "NOUN" and not any(c.dep in ("det", "poss") for c in sent.children(head.i)):
+        opening = sent.tokens[min([head.i] + [c.i for c in sent.children(head.i) if c.dep in ("compound", "amod", "nmod") and c.i < head.i])].lower
+        return f"{be_said} {'an' if opening[:1] in 'aeiou' else 'a'}"  # "school bus driver in Amarillo" -> "I'm a school …"
+    return be_said
 
 
 def _acts_on_it(sent: Sentence, a: int, b: int) -> bool:
