@@ -25,13 +25,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from kenning.lifecycle import slots
 from kenning.lifecycle.extraction import corrections, mood
 from kenning.lifecycle.extraction import lexicon as lx
+from kenning.lifecycle.extraction.complements import complement_of, first_person_be
 from kenning.lifecycle.extraction.parse import Parser, Sentence, Token
-from kenning.lifecycle.extraction.pieces import pieces
+from kenning.lifecycle.extraction.pieces import pieces, rejoin_subjects
 
 @dataclass(frozen=True, slots=True)
 class Clause:
@@ -90,7 +91,7 @@ def _first_content(sent: Sentence, a: int, b: int) -> Token | None:
 
 def split(parser: Parser, sent: Sentence) -> list[str]:
     """The clauses of ``sent``, as text; a clause that shares its subject gets it restored in front."""
-    spans = _rejoin_subjects(sent, pieces(sent))
+    spans = rejoin_subjects(sent, pieces(sent))
     if len(spans) <= 1:
         return [sent.text]
     kinds: list[str] = []  # "own" (subject and verb), "verb" (shares the subject), "bare" (an imperative), "be", "rest"
@@ -111,7 +112,7 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
         pleads = any(t.lower in ("please", "pls", "plz") for t in sent.tokens[a:b])
         head = sent.tokens[first.head] if first is not None else None
         shared = (first is not None and head is not None and b - a >= 2 and first.dep == "conj" and first.head < a
-                  and head.pos in ("VERB", "AUX") and (head.lemma != "be" or _first_person_be(sent, head, first))
+                  and head.pos in ("VERB", "AUX") and (head.lemma != "be" or first_person_be(sent, head, first))
                   and not (head.tag == "VBZ" and first.tag == "VB")
                   and not pleads and first.lemma not in lx.RETRACT_VERBS)
         if shared and n > 0:
@@ -121,7 +122,7 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
         if n > 0 and first is not None and (first.tag == "VB" or (pleads and first.tag == "VBP") or dont) and first.lower not in lx.NOT_PREDICATES:
             kinds.append("bare")  # "…, schedule my workouts at 6am please": a request of its own
             continue
-        if n > 0 and (be := _complement_of(sent, a, b, spans[n - 1][0])) is not None:
+        if n > 0 and (be := complement_of(sent, a, b, spans[n - 1][0])) is not None:
             kinds.append("be")  # "I'm 41, a teacher, …": another complement of the same "I am"
             copulas[n] = be
             continue
@@ -176,28 +177,6 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
         else:
             out[-1][2] = b
     return [f"{prefix}{_words(sent, a, b)}" for prefix, a, b in out]
-
-
-def _rejoin_subjects(sent: Sentence, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Pieces a subject set off by commas was cut from, joined again up to its verb: "the wife | Carol | does all
-    the books" -> "the wife, Carol, does all the books"."""
-    out: list[tuple[int, int]] = []
-    n = 0
-    while n < len(spans):
-        a, b = spans[n]
-        m = n
-        subj = next((t for t in sent.tokens[a:b] if t.dep in ("nsubj", "nsubjpass") and t.head >= b), None)
-        if subj is not None:
-            verb = subj.head
-            m = next((k for k in range(n + 1, len(spans)) if spans[k][0] <= verb < spans[k][1]), n)
-            between = set(range(b, spans[m][0])) if m > n else set()
-            apposed = [i for i in between if sent.tokens[i].pos != "PUNCT"]
-            appos = {i for c in sent.children(subj.i) if c.dep == "appos" for i in sent.subtree(c.i)}
-            if m > n and (not apposed or not all(i in appos for i in apposed)):
-                m = n  # only an apposition of the subject may stand between it and its verb
-        out.append((a, spans[m][1]))
-        n = m + 1
-    return out
 
 
 def _depends_back(sent: Sentence, a: int) -> bool:
@@ -260,55 +239,6 @@ def _nominal(sent: Sentence, first: Token) -> bool:
     return first.dep == "conj" and sent.tokens[first.head].pos in ("NOUN", "PROPN", "PRON", "ADJ")
 
 
-def _complement_of(sent: Sentence, a: int, b: int, since: int = 0) -> str | None:
-    """ "I'm 41, a teacher" / "im priya, 29, QA lead at…": a piece whose head is a noun, number or adjective
-    set beside the complement of a first-person "be" (or joined to the "be" itself) is another thing the
-    speaker is. Returns the subject with its verb ("I'm", "we're"), or None. "I love trains, buses" is a
-    list of objects, not complements."""
-    head = next((t for t in sent.tokens[a:b] if not a <= t.head < b or t.head == t.i), None)
-    if head is None:
-        return None
-    if sent.tokens[a].pos == "ADV" and sent.tokens[a].lower in ("mostly", "mainly", "usually", "largely", "partly", "sometimes", "often"):
-        return None  # "…a sound engineer at Harpa, mostly day shifts": how the one before is, not another thing
-    # "I am seventy-four and widowed": a participle joined to the "be" itself is a state, like an adjective
-    state = head.tag == "VBN" and head.dep in ("conj", "acomp") and sent.tokens[head.head].lemma == "be" and head.i == b - 1 - (sent.tokens[b - 1].pos == "PUNCT")
-    if head.pos not in ("NOUN", "PROPN", "NUM", "ADJ") and not state:
-        return None
-    counted = head.pos == "NUM" or any(c.dep == "nummod" for c in sent.children(head.i))
-    if b - a == 1 and (head.pos == "ADJ" or (head.pos == "NUM" and _AGE.fullmatch(head.text))) and head.dep in ("appos", "amod", "conj", "npadvmod"):
-        head = _up_to_complement(sent, head) or head  # "I'm a lineman … out of Dumas TX, 29, single": the age and
-        # the state sit beside the place the parser hung them on, but are said of the speaker
-    second = (head.dep in ("attr", "acomp") or (head.dep == "npadvmod" and any(c.dep == "det" for c in sent.children(head.i)))) and sent.tokens[head.head].lemma == "be" and any(
-        c.dep in ("attr", "acomp") and since <= c.i < a
-        for c in sent.children(head.head))  # "I'm 52, | school bus driver in Amarillo": in the piece just before
-    if head.dep not in ("appos", "conj") and not second and not (head.dep == "attr" and counted and sent.tokens[head.head].lemma == "be"):
-        return None  # a second, counted complement of the same "be" may also be tagged attr: "I'm 38, two kids"
-    to = sent.tokens[head.head]
-    while to.dep in ("conj", "appos") and to.pos in ("NOUN", "PROPN", "NUM") and to.head < to.i:
-        to = sent.tokens[to.head]  # "a lurcher …, an ancient tabby …, and my son's bearded dragon": one list
-    verb = sent.tokens[to.head]
-    if head.dep == "conj" and to.lemma == "have" and to.dep == "ROOT":
-        to, verb = head, to  # "we've a lurcher …, and my son's bearded dragon": the parser joined it to "have"
-    if to.dep in ("dobj", "conj") and verb.lemma == "have" and head.pos == "NOUN" and (to.i < a or to is head):
-        subj = next((c for c in sent.children(verb.i) if c.dep == "nsubj"), None)
-        if subj is not None and subj.lower in ("i", "we"):
-            return "I have" if subj.lower == "i" else "we have"  # another thing the speaker has
-        return None
-    be = verb if to.dep in ("attr", "acomp") else to
-    if be.lemma != "be" or to.i >= a:
-        return None
-    subj = next((c for c in sent.children(be.i) if c.dep == "nsubj"), None)
-    if subj is None or subj.lower not in ("i", "we"):
-        return None
-    if head.tag == "NNS" and any(c.dep == "nummod" for c in sent.children(head.i)):
-        return "I have" if subj.lower == "i" else "we have"  # "I'm 38, two kids": counted things are had
-    be_said = "I'm" if subj.lower == "i" else "we're"
-    if head.tag == "NN" and head.pos == "NOUN" and not any(c.dep in ("det", "poss") for c in sent.children(head.i)):
-        opening = sent.tokens[min([head.i] + [c.i for c in sent.children(head.i) if c.dep in ("compound", "amod", "nmod") and c.i < head.i])].lower
-        return f"{be_said} {'an' if opening[:1] in 'aeiou' else 'a'}"  # "school bus driver in Amarillo" -> "I'm a school …"
-    return be_said
-
-
 def _acts_on_it(sent: Sentence, a: int, b: int) -> bool:
     return any(t.dep == "dobj" and t.lower in ("it", "them") for t in sent.tokens[a:b])
 
@@ -317,28 +247,6 @@ def _joined_subject(sent: Sentence, a: int, b: int) -> bool:
     """A piece that is the second half of a subject ("me and | my boyfriend Marco are trying …")."""
     top = next((t for t in sent.tokens[a:b] if not a <= t.head < b), None)
     return top is not None and top.dep in ("conj", "appos") and sent.tokens[top.head].dep in ("nsubj", "nsubjpass")
-
-
-def _first_person_be(sent: Sentence, be: Token, verb: Token) -> bool:
-    """A past or present verb joined to "I'm …" shares its subject: "I'm a lineman…, got a blue heeler"."""
-    return verb.tag in ("VBD", "VBP", "VBZ") and any(c.dep == "nsubj" and c.lower in ("i", "we") for c in sent.children(be.i))
-
-
-_AGE = re.compile(r"1[3-9]|[2-9]\d")
-
-
-def _up_to_complement(sent: Sentence, tok: Token) -> Token | None:
-    """The complement of a "be" that ``tok`` hangs under, through prepositions, as a stand-in with the same head
-    (dep "appos"), or None."""
-    seen = tok
-    for _ in range(6):
-        up = sent.tokens[seen.head]
-        if up.i == seen.i:
-            return None
-        if up.dep in ("attr", "acomp") and sent.tokens[up.head].lemma == "be":
-            return replace(tok, dep="appos", head=up.i)
-        seen = up
-    return None
 
 
 def _own_clause(s: Sentence) -> bool:

@@ -1,6 +1,7 @@
 """Pieces: where a sentence is cut before its pieces are read as clauses. At its separators (commas, "and",
 "but", "so"…), and where dictated chat runs a clause on without one; never inside what a retraction points
-at ("forget what I said about me and Dan splitting up").
+at ("forget what I said about me and Dan splitting up"); and where a cut is undone: a subject set off by an
+apposition is joined again to its verb ("the wife, | Carol, | does all the books").
 """
 
 from __future__ import annotations
@@ -114,3 +115,25 @@ def pieces(sent: Sentence) -> list[tuple[int, int]]:
     if start < len(sent.tokens):
         out.append((start, len(sent.tokens)))
     return [(a, b) for a, b in out if any(sent.tokens[i].pos != "PUNCT" for i in range(a, b))]
+
+
+def rejoin_subjects(sent: Sentence, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Pieces a subject set off by commas was cut from, joined again up to its verb: "the wife | Carol | does all
+    the books" -> "the wife, Carol, does all the books"."""
+    out: list[tuple[int, int]] = []
+    n = 0
+    while n < len(spans):
+        a, b = spans[n]
+        m = n
+        subj = next((t for t in sent.tokens[a:b] if t.dep in ("nsubj", "nsubjpass") and t.head >= b), None)
+        if subj is not None:
+            verb = subj.head
+            m = next((k for k in range(n + 1, len(spans)) if spans[k][0] <= verb < spans[k][1]), n)
+            between = set(range(b, spans[m][0])) if m > n else set()
+            apposed = [i for i in between if sent.tokens[i].pos != "PUNCT"]
+            appos = {i for c in sent.children(subj.i) if c.dep == "appos" for i in sent.subtree(c.i)}
+            if m > n and (not apposed or not all(i in appos for i in apposed)):
+                m = n  # only an apposition of the subject may stand between it and its verb
+        out.append((a, spans[m][1]))
+        n = m + 1
+    return out
