@@ -545,3 +545,8 @@ def test_a_second_complement_of_i_am_after_a_comma_is_another_thing_the_speaker_
     # a qualifier of the one before, or a complement of someone else's "be", is not
     assert not any(t.startswith("User is mostly") for t in texts("I'm a sound engineer at Harpa, mostly day shifts"))
     assert not any("worth it" in t for t in texts("my knee is in bits, I'm 52 not 22 but the view was unreal, totally worth it."))
+
+
+def test_a_hyphenated_relative_is_named_whole_for_the_pronouns_after_it():
+    got = texts("My mother-in-law lives with us in Mirpur and she has bad arthritis.")
+    assert "User's mother-in-law has bad arthritis." in got, got

@@ -33,7 +33,7 @@ from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction.clauses import Clause, first_person, opener, read
 from kenning.lifecycle.extraction.normalise import trim
 from kenning.lifecycle.extraction import attributes
-from kenning.lifecycle.extraction.parse import Parser, Sentence, default_parser
+from kenning.lifecycle.extraction.parse import Parser, Sentence, Token, default_parser
 from kenning.lifecycle.extraction.turns import turn_pieces
 from kenning.lifecycle.person import third_person
 from kenning.lifecycle.retrieve import terms
@@ -65,10 +65,18 @@ def _people(sent: Sentence) -> list[str]:
     for t in sent.tokens:
         poss = [c for c in sent.children(t.i) if c.dep == "poss" and c.lower in ("my", "our")]
         if poss and (t.lemma in lx.PERSON_NOUNS or t.lower in lx.PERSON_NOUNS):
-            out.append(f"{poss[0].text} {t.text}")
+            out.append(f"{poss[0].text} {_whole_word(sent, t)}")
         elif t.ent == "PERSON" and t.pos == "PROPN" and t.i not in addressee.vocatives(sent):
             out.append(t.text)
     return out
+
+
+def _whole_word(sent: Sentence, t: Token) -> str:
+    """The word ``t`` starts, hyphens and all: "mother-in-law", not "mother"."""
+    j = t.i
+    while j + 1 < len(sent.tokens) and not sent.tokens[j].space and (sent.tokens[j + 1].text == "-" or sent.tokens[j].text == "-"):
+        j += 1
+    return "".join(sent.tokens[i].text + (sent.tokens[i].space if i < j else "") for i in range(t.i, j + 1))
 
 
 def parser_sentence(text: str, state: TurnState) -> Sentence:
