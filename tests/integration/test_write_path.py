@@ -315,3 +315,10 @@ def test_a_relative_is_never_called_off(real_system):
     say(mem, "my mum lives in Leeds.", T0, wait=True)
     say(mem, "my mum got cancelled on, her friend bailed", T0 + timedelta(days=2), wait=True)
     assert any("Leeds" in m.text for m in mem.list())
+
+
+def test_a_couple_no_longer_together_makes_the_partner_an_ex(real_system):
+    texts = _after(real_system, "u-not-a-thing", "me and my boyfriend Maxime just adopted a rescue cat, Poutine",
+                   "so Maxime and I aren't a thing anymore. he kept the apartment", 30)
+    assert any("ex-boyfriend Maxime" in t for t in texts), texts
+    assert not any("boyfriend Maxime" in t and "ex-" not in t for t in texts), texts

@@ -684,3 +684,12 @@ def test_a_clipped_word_is_evidence_for_the_whole_but_a_short_prefix_is_not():
     assert _evidence("User's scope got pushed back to the 19th.", "User's colonoscopy is booked for march 12th.")
     assert _evidence("Physio is fridays now.", "User has physiotherapy on tuesdays.")
     assert not _evidence("User's lease renews Sept 1.", "Rent went up to 2,550.")  # "rent" is no clip of "renews"
+
+
+def test_a_couple_no_longer_together_is_a_partner_status_of_its_own():
+    from kenning.lifecycle.changes import _partner_status
+
+    assert _partner_status("Maxime and the user aren't a thing anymore.") == ("Maxime", "off")
+    assert _partner_status("Maxime and the user are no longer together.") == ("Maxime", "off")
+    assert _partner_status("The user and Sam split up.") == ("Sam", "up")
+    assert _partner_status("Maxime and the user are not together on this one, he wants a dog") is None
