@@ -322,3 +322,10 @@ def test_a_couple_no_longer_together_makes_the_partner_an_ex(real_system):
                    "so Maxime and I aren't a thing anymore. he kept the apartment", 30)
     assert any("ex-boyfriend Maxime" in t for t in texts), texts
     assert not any("boyfriend Maxime" in t and "ex-" not in t for t in texts), texts
+
+
+def test_two_other_people_no_longer_a_couple_replace_the_memory_naming_both(real_system):
+    texts = _after(real_system, "u-couple-off", "my best mate Dev just got engaged to his girlfriend Sophie. I play five-a-side on mondays",
+                   "Dev and Sophie have called it all off", 30)
+    assert not any("engaged" in t for t in texts), texts
+    assert any("called it all off" in t for t in texts) and any("five-a-side" in t for t in texts), texts

@@ -364,6 +364,28 @@ def relation_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision 
     return None
 
 
+# two other people who are no longer a couple: "Dev and Sophie have called it all off", "Jo and Sam split up"
+_COUPLE_ENDED = re.compile(
+    r"^(?P<a>[A-Z][a-z][\w-]*)\s+(?:and|&)\s+(?P<b>[A-Z][a-z][\w-]*)\s+(?:have\s+|has\s+|just\s+|finally\s+|officially\s+)*"
+    r"(?:(?:split|broke|broken)\s+up|separated|divorced|called\s+it\s+(?:all\s+)?(?:off|quits)|(?:are|aren't|are\s+not)\s+(?:not\s+)?"
+    r"(?:together|a\s+thing)\s+any\s?more|(?:are\s+)?no\s+longer\s+together)\b"
+)
+
+
+def couple_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | None:
+    """Two people the user spoke of, no longer a couple ("Dev and Sophie have called it all off" after "my best
+    mate Dev just got engaged to his girlfriend Sophie"): the candidate replaces the newest memory naming both."""
+    if candidate.source is not Source.USER_SAID or candidate.kind not in (Kind.FACT, Kind.EPISODE):
+        return None
+    m = _COUPLE_ENDED.match(candidate.text.strip())
+    if m is None or "user" in (m.group("a").lower(), m.group("b").lower()):
+        return None
+    for old in _said_before(candidate, ranked):
+        if all(re.search(rf"\b{re.escape(m.group(k))}\b", old.text) for k in ("a", "b")):
+            return Decision(Op.UPDATE, old.id, None, RELATION)
+    return None
+
+
 _DROP = r"(?:scratch|forget|ignore|disregard|strike|delete|cross\s+out|drop)"
 _TOPIC = r"(?P<x>[\w'-]+(?:\s+[\w'-]+){0,2}?)"
 # an earlier claim pointed at by a word of it, not restated: "ignore what I said about AQA",

@@ -31,7 +31,7 @@ from kenning.lifecycle.retrieve import terms
 from kenning.stores.base import audit_entry
 from kenning.types import Changeset, Decision, Kind, Memory, Op, Source, Status, Transition, new_id
 from kenning.lifecycle.changes import (  # noqa: F401  (re-exported: reconcile.X is the public name)
-    about_last, attribute_change, change_target, contrast_correction, correction, fact_of, facts_of, pointed_retraction,
+    about_last, attribute_change, change_target, contrast_correction, correction, couple_change, fact_of, facts_of, pointed_retraction,
     relation_change, retract_last, standalone_correction,
 )
 from kenning.lifecycle.matching import (  # noqa: F401  (re-exported)
@@ -55,7 +55,7 @@ def decide(candidate: Memory, neighbours: Sequence[Neighbour]) -> Decision:
         return corrected or pointed_retraction(candidate, ranked) or Decision(Op.NOOP, None, None, POINTER_MISSED)
     if corrected is not None:
         return corrected
-    fixed = pointed_retraction(candidate, ranked) or relation_change(candidate, ranked)
+    fixed = pointed_retraction(candidate, ranked) or relation_change(candidate, ranked) or couple_change(candidate, ranked)
     if fixed is not None:
         return fixed
     for n in ranked:
