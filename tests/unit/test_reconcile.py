@@ -687,7 +687,7 @@ def test_a_clipped_word_is_evidence_for_the_whole_but_a_short_prefix_is_not():
 
 
 def test_a_couple_no_longer_together_is_a_partner_status_of_its_own():
-    from kenning.lifecycle.changes import _partner_status
+    from kenning.lifecycle.relations import _partner_status
 
     assert _partner_status("Maxime and the user aren't a thing anymore.") == ("Maxime", "off")
     assert _partner_status("Maxime and the user are no longer together.") == ("Maxime", "off")

@@ -23,7 +23,7 @@ from kenning.lifecycle.extraction.parse import default_parser
 from kenning.lifecycle.extraction.pointers import LAST
 from kenning.lifecycle.retrieve import terms
 from kenning.types import Decision, Kind, Memory, Op, Source, Status
-from kenning.lifecycle.matching import (CORRECTED, GENERIC, POINTED, RELATION, RETRACTION, SLOT_CHANGE, Neighbour,
+from kenning.lifecycle.matching import (CORRECTED, GENERIC, POINTED, RETRACTION, SLOT_CHANGE, Neighbour,
                                        same_value, slots_of, stems)
 
 _NAME = r"[£$€]?[A-Z0-9][\w'-]*(?:[:.,]\d+)*(?:\s+[A-Z0-9][\w'-]*)*"
@@ -296,93 +296,6 @@ def change_target(candidate: Memory, ranked: Sequence[Neighbour]) -> Memory | No
             continue
         if named or _evidence(candidate.text, old.text):
             return old
-    return None
-
-
-_PARTNER = r"boyfriend|girlfriend|partner|fianc[eé]e?|husband|wife|spouse"
-_WHO = r"(?P<name>[A-Z][a-z][\w-]*)"
-_OWNER = r"(?:User's|the\s+user's|their)"
-_PARTNER_NAMED = (
-    # "User's boyfriend Ciaran …", "Ciaran's the user's fiancé now", "Priya is now their wife"
-    re.compile(rf"\b{_OWNER}\s+(?:new\s+)?(?P<rel>{_PARTNER}),?\s+{_WHO}"),
-    re.compile(rf"\b{_WHO}(?:'s|\s+is)\s+(?:now\s+|officially\s+)*{_OWNER}\s+(?:new\s+)?(?P<rel>{_PARTNER})\b"),
-    # "Ciaran and the user got engaged", "Sam and the user split up"
-    re.compile(rf"\b{_WHO}\s+and\s+the\s+user\s+(?:have\s+|has\s+|just\s+|finally\s+)*(?P<event>got\s+(?:married|engaged|hitched)|"
-               r"(?:split|splits|broke|break|breaks)\s+up|separated|divorced|called\s+it\s+(?:off|quits))\b"),
-    # "the user n Shannon split up", "Maxime and the user aren't a thing anymore", "…are no longer together"
-    re.compile(rf"(?i:\bthe\s+user\s+(?:and|n|&)\s+){_WHO}\s+(?:have\s+|has\s+|just\s+|finally\s+)*(?P<event>"
-               r"(?:split|splits|broke|break|breaks)\s+up|separated|divorced)\b"),
-    re.compile(rf"\b{_WHO}\s+(?:and|n|&)\s+the\s+user\s+(?P<event>(?:are|is|were|was)(?:n't|\s+not|\s+no\s+longer)\s+"
-               r"(?:together|a\s+thing|an\s+item|a\s+couple|dating|seeing\s+each\s+other)(?:\s+any\s?more)?\s*(?=[.!,;]|$)|"
-               r"(?:are|is)\s+done)"),
-)
-_AFTER_EVENT = {"married": {"boyfriend": "husband", "girlfriend": "wife", "fiance": "husband", "fiancé": "husband",
-                            "fiancee": "wife", "fiancée": "wife", "partner": "spouse"},
-                "engaged": {"boyfriend": "fiancé", "girlfriend": "fiancée"}}
-
-
-def _partner_status(text: str) -> tuple[str, str] | None:
-    """(name, relation word or event) for a claim about the user's partner by name, or None."""
-    for rx in _PARTNER_NAMED:
-        m = rx.search(text)
-        if m and m.group("name").lower() not in ("user", "they", "the"):
-            event = m.groupdict().get("event") or ""
-            word = m.groupdict().get("rel") or ("off" if re.search(r"(?i)n't|\bnot\b|no\s+longer|\bdone\b", event) else event.split()[-1])
-            return m.group("name"), word.lower()
-    return None
-
-
-def relation_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | None:
-    """A change of status for the same named partner ("Ciaran's my fiancé now" after "my boyfriend Ciaran",
-    "Sam and I split up" after "my girlfriend Sam"): the memory naming the partner is rewritten with the
-    new relation (or as an ex-), keeping whatever else it says. Only the user's own claims, matched by name.
-    """
-    if candidate.source is not Source.USER_SAID or candidate.kind is not Kind.FACT:
-        return None
-    new = _partner_status(candidate.text)
-    if new is None:
-        return None
-    name, word = new
-    for n in ranked:
-        old = n.memory
-        if old.id == candidate.id or old.source is not Source.USER_SAID or old.status is not Status.ACTIVE:
-            continue
-        m = _PARTNER_NAMED[0].search(old.text)
-        if not m or m.group("name") != name:
-            continue
-        was = m.group("rel").lower()
-        if word in ("up", "separated", "divorced", "off", "quits"):
-            now = f"ex-{was}"
-        elif word in _AFTER_EVENT:
-            now = _AFTER_EVENT[word].get(was)
-        else:
-            now = word
-        if not now or now == was or re.sub(r"[eé]+$", "e", now) == re.sub(r"[eé]+$", "e", was):
-            return None
-        text = old.text[: m.start("rel")] + now + old.text[m.end("rel"):]
-        return Decision(Op.UPDATE, old.id, text, RELATION)
-    return None
-
-
-# two other people who are no longer a couple: "Dev and Sophie have called it all off", "Jo and Sam split up"
-_COUPLE_ENDED = re.compile(
-    r"^(?P<a>[A-Z][a-z][\w-]*)\s+(?:and|&)\s+(?P<b>[A-Z][a-z][\w-]*)\s+(?:have\s+|has\s+|just\s+|finally\s+|officially\s+)*"
-    r"(?:(?:split|broke|broken)\s+up|separated|divorced|called\s+it\s+(?:all\s+)?(?:off|quits)|(?:are|aren't|are\s+not)\s+(?:not\s+)?"
-    r"(?:together|a\s+thing)\s+any\s?more|(?:are\s+)?no\s+longer\s+together)\b"
-)
-
-
-def couple_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | None:
-    """Two people the user spoke of, no longer a couple ("Dev and Sophie have called it all off" after "my best
-    mate Dev just got engaged to his girlfriend Sophie"): the candidate replaces the newest memory naming both."""
-    if candidate.source is not Source.USER_SAID or candidate.kind not in (Kind.FACT, Kind.EPISODE):
-        return None
-    m = _COUPLE_ENDED.match(candidate.text.strip())
-    if m is None or "user" in (m.group("a").lower(), m.group("b").lower()):
-        return None
-    for old in _said_before(candidate, ranked):
-        if all(re.search(rf"\b{re.escape(m.group(k))}\b", old.text) for k in ("a", "b")):
-            return Decision(Op.UPDATE, old.id, None, RELATION)
     return None
 
 

@@ -31,9 +31,10 @@ from kenning.lifecycle.retrieve import terms
 from kenning.stores.base import audit_entry
 from kenning.types import Changeset, Decision, Kind, Memory, Op, Source, Status, Transition, new_id
 from kenning.lifecycle.changes import (  # noqa: F401  (re-exported: reconcile.X is the public name)
-    about_last, attribute_change, change_target, contrast_correction, correction, couple_change, fact_of, facts_of, pointed_retraction,
-    relation_change, retract_last, standalone_correction,
+    about_last, attribute_change, change_target, contrast_correction, correction, fact_of, facts_of, pointed_retraction,
+    retract_last, standalone_correction,
 )
+from kenning.lifecycle.relations import couple_change, relation_change
 from kenning.lifecycle.matching import (  # noqa: F401  (re-exported)
     CHANGED, CHATTER, CORRECTED, DUPLICATE, DUPLICATE_COSINE, GENERIC, HEDGE, LESS_TRUSTED, MAX_MERGED, MERGED, NEW,
     NOT_ACTIVE, NOT_SHOWN, POINTED, POINTER_MISSED, PROCEDURE_REFINE_COSINE, REFINED, RELATION, RETRACTION,

@@ -240,7 +240,7 @@ def _one(sent: Sentence, root: Token, verb: str, kids: list[Token], attr: Attrib
     if got is not None:
         for prep in (c for k in (root, got) for c in sent.children(k.i) if c.dep == "prep" and c.lower in attr.preps | {"from"}):
             obj = next((c for c in sent.children(prep.i) if _object_of_prep(c)), None)
-            if obj is not None and not _is_time(obj) and not _is_person(sent, obj):
+            if obj is not None and _a_value(sent, prep, obj):
                 return Fact(subject, attr, _phrase(sent, obj), negated)
     as_role = verb in attr.role_verbs and any(c.dep == "prep" and c.lower == "as" for c in kids)
     if (attr.verbs and verb in attr.verbs) or as_role:
@@ -251,7 +251,7 @@ def _one(sent: Sentence, root: Token, verb: str, kids: list[Token], attr: Attrib
         if attr.preps:
             for prep in (c for c in kids if c.dep == "prep" and c.lower in attr.preps):
                 obj = next((c for c in sent.children(prep.i) if _object_of_prep(c)), None)
-                if obj is not None and not _is_time(obj) and not _is_person(sent, obj) and not (prep.lower == "with" and obj.ent == "PERSON"):
+                if obj is not None and _a_value(sent, prep, obj):
                     return Fact(subject, attr, _phrase(sent, obj), negated)
             for prep in (c for c in kids if c.dep == "prep" and c.lower in attr.place_preps):
                 obj = next((c for c in sent.children(prep.i) if c.dep == "pobj"), None)
@@ -320,6 +320,12 @@ def _determined(sent: Sentence, noun: Token) -> bool:
     return noun.pos == "NOUN" and noun.ent not in ("GPE", "LOC", "FAC") and noun.lemma not in lx.PLACE_NOUNS and not _is_time(noun) and any(
         c.dep in ("det", "poss") for c in sent.children(noun.i)
     )
+
+
+def _a_value(sent: Sentence, prep: Token, obj: Token) -> bool:
+    """Whether the object of a row's preposition can be its value: no time ("at the moment"), nobody ("with my
+    nephew", "with Sarah")."""
+    return not _is_time(obj) and not _is_person(sent, obj) and not (prep.lower == "with" and obj.ent == "PERSON")
 
 
 def _is_person(sent: Sentence, tok: Token) -> bool:

@@ -27,7 +27,6 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kenning.lifecycle import slots
 from kenning.lifecycle.extraction import corrections, mood
 from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction.complements import complement_of, first_person_be
@@ -141,7 +140,7 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
             kinds[0] = "verb"
     if copulas:  # "I'm 52, divorced, work in insurance": a piece the tagger calls a noun may read as a verb
         be = [n for n in sorted(copulas) if (f := _first_content(sent, *spans[n])) is not None and f.pos == "NOUN" and f.text.islower()
-              and not re.fullmatch(f"(?:{slots.OCCUPATIONS})", f.lower)]  # "engineer at Arup" is a job, never "I engineer"
+              and not lx.JOB_WORD.fullmatch(f.lower)]  # "engineer at Arup" is a job, never "I engineer"
         for n, parsed in zip(be, parser.parse([f"I {_words(sent, *spans[n])}" for n in be])):
             if parsed and _reads_as_clause(parsed[0]) and parsed[0].tokens[1].pos == "VERB":
                 kinds[n] = "probe"

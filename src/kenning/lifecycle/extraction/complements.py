@@ -6,10 +6,11 @@ things are had). Each returns the subject with its verb to put before the piece 
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
+from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction.parse import Sentence, Token
+
 
 def complement_of(sent: Sentence, a: int, b: int, since: int = 0) -> str | None:
     """ "I'm 41, a teacher" / "im priya, 29, QA lead at…": a piece whose head is a noun, number or adjective
@@ -26,7 +27,7 @@ def complement_of(sent: Sentence, a: int, b: int, since: int = 0) -> str | None:
     if head.pos not in ("NOUN", "PROPN", "NUM", "ADJ") and not state:
         return None
     counted = head.pos == "NUM" or any(c.dep == "nummod" for c in sent.children(head.i))
-    if b - a == 1 and (head.pos == "ADJ" or (head.pos == "NUM" and _AGE.fullmatch(head.text))) and head.dep in ("appos", "amod", "conj", "npadvmod"):
+    if b - a == 1 and (head.pos == "ADJ" or (head.pos == "NUM" and lx.AGE.fullmatch(head.text))) and head.dep in ("appos", "amod", "conj", "npadvmod"):
         head = _up_to_complement(sent, head) or head  # "I'm a lineman … out of Dumas TX, 29, single": the age and
         # the state sit beside the place the parser hung them on, but are said of the speaker
     second = (head.dep in ("attr", "acomp") or (head.dep == "npadvmod" and any(c.dep == "det" for c in sent.children(head.i)))) and sent.tokens[head.head].lemma == "be" and any(
@@ -64,8 +65,6 @@ def first_person_be(sent: Sentence, be: Token, verb: Token) -> bool:
     """A past or present verb joined to "I'm …" shares its subject: "I'm a lineman…, got a blue heeler"."""
     return verb.tag in ("VBD", "VBP", "VBZ") and any(c.dep == "nsubj" and c.lower in ("i", "we") for c in sent.children(be.i))
 
-
-_AGE = re.compile(r"1[3-9]|[2-9]\d")
 
 
 def _up_to_complement(sent: Sentence, tok: Token) -> Token | None:

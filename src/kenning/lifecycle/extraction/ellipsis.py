@@ -18,7 +18,6 @@ from kenning.lifecycle.extraction.parse import Sentence, Token
 _ENDED = re.compile(r"(?i)\bany\s?more\b|\bthese\s+days\b|\bnow\b")
 
 
-_AGE = re.compile(r"(?:1[3-9]|[2-9]\d)")
 _VERB_WORDS = re.compile(r"(?i)\b(?:am|is|are|was|were|be|been|have|has|had|do|does|did|'m|'s|'re|'ve)\b")
 _ARTICLE = re.compile(r"(?i)^(?:a|an|the|my)\s")
 
@@ -50,14 +49,14 @@ def introduction(sentence: str) -> list[str] | None:
     is ("I'm a midwife at …"); any other piece is said of the user as it is ("I'm self employed out of …").
     """
     pieces = [p for p in _top_level_commas(sentence) if p]
-    if len(pieces) < 2 or len(pieces) > 6 or not any(_AGE.fullmatch(p) for p in pieces):
+    if len(pieces) < 2 or len(pieces) > 6 or not any(lx.AGE.fullmatch(p) for p in pieces):
         return None
     if any(_VERB_WORDS.search(p) or len(p.split()) > 9 for p in pieces):
         return None
     out = []
     for i, piece in enumerate(pieces):
         words = piece.split()
-        if _AGE.fullmatch(piece):
+        if lx.AGE.fullmatch(piece):
             out.append(f"I'm {piece}.")
         elif i == 0 and len(words) == 1 and words[0].isalpha() and not _is_job(words):
             if words[0].lower() not in lx.FIRST_PERSON_STARTS | lx.FILLER_WORDS:  # "me, 45, …": no name
@@ -86,22 +85,23 @@ def terse(sents: list[Sentence]) -> dict[int, str]:
     if len(notes) < 2:
         return {}
     said = {n: [p for p in _top_level_commas(sents[n].text) if p] for n in notes}
-    if not any(_AGE.fullmatch(p) or _job_note(p.split()) for ps in said.values() for p in ps):
+    if not any(lx.AGE.fullmatch(p) or _job_note(p.split()) for ps in said.values() for p in ps):
         return {}
-    out = {}
+    out, stated = {}, 0
     for n in notes:
         # a word the parser calls a place, a name or a modifier is no job and no name: "Leicester.", "late here"
         other = {t.lower for t in sents[n].tokens if t.ent in ("GPE", "LOC", "FAC", "ORG", "PERSON", "NORP") or t.pos in ("ADJ", "ADV")}
         full = [_note(p) if not other & {w.lower() for w in p.split()[:1]} else None for p in said[n]]
         if any(full):
             out[n] = " ".join(f or f"{p}." for f, p in zip(full, said[n]))
-    return out if sum(1 for t in out.values() for f in t.split(". ") if f) >= 2 else {}
+            stated += len(said[n])  # every note of a sentence said in full counts, as written or not
+    return out if stated >= 2 else {}
 
 
 def _job_note(words: list[str]) -> bool:
     """A note naming a job from the closed list ("chef", "mechanic at a matatu garage"): a word merely shaped
     like one ("lekker", "october", "coriander") is not enough in a note."""
-    return any(re.fullmatch(f"(?i)(?:[\\w]+-)?(?:{slots.OCCUPATIONS})", w) for w in words[:3])
+    return any(lx.JOB_WORD.fullmatch(w) for w in words[:3])
 
 
 def _verbless(s: Sentence) -> bool:
@@ -111,7 +111,7 @@ def _verbless(s: Sentence) -> bool:
 
 def _note(piece: str) -> str | None:
     words = piece.split()
-    if _AGE.fullmatch(piece):
+    if lx.AGE.fullmatch(piece):
         return f"I'm {piece}."
     if _job_note(words) and not _ARTICLE.match(piece) and len(words) <= 10:
         return f"I'm {'an' if piece[0].lower() in 'aeiou' else 'a'} {piece}."

@@ -7,7 +7,15 @@ belong to, not by matching its wording.
 
 from __future__ import annotations
 
-from kenning.lifecycle.slots import RELATIONS
+import re
+
+from kenning.lifecycle.slots import OCCUPATIONS, RELATIONS
+
+# a bare number that reads as someone's age in a self-introduction ("priya, 34", "…Dumas TX, 29, single")
+AGE = re.compile(r"1[3-9]|[2-9]\d")
+# a word naming a job from the closed list ("chef", "mechanic", "co-pilot"); words merely shaped like one
+# ("lekker", "october") are not
+JOB_WORD = re.compile(rf"(?i)(?:\w+-)?(?:{OCCUPATIONS})")
 
 # adverbs and discourse words that can open a clause without being its verb or subject
 CLAUSE_ADVERBS = frozenset(

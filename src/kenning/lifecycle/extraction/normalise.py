@@ -56,7 +56,9 @@ _CLEFT = re.compile(r"(?i)\bwhat (I|we) (\w+ly )?do (?:is|'s) (?:to )?")
 
 # a name's "'s" before a place or a state is "is", which the parser reads as a possessive: "our Ffion's at
 # vet school" -> "our Ffion is at vet school" (never "'s been", "'s got": those are "has")
-_NAME_IS = re.compile(r"\b([A-Z][a-z]+)['’]s(?=\s+(?:at|in|on|off|away|back|doing|going|getting|working|studying|living|from|with)\b"
+# words before "'s" that are no name or thing: "it's", "that's", "let's" are read right as they are
+_NOT_NAMES = r"(?!(?i:let|it|that|he|she|what|there|here|who)['’])"
+_NAME_IS = re.compile(rf"\b{_NOT_NAMES}([A-Z][a-z]+)['’]s(?=\s+(?:at|in|on|off|away|back|doing|going|getting|working|studying|living|from|with)\b"
                       r"|\s+\d{1,2}(?:\s+(?:now|today|next|this|in|on)\b|\s*[,.!;]|\s*$))")  # "Elin's 5 now": an age
 
 # a relative's or a pet's "'s" before a name or an article is "is": "Partner's Priya", "Dog's a kelpie called Tilly"
@@ -65,7 +67,7 @@ _KIN_IS = re.compile(r"(?i)\b(partner|wife|husband|missus|hubby|boyfriend|girlfr
                      r"(?=(?:a|an)\s|[A-Z][a-z]+\s*(?:[,.!?;(]|$|\s+(?:and|who|she|he|now|too)\b))")
 
 # "car's gone": ended, said with "is" the parser reads as a possessive (not "she's gone to Spain")
-_GONE = re.compile(r"(?i)\b([a-z]+)['’]s\s+gone\b(?!\s+(?:to|for|out|off|back|home|up|down|into|away|in|on|over|through|and)\b)")
+_GONE = re.compile(rf"(?i)\b{_NOT_NAMES}([a-z]+)['’]s\s+gone\b(?!\s+(?:to|for|out|off|back|home|up|down|into|away|in|on|over|through|and)\b)")
 
 # a formal request: "I should be grateful if you would always reply…" asks as "please" does
 _GRATEFUL = re.compile(r"(?i)\bI(?:'d|\s+would|\s+should)\s+be\s+(?:most\s+|very\s+|so\s+|really\s+)?(?:grateful|obliged)\s+if\s+you\s+(?:would|could|can)\s+")
@@ -99,8 +101,8 @@ def normalise(text: str) -> str:
     text = _WORD.sub(word, text)
     text = _ANNOTATION.sub("", text)
     text = _THANKS.sub("", text)
-    text = _NAME_IS.sub(lambda m: m.group(0) if m.group(1) in ("Let", "It", "That", "He", "She", "What", "There", "Here", "Who") else f"{m.group(1)} is", text)
-    text = _GONE.sub(lambda m: m.group(0) if m.group(1).lower() in ("it", "that", "he", "she", "what", "there", "who") else f"{m.group(1)} is gone", text)
+    text = _NAME_IS.sub(r"\1 is", text)
+    text = _GONE.sub(r"\1 is gone", text)
     text = _GRATEFUL.sub("please ", text)
     text = _KIN_IS.sub(lambda m: f"{m.group(1)} is ", text)
     text = _CLEFT.sub(lambda m: f"{m.group(1)} {m.group(2) or ''}", text)
