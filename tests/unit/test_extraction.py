@@ -550,3 +550,10 @@ def test_a_second_complement_of_i_am_after_a_comma_is_another_thing_the_speaker_
 def test_a_hyphenated_relative_is_named_whole_for_the_pronouns_after_it():
     got = texts("My mother-in-law lives with us in Mirpur and she has bad arthritis.")
     assert "User's mother-in-law has bad arthritis." in got, got
+
+
+def test_a_claims_aside_is_read_as_its_own_statement():
+    from kenning.lifecycle.extraction.attributes import readings
+    assert readings("User lives in Cardiff (relocated from Bristol to Cardiff).") == [
+        "User lives in Cardiff.", "User relocated from Bristol to Cardiff."]
+    assert readings("User lives in Cardiff.") == ["User lives in Cardiff."]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -693,3 +694,25 @@ def test_a_couple_no_longer_together_is_a_partner_status_of_its_own():
     assert _partner_status("Maxime and the user are no longer together.") == ("Maxime", "off")
     assert _partner_status("The user and Sam split up.") == ("Sam", "up")
     assert _partner_status("Maxime and the user are not together on this one, he wants a dog") is None
+
+
+def test_an_attribute_written_with_the_users_words_aside_is_still_read():
+    # extract.canonical writes "User works at X (is a QA tester at X)."; parsed whole, the parenthesis hid the employer
+    o = mem("User works at Flutterwave (is a QA tester at Flutterwave).")
+    c = cand("User works at Moniepoint now.")
+    d = decide(c, near(c, o))
+    assert d.op is Op.UPDATE and d.target_id == o.id and d.reason == reconcile.SLOT_CHANGE, d
+
+
+def test_two_values_said_in_one_turn_do_not_replace_each_other():
+    o = replace(mem("User works at Ohio State (is a sophomore at Ohio State)."), source_refs=("cap-1",))
+    c = replace(cand("User works 15 hours a week at the campus Starbucks."), source_refs=("cap-1",))
+    assert decide(c, near(c, o)).op is Op.ADD
+    later = replace(c, source_refs=("cap-2",))
+    assert decide(later, near(later, o)).op is Op.UPDATE
+
+
+def test_an_adjective_is_no_job():
+    o = mem("User is a 2nd year student at VIT.")
+    c = cand("User is lactose intolerant.")
+    assert decide(c, near(c, o)).op is Op.ADD

@@ -323,8 +323,7 @@ def facts_of(memory: Memory) -> list[Fact]:
     """The attributes a fact or preference sets (``lifecycle.extraction.attributes``), read off its parsed text."""
     if memory.kind not in (Kind.FACT, Kind.PREFERENCE):
         return []
-    parsed = default_parser().parse([memory.text])[0]
-    return attributes.read_all(parsed[0]) if parsed else []
+    return attributes.all_of_text(default_parser(), memory.text)
 
 
 def fact_of(memory: Memory) -> Fact | None:
@@ -368,8 +367,8 @@ def attribute_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision
                 same = same_value(new.value.lower(), was.value.lower())
                 if new.negated and same:
                     return Decision(Op.UPDATE, old.id, None, RETRACTION)  # "quit keto" ends "is doing keto"
-                if not new.negated and not same:
-                    return Decision(Op.UPDATE, old.id, None, SLOT_CHANGE)
+                if not new.negated and not same and not set(old.source_refs) & set(candidate.source_refs):
+                    return Decision(Op.UPDATE, old.id, None, SLOT_CHANGE)  # two values said in one turn are both meant
     return None
 
 

@@ -90,7 +90,7 @@ def repair_scope(ctx: Any, scope: Scope, now: datetime) -> list[str]:
     if len(sieved) < 2:
         return []
     parser = ctx.parser or attributes_parser()
-    parser.parse([m.text for m in sieved])  # one batch through the pipeline; fact_of then reads the parser's cache
+    parser.parse([r for m in sieved for r in attributes.readings(m.text)])  # one batch through the pipeline; fact_of then reads the parser's cache
     facts = [(m, f) for m in sieved if (f := attributes.of_text(parser, m.text)) is not None]
     written = []
     for kept, others in duplicates(facts):

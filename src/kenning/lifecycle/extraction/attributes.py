@@ -267,6 +267,8 @@ def _one(sent: Sentence, root: Token, verb: str, kids: list[Token], attr: Attrib
             return Fact(subject, attr, _phrase(sent, place), negated)
     if attr.copula and root.lemma == "be":
         comp = next((c for c in kids if c.dep in ("attr", "acomp") and not _set_off(sent, c)), None)
+        if comp is not None and attr.copula == "occupation" and comp.dep == "acomp":
+            return None  # "is lactose intolerant": an adjective's place, whatever the tagger calls the word; a job is "a" something
         if comp is not None and (_in_class(comp, attr.copula) or (attr.copula == "occupation" and _role_at(sent, comp))):
             return Fact(subject, attr, _phrase(sent, comp), negated)
     return None
@@ -345,7 +347,26 @@ def _in_class(tok: Token, cls: frozenset[str] | str) -> bool:
     return tok.lower in cls or tok.lemma in cls
 
 
+_ASIDE = re.compile(r"\s*\(([^()]+)\)")
+
+
+def readings(text: str) -> list[str]:
+    """The statements a claim's text makes, to read one at a time: "User works at Flutterwave (is a QA tester
+    at Flutterwave)." is "User works at Flutterwave." and "User is a QA tester at Flutterwave.". The aside
+    holds the user's own words (``extract.canonical``); parsed whole, the parenthesis hides both."""
+    asides = [a.strip() for a in _ASIDE.findall(text) if a.strip()]
+    if not asides:
+        return [text]
+    lead = "User " if text.startswith("User ") else ""
+    return [_ASIDE.sub("", text)] + [f"{lead}{a}." for a in asides]
+
+
+def all_of_text(parser: Parser, text: str) -> list[Fact]:
+    """Every attribute a claim's text sets, over its statements (``readings``) in order."""
+    return [f for doc in parser.parse(readings(text)) if doc for f in read_all(doc[0])]
+
+
 def of_text(parser: Parser, text: str) -> Fact | None:
-    """The attribute a claim's text sets (its first sentence), or None."""
-    parsed = parser.parse([text])[0]
-    return read(parsed[0]) if parsed else None
+    """The first attribute a claim's text sets, or None."""
+    found = all_of_text(parser, text)
+    return found[0] if found else None
