@@ -557,3 +557,20 @@ def test_a_claims_aside_is_read_as_its_own_statement():
     assert readings("User lives in Cardiff (relocated from Bristol to Cardiff).") == [
         "User lives in Cardiff.", "User relocated from Bristol to Cardiff."]
     assert readings("User lives in Cardiff.") == ["User lives in Cardiff."]
+
+
+# -- session 8: asides, list markers, one note holding an age and a job, homes rented or bought ----------
+
+
+def test_a_list_marker_opening_a_line_is_dropped_and_one_note_with_an_age_and_a_job_is_enough():
+    assert sentences("remember these:\n- 38, tax manager\n2) one cat") == ["remember these:", "38, tax manager", "one cat"]
+    got = texts("ok remember these about me:\n- 38, tax manager at a family office in Raffles Place")
+    assert "User is 38." in got and any("tax manager" in t and "38" not in t for t in got), got
+    assert not any(t.startswith("User is") for t in texts("Tuesday, 9am"))  # no age, no job: not a note about the speaker
+
+
+def test_a_home_rented_or_bought_somewhere_named_is_where_the_user_lives():
+    for said in ("User is renting a unit in Scarborough now.", "User has got a place in Joondalup.", "User bought a flat in Leith."):
+        fact = of_text(default_parser(), said)
+        assert fact is not None and fact.attribute.name == "residence", said
+    assert of_text(default_parser(), "User rented a car in Spain.") is None

@@ -55,7 +55,8 @@ def _set(words: str) -> frozenset[str]:
 
 
 TABLE: tuple[Attribute, ...] = (
-    Attribute("residence", Kind.FACT, 0.7, verbs=_set("live reside base move relocate settle"), preps=_set("in to into at"), located=True),
+    Attribute("residence", Kind.FACT, 0.7, verbs=_set("live reside base move relocate settle"), preps=_set("in to into at"), located=True,
+              objects=_set("flat apartment house place unit room home studio condo cottage bungalow townhouse")),
     Attribute("employer", Kind.FACT, 0.6, verbs=_set("work join employ"), preps=_set("at for with"), role_verbs=_set("start begin"),
               place_preps=_set("in"), objects=_set("job position role post contract offer")),
     Attribute("occupation", Kind.FACT, 0.6, verbs=_set("work retrain train qualify requalify start begin join become"), preps=_set("as"), copula="occupation"),
@@ -274,7 +275,7 @@ def _one(sent: Sentence, root: Token, verb: str, kids: list[Token], attr: Attrib
     return None
 
 
-_GETTING = frozenset({"take", "get", "accept", "start", "land", "find", "begin", "have", "sign"})
+_GETTING = frozenset({"take", "get", "accept", "start", "land", "find", "begin", "have", "sign", "rent", "buy"})
 
 
 def _object_of_prep(tok: Token) -> bool:

@@ -76,15 +76,18 @@ def terse(sents: list[Sentence]) -> dict[int, str]:
     """Sentences of a turn written as terse notes about the speaker, said in full: "chef. nights. 2 kids.
     Leicester." or "otieno here. mechanic at a matatu garage in Kariobangi. 41. wife Akinyi, 3 boys."
 
-    The shape: two or more sentences with no verb, one of them naming a job or an age. Each note is read as
+    The shape: two or more sentences with no verb, one of them naming a job or an age (or one such sentence
+    naming both). Each note is read as
     a piece of a self-introduction (``introduction``): an age, a job, a count of people or things ("I have 3
     boys"), a relative with a name ("My wife is Akinyi"), a name ("otieno here"); any other note (a place, a
     shift, "no pork") is left as written. Returns the replaced sentences by index; empty when the turn has
     no such shape."""
     notes = [n for n, s in enumerate(sents) if _verbless(s)]
-    if len(notes) < 2:
-        return {}
     said = {n: [p for p in _top_level_commas(sents[n].text) if p] for n in notes}
+    # one note holding both an age and a job is shape enough: "- 38, tax manager at a family office"
+    both = any(any(lx.AGE.fullmatch(p) for p in ps) and any(_job_note(p.split()) for p in ps) for ps in said.values())
+    if len(notes) < 2 and not both:
+        return {}
     if not any(lx.AGE.fullmatch(p) or _job_note(p.split()) for ps in said.values() for p in ps):
         return {}
     out, stated = {}, 0

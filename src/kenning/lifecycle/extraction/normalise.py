@@ -127,8 +127,13 @@ _SENTENCE_END = re.compile(
 
 
 def sentences(text: str) -> list[str]:
-    """``text`` cut after ., ! and ? (however the next word is cased), at line breaks and after emoji.
+    """``text`` cut after ., ! and ? (however the next word is cased), at line breaks and after emoji; a
+    list's marker opening a line is dropped.
 
     The parser's own sentence boundaries need a capital letter after the stop, which chat rarely has.
     """
-    return [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip(" .!?…")]
+    cut = (_BULLET.sub("", s.strip()) for s in _SENTENCE_END.split(text) if s)
+    return [s for s in cut if s.strip(" .!?…")]
+
+
+_BULLET = re.compile(r"^(?:[-*•·–—>]+|\d{1,2}[.)])\s+")  # a list's marker on a line: "- 38, tax manager", "2) cats"
