@@ -574,3 +574,8 @@ def test_a_home_rented_or_bought_somewhere_named_is_where_the_user_lives():
         fact = of_text(default_parser(), said)
         assert fact is not None and fact.attribute.name == "residence", said
     assert of_text(default_parser(), "User rented a car in Spain.") is None
+
+
+def test_a_time_said_bare_before_a_verb_is_when_not_who():
+    assert any(t.startswith("Weekends the user plays badminton") for t in texts("weekends play badminton at Bishan sports hall"))
+    assert texts("weekends are busy") == []  # a comment on the time, not a habit

@@ -149,7 +149,20 @@ def as_meant(sent: Sentence, piece: str) -> str | None:
         return f"{piece[:at]}my {piece[at:]}" if piece[at : at + len(kin.text)] == kin.text else None
     if _left_state(sent) or _bare_quality(sent):
         return f"I'm {without_fillers(piece)}"
+    when = _bare_time(sent)
+    if when is not None:  # "weekends play badminton": when, with the "I" left out
+        at = sum(len(t.text) + len(t.space) for t in sent.tokens[: when.i + 1])
+        return f"{piece[:at]}I {piece[at:]}" if piece[at - len(when.text) - len(when.space) : at].strip() == when.text else None
     return None
+
+
+def _bare_time(sent: Sentence) -> Token | None:
+    """A time of the week or day said bare, as the subject of a verb other than "be", opening the clause:
+    "weekends play badminton", "mornings walk the dog" (not "weekends are busy")."""
+    first = opener(sent)
+    if first is None or first.dep != "nsubj" or first.tag != "NNS" or first.lemma not in lx.TIME_NOUNS or sent.children(first.i):
+        return None
+    return first if sent.tokens[first.head].pos == "VERB" and sent.tokens[first.head].lemma != "be" else None
 
 
 def _bare_quality(sent: Sentence) -> bool:

@@ -83,6 +83,10 @@ PERSON_NOUNS = frozenset(
     "therapist coach tutor teacher lecturer supervisor mentor vet doctor nurse neighbour neighbor landlady landlord "
     "cat cats dog dogs puppy pup kitten horse bird parrot rabbit bunny hamster gerbil guinea tortoise lizard snake".split()
 )
+# times of the week and day: said bare before a verb they are when, not who ("weekends play badminton")
+TIME_NOUNS = frozenset(
+    "weekend weekday morning afternoon evening night monday tuesday wednesday thursday friday saturday sunday".split()
+)
 # nouns that name something the user has: "the allergy is severe now" is about the user's allergy
 OWN_NOUNS = frozenset(
     "allergy intolerance diet job role position salary commute flat apartment house lease mortgage rent car phone "
