@@ -579,3 +579,9 @@ def test_a_home_rented_or_bought_somewhere_named_is_where_the_user_lives():
 def test_a_time_said_bare_before_a_verb_is_when_not_who():
     assert any(t.startswith("Weekends the user plays badminton") for t in texts("weekends play badminton at Bishan sports hall"))
     assert texts("weekends are busy") == []  # a comment on the time, not a habit
+
+
+def test_children_named_with_their_ages_are_claims_about_them():
+    got = texts("Aoife is 9, Rory's 6 and little Cian is 8 months.")
+    assert "Aoife is 9." in got and "Rory is 6." in got, got  # "Aoife": a name the tagger took for a common noun
+    assert normalise("Rory's 6 and Cian") == "Rory is 6 and Cian"

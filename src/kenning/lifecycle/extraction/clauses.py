@@ -325,7 +325,7 @@ def _who(sent: Sentence, subj: Token | None, others: Sequence[str]) -> tuple[str
         return "you", span
     if low in ("he", "she", "they", "him", "her", "them"):
         return ("other", others[-1]) if others else ("other", span)
-    if subj.pos == "PROPN" or subj.ent == "PERSON" or subj.lemma in lx.PERSON_NOUNS:
+    if subj.pos == "PROPN" or subj.ent == "PERSON" or subj.lemma in lx.PERSON_NOUNS or _named_by_age(sent, subj):
         return "other", span
     bare = subj.tag == "NN" and subj.i == 0 and not any(c.dep in ("det", "poss") for c in sent.children(subj.i))  # "car is gone"
     if (bare or any(c.dep == "det" and c.lower == "the" for c in sent.children(subj.i))) and subj.lemma in lx.OWN_NOUNS:
@@ -335,6 +335,14 @@ def _who(sent: Sentence, subj: Token | None, others: Sequence[str]) -> tuple[str
             c.dep == "det" and c.lower == "the" for c in sent.children(subj.i)):
         return "user", span  # "the scope got pushed back to the 19th": something on the user's calendar moved
     return "thing", span
+
+
+def _named_by_age(sent: Sentence, subj: Token) -> bool:
+    """ "Aoife is 9": a capitalised bare noun the tagger did not know, whose age is given, is someone's name
+    (a thing's figure has its article or owner: "the rent is 900", "my car is 12")."""
+    verb = sent.tokens[subj.head]
+    return subj.text[:1].isupper() and subj.tag == "NN" and not sent.children(subj.i) and verb.lemma == "be" and any(
+        c.dep == "attr" and c.pos == "NUM" and re.fullmatch(r"\d{1,2}", c.text) for c in sent.children(verb.i))
 
 
 def _inverted(toks: Sequence[Token]) -> bool:

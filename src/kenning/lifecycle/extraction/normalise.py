@@ -59,7 +59,7 @@ _CLEFT = re.compile(r"(?i)\bwhat (I|we) (\w+ly )?do (?:is|'s) (?:to )?")
 # words before "'s" that are no name or thing: "it's", "that's", "let's" are read right as they are
 _NOT_NAMES = r"(?!(?i:let|it|that|he|she|what|there|here|who)['’])"
 _NAME_IS = re.compile(rf"\b{_NOT_NAMES}([A-Z][a-z]+)['’]s(?=\s+(?:at|in|on|off|away|back|doing|going|getting|working|studying|living|from|with)\b"
-                      r"|\s+\d{1,2}(?:\s+(?:now|today|next|this|in|on)\b|\s*[,.!;]|\s*$))")  # "Elin's 5 now": an age
+                      r"|\s+\d{1,2}(?:\s+(?:now|today|next|this|in|on|and)\b|\s*[,.!;]|\s*$))")  # "Elin's 5 now": an age
 
 # a relative's or a pet's "'s" before a name or an article is "is": "Partner's Priya", "Dog's a kelpie called Tilly"
 _KIN_IS = re.compile(r"(?i)\b(partner|wife|husband|missus|hubby|boyfriend|girlfriend|bf|gf|fiance|fiancee|son|daughter|"
