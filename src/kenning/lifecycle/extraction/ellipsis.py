@@ -143,6 +143,10 @@ def as_meant(sent: Sentence, piece: str) -> str | None:
     inner = mood.told(sent)
     if inner:
         return inner
+    the = _household(sent)
+    if the is not None:  # "the daughter's getting married": the speaker's own daughter
+        at = sum(len(t.text) + len(t.space) for t in sent.tokens[: the.i])
+        return f"{piece[:at]}my{piece[at + 3:]}" if piece[at : at + 3].lower() == "the" else None
     kin = _bare_relative(sent)
     if kin is not None:
         at = sum(len(t.text) + len(t.space) for t in sent.tokens[: kin.i])
@@ -184,6 +188,16 @@ def _bare_relative(sent: Sentence) -> Token | None:
     if first.lower not in lx.PERSON_NOUNS and first.lemma not in lx.PERSON_NOUNS | lx.KIN_NAMES:
         return None
     return None if any(c.dep in ("det", "poss", "compound", "amod") for c in sent.children(first.i)) else first
+
+
+def _household(sent: Sentence) -> Token | None:
+    """The "the" of a clause opening with a member of the speaker's household as its subject: "the wife does
+    the books", "the kids love it"."""
+    first = opener(sent)
+    if first is None or first.lower != "the" or first.head == first.i:
+        return None
+    noun = sent.tokens[first.head]
+    return first if noun.dep in ("nsubj", "nsubjpass") and noun.lower in lx.HOUSEHOLD else None
 
 
 def _left_state(sent: Sentence) -> bool:

@@ -87,6 +87,9 @@ PERSON_NOUNS = frozenset(
 TIME_NOUNS = frozenset(
     "weekend weekday morning afternoon evening night monday tuesday wednesday thursday friday saturday sunday".split()
 )
+# the speaker's own household, said with "the" in British, Irish and Australian chat: "the wife does the books",
+# "the daughter's getting married" (not friends or professionals: "the doctor" is anyone's)
+HOUSEHOLD = frozenset("wife husband missus hubby kids children daughter son baby twins grandkids".split())
 # nouns that name something the user has: "the allergy is severe now" is about the user's allergy
 OWN_NOUNS = frozenset(
     "allergy intolerance diet job role position salary commute flat apartment house lease mortgage rent car phone "
