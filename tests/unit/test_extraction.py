@@ -590,3 +590,9 @@ def test_children_named_with_their_ages_are_claims_about_them():
 def test_the_wife_and_the_kids_are_the_speakers_own():
     assert texts("the wife works in a bank") == ["User's wife works in a bank."]
     assert not any("User's doctor" in t for t in texts("the doctor says it's fine"))  # anyone's doctor
+
+
+def test_the_subject_of_a_clause_inside_a_piece_is_not_the_pieces_own():
+    got = texts("my mom just got diagnosed with type 2 diabetes, she's 67 and lives in Garden Grove by herself since my dad passed.")
+    assert any("Garden Grove" in t and ("mom" in t or "She" in t or "she" in t) for t in got), got
+    assert not any(t.startswith("Lives in Garden Grove") for t in got), got

@@ -54,6 +54,8 @@ def _has_subject_verb(sent: Sentence, a: int, b: int) -> bool:
     for t in sent.tokens[a:b]:
         if t.dep in ("nsubj", "nsubjpass", "expl") and a <= t.head < b and t.tag not in ("WP", "WDT"):
             head = sent.tokens[t.head]  # "…a blue heeler named Rowdy who rides in the truck": no subject of the piece's own
+            if head.dep in ("advcl", "relcl", "acl") and head.head != head.i and a <= head.head < b:
+                continue  # "lives in Garden Grove | since my dad passed": the subject of a clause inside the piece
             if head.pos in ("VERB", "AUX") or head.tag.startswith("VB") or any(
                 c.pos == "AUX" and a <= c.i < b for c in sent.children(head.i)
             ):
