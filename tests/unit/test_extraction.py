@@ -596,3 +596,10 @@ def test_the_subject_of_a_clause_inside_a_piece_is_not_the_pieces_own():
     got = texts("my mom just got diagnosed with type 2 diabetes, she's 67 and lives in Garden Grove by herself since my dad passed.")
     assert any("Garden Grove" in t and ("mom" in t or "She" in t or "she" in t) for t in got), got
     assert not any(t.startswith("Lives in Garden Grove") for t in got), got
+
+
+def test_a_pronoun_stands_for_the_relative_with_their_name():
+    got = texts("my friend Marek also drives for the same company, he lives in Tilburg near me")
+    assert "User's friend Marek lives in Tilburg near the user." in got, got
+    got = texts("my sister Crystal loves bluegrass and my dad, he played fiddle for 40 years")
+    assert not any("Crystal" in t and "fiddle" in t for t in got), got  # "he" is never the sister, named or not

@@ -716,3 +716,10 @@ def test_an_adjective_is_no_job():
     o = mem("User is a 2nd year student at VIT.")
     c = cand("User is lactose intolerant.")
     assert decide(c, near(c, o)).op is Op.ADD
+
+
+def test_an_ending_named_retires_what_was_said_about_it_by_name():
+    o = mem("User's cat Mochi is a 2 year old ragdoll.")
+    c = cand("User had to rehome Mochi.")
+    d = decide(c, near(c, o))
+    assert d.op is Op.UPDATE and d.target_id == o.id, d

@@ -348,9 +348,10 @@ def attribute_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision
         old = n.memory
         if old.id == candidate.id or old.status is not Status.ACTIVE or old.scope != candidate.scope:
             continue
-        if old.source is Source.USER_SAID and _subject(old.text) == "user" and old.kind in (Kind.FACT, Kind.PREFERENCE) and any(
-            re.search(rf"\b{re.escape(v)}\b", old.text, 0 if v[:1].isupper() else re.IGNORECASE) for v in named
-        ):
+        if old.source is Source.USER_SAID and old.kind in (Kind.FACT, Kind.PREFERENCE) and any(
+            re.search(rf"\b{re.escape(v)}\b", old.text, 0 if v[:1].isupper() else re.IGNORECASE)
+            and (_subject(old.text) == "user" or re.match(rf"User's\s+[\w-]+\s+{re.escape(v)}\b", old.text)) for v in named
+        ):  # the user's fact naming it, or one about it by name ("User's cat Mochi is a ragdoll")
             return Decision(Op.UPDATE, old.id, None, RETRACTION)  # "had to rehome Rolo" ends "has a dog called Rolo"
         for was in facts_of(old):
             for new in news:

@@ -61,12 +61,14 @@ class TurnState:
 
 def _people(sent: Sentence) -> list[str]:
     """Third parties a clause names, in order: "my dad", "Jo", "our neighbours"."""
-    out = []
+    out, named = [], set()
     for t in sent.tokens:
         poss = [c for c in sent.children(t.i) if c.dep == "poss" and c.lower in ("my", "our")]
         if poss and (t.lemma in lx.PERSON_NOUNS or t.lower in lx.PERSON_NOUNS):
-            out.append(f"{poss[0].text} {_whole_word(sent, t)}")
-        elif t.ent == "PERSON" and t.pos == "PROPN" and t.i not in addressee.vocatives(sent):
+            name = next((c for c in sent.children(t.i) if c.dep in ("appos", "npadvmod") and c.pos == "PROPN" and c.i == t.i + 1), None)
+            out.append(f"{poss[0].text} {_whole_word(sent, t)}" + (f" {name.text}" if name else ""))  # "my friend Marek"
+            named |= {name.i} if name else set()
+        elif t.ent == "PERSON" and t.pos == "PROPN" and t.i not in addressee.vocatives(sent) and t.i not in named:
             out.append(t.text)
     return out
 
@@ -322,8 +324,8 @@ def _antecedent(pronoun: str, others: list[str]) -> str | None:
     mum … since my dad passed, and she's 67": the mum). Names and ungendered nouns agree with either."""
     want = lx.PRONOUN_GENDER.get(pronoun.lower())
     for name in reversed(others):
-        head = name.split()[-1].lower()
-        if want is None or lx.NOUN_GENDER.get(head, want) == want:
+        gender = next((lx.NOUN_GENDER[w] for w in name.lower().split() if w in lx.NOUN_GENDER), want)  # "my sister Crystal"
+        if want is None or gender == want:
             return name
     return None
 
