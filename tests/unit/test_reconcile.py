@@ -723,3 +723,17 @@ def test_an_ending_named_retires_what_was_said_about_it_by_name():
     c = cand("User had to rehome Mochi.")
     d = decide(c, near(c, o))
     assert d.op is Op.UPDATE and d.target_id == o.id, d
+
+
+@pytest.mark.parametrize("new", ["Marek is not in Tilburg anymore.", "Marek moved back to Gdańsk."])
+def test_a_named_friends_home_changes_by_name(new):
+    o = mem("User's friend Marek lives in Tilburg near the user.")
+    c = cand(new)
+    d = decide(c, near(c, o))
+    assert d.op is Op.UPDATE and d.target_id == o.id, d
+
+
+def test_another_persons_home_is_not_the_friends():
+    o = mem("User's friend Marek lives in Tilburg near the user.")
+    c = cand("Ania moved back to Gdańsk.")
+    assert decide(c, near(c, o)).op is Op.ADD

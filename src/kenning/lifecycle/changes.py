@@ -355,13 +355,13 @@ def attribute_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision
             return Decision(Op.UPDATE, old.id, None, RETRACTION)  # "had to rehome Rolo" ends "has a dog called Rolo"
         for was in facts_of(old):
             for new in news:
-                if was.negated or was.subject != new.subject:
+                if was.negated or not was.same_subject(new):
                     continue
                 if new.attribute in (attributes.ANY, attributes.STOPPED):
                     if same_value(new.value.lower(), was.value.lower()) or _names_value(new.value, was.value):
                         return Decision(Op.UPDATE, old.id, None, RETRACTION)  # "sold the Fiesta" ends "drives a Fiesta"
                     continue
-                if was.key != new.key:
+                if was.attribute is not new.attribute:
                     continue
                 if new.negated and new.value == attributes.ANY_VALUE:
                     return Decision(Op.UPDATE, old.id, None, RETRACTION)  # "switched gyms" ends the gym held

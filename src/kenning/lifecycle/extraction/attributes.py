@@ -14,7 +14,7 @@ attribute + another value as an update, whatever the wording.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from kenning.lifecycle import slots
 from kenning.lifecycle.extraction import lexicon as lx
@@ -86,10 +86,16 @@ class Fact:
     attribute: Attribute
     value: str
     negated: bool = False
+    name: str = ""  # the subject's name when the claim gives one ("User's friend Marek …", "Marek …"), lowercased
 
     @property
     def key(self) -> tuple[str, str]:
         return self.subject, self.attribute.name
+
+    def same_subject(self, other: Fact) -> bool:
+        """Whether two facts are about the same one: the same subject, or a person named in both ("User's friend
+        Marek lives in Tilburg" and "Marek moved to Gdańsk")."""
+        return self.subject == other.subject if not (self.name and other.name) else self.name == other.name
 
 
 def _subject(sent: Sentence, root: Token) -> tuple[str, Token | None]:
@@ -101,6 +107,8 @@ def _subject(sent: Sentence, root: Token) -> tuple[str, Token | None]:
         return "user", subj
     if subj.lower == "you" and root.lemma in ("reach", "contact", "email", "call", "text", "message"):
         return "user", subj  # "You can reach the user on …": how to reach the user
+    if poss is None and subj.pos == "PROPN" and subj.ent not in ("GPE", "LOC", "FAC", "ORG"):
+        return subj.lower, subj  # "Marek moved back to Gdańsk": a named person's own attribute
     if poss is not None and poss.lemma in ("user", "my", "their", "our"):
         if subj.lemma in lx.PERSON_NOUNS:
             return subj.lemma, subj
@@ -170,7 +178,21 @@ def read(sent: Sentence) -> Fact | None:
 def read_all(sent: Sentence) -> list[Fact]:
     """Every attribute one parsed claim sets, in table order: "User started as an associate at Kessler"
     sets the employer and the occupation."""
-    return [f for f in _read(sent) if not f.attribute.shape or f.attribute.shape in f.value]
+    found = [f for f in _read(sent) if not f.attribute.shape or f.attribute.shape in f.value]
+    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
+    name = _name(sent, root) if found and root is not None else ""
+    return [replace(f, name=name) for f in found] if name else found
+
+
+def _name(sent: Sentence, root: Token) -> str:
+    """The name of a claim's third-party subject: "Marek", or "Marek" in "User's friend Marek", lowercased."""
+    subj = next((c for c in sent.children(root.i) if c.dep in ("nsubj", "nsubjpass")), None)
+    if subj is None or subj.lemma == "user" or subj.lower in ("user", "i", "we"):
+        return ""
+    if subj.pos == "PROPN":
+        return subj.lower
+    named = next((c for c in sent.children(subj.i) if c.dep in ("appos", "npadvmod", "compound") and c.pos == "PROPN" and c.i == subj.i + 1), None)
+    return named.lower if named is not None and subj.lemma in lx.PERSON_NOUNS else ""
 
 
 def _verb(sent: Sentence, root: Token) -> str:
@@ -199,6 +221,8 @@ def _read(sent: Sentence) -> list[Fact]:
     ending = verb in lx.ENDING_VERBS
     negated = ending or any(t.dep == "neg" or t.lower in ("never", "longer") for t in sent.tokens)
     kids = sent.children(root.i)
+    # "moved back to Gdańsk", "went home to Cork": the parser hangs the place on the adverb
+    kids += [g for c in kids if c.dep == "advmod" and c.lower in ("back", "home", "over", "away", "out") for g in sent.children(c.i) if g.dep == "prep"]
     out: list[Fact] = []
     obj = next((c for c in kids if c.dep == "dobj"), None)
     if ending and obj is None:  # "resigned from GTBank", "gave up on the italian": what was left

@@ -270,7 +270,7 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
     if kind in (Kind.EPISODE, Kind.PREFERENCE) and not (clause.question or clause.request or clause.hedged or clause.negated):
         # the clause's own parse where it names its subject; "started last Monday as an associate…" is read as worded
         fact = attributes.read(sent if _has_subject(sent) else parser_sentence(body, state))
-        if fact is not None and fact.subject == "user" and fact.value and (kind is Kind.EPISODE or fact.attribute.kind is Kind.FACT):
+        if fact is not None and fact.subject and fact.value and (kind is Kind.EPISODE or fact.attribute.kind is Kind.FACT):
             kind, importance = fact.attribute.kind, fact.attribute.importance  # "moved to Exeter last month": a new home
     out = []
     for one in rules._each_allergen(body):
