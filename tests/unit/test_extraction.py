@@ -603,3 +603,9 @@ def test_a_pronoun_stands_for_the_relative_with_their_name():
     assert "User's friend Marek lives in Tilburg near the user." in got, got
     got = texts("my sister Crystal loves bluegrass and my dad, he played fiddle for 40 years")
     assert not any("Crystal" in t and "fiddle" in t for t in got), got  # "he" is never the sister, named or not
+
+
+def test_a_state_said_without_im_and_a_liking_said_as_an_obsession():
+    assert texts("obsessed w matcha") == ["User is obsessed with matcha."]
+    got = claims("addicted to iced coffee")
+    assert [c.kind for c in got] == [Kind.PREFERENCE], got

@@ -178,7 +178,7 @@ _NOW_LEAD = re.compile(r"(?i)^(?:(?:so|and|but|well|oh|actually|anyway)\W+)*(?:t
 # a past event told to explain a present habit ("bought an e-bike last month so I cycle in now", "I used to
 # run, these days I swim") states how things are now: a fact, not an episode
 _HABIT_NOW = re.compile(r"(?i)(?<!right\s)(?<!just\s)\bnow\b(?!\s+and\s+then)|\bthese\s+days\b|\bnowadays\b|\binstead\b")
-_PREFERENCE = re.compile(r"(?i)\b(?:prefers?|likes?|loves?|enjoys?|hates?|dislikes?|can't\s+stand|favou?rite|rather|fan\s+of|into)\b")
+_PREFERENCE = re.compile(r"(?i)\b(?:prefers?|likes?|loves?|enjoys?|hates?|dislikes?|can't\s+stand|favou?rite|rather|fan\s+of|into|obsessed\s+with|addicted\s+to|hooked\s+on)\b")
 _SARCASM = re.compile(
     r"(?i:^(?:oh|ah)\s+(?:wonderful|great|fantastic|brilliant|perfect|joy|lovely|super)|\byeah\s+right\b|\b(?:just|exactly)\s+what\s+i\s+(?:needed|wanted)\b|\bmy\s+favou?rite\s+thing\b|\blove\s+that\s+for\s+me\b|"
     r"\bsure,\s+because\b|\bas\s+if\b|^(?:oh\s+)?(?:great|wonderful|fantastic|brilliant|perfect|lovely|marvellous|super|awesome)[,!]+\s+(?:another|yet\s+another|more)\b)|\b(?:LOVE|ADORE|LOVED|ADORED)\b|\b[Ll]ove(?:d)?\s+(?:another|yet\s+another)\b"

@@ -173,7 +173,8 @@ def _bare_quality(sent: Sentence) -> bool:
     """A clause that is an adjective and what it is about, nothing before it: "allergic to latex", "scared of
     heights", "married to a kiwi" (a quality of the speaker's, the subject left out)."""
     first = opener(sent)
-    if first is None or first.pos != "ADJ" or first.dep != "ROOT" or first.lower in lx.FEELINGS:
+    state = first is not None and first.tag == "VBN" and first.lower in lx.STATE_PARTICIPLES  # "obsessed w matcha"
+    if first is None or (first.pos != "ADJ" and not state) or first.dep != "ROOT" or first.lower in lx.FEELINGS:
         return False
     return first.i == next((t.i for t in sent.tokens if t.pos not in ("PUNCT", "INTJ")), -1) and any(
         c.dep == "prep" for c in sent.children(first.i))

@@ -90,6 +90,8 @@ TIME_NOUNS = frozenset(
 # the speaker's own household, said with "the" in British, Irish and Australian chat: "the wife does the books",
 # "the daughter's getting married" (not friends or professionals: "the doctor" is anyone's)
 HOUSEHOLD = frozenset("wife husband missus hubby kids children daughter son baby twins grandkids".split())
+# participles that name a state the speaker is in, with what it is in ("obsessed with matcha", "married to a kiwi")
+STATE_PARTICIPLES = frozenset("obsessed addicted hooked married engaged based interested involved enrolled registered".split())
 # nouns that name something the user has: "the allergy is severe now" is about the user's allergy
 OWN_NOUNS = frozenset(
     "allergy intolerance diet job role position salary commute flat apartment house lease mortgage rent car phone "

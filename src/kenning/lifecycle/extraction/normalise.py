@@ -17,7 +17,7 @@ _WORDS = {
     "havent": "haven't", "hasnt": "hasn't", "theyre": "they're", "youre": "you're", "thats": "that's", "hes": "he's", "shes": "she's",
     "whats": "what's", "u": "you", "ur": "your", "pls": "please", "plz": "please", "thx": "thanks",
     "gonna": "going to", "wanna": "want to", "gotta": "have to", "cuz": "because", "coz": "because", "bc": "because",
-    "b/c": "because", "w/": "with", "abt": "about", "rn": "right now", "tmrw": "tomorrow", "tmr": "tomorrow",
+    "b/c": "because", "w/": "with", "w": "with", "ppl": "people", "abt": "about", "rn": "right now", "tmrw": "tomorrow", "tmr": "tomorrow",
 }
 _WORD = re.compile(r"(?<![\w'])(" + "|".join(re.escape(w) for w in sorted(_WORDS, key=len, reverse=True)) + r")(?![\w'])", re.I)
 FILLERS = r"tbh|lol|lmao|haha+|hehe+|ngl|imo|imho|fyi|btw|xx+|x|:\)|:\(|:D|lol+|omg|jk|nah|yeah|yep|yup|meh|hmm+|ugh"
