@@ -737,3 +737,10 @@ def test_another_persons_home_is_not_the_friends():
     o = mem("User's friend Marek lives in Tilburg near the user.")
     c = cand("Ania moved back to Gdańsk.")
     assert decide(c, near(c, o)).op is Op.ADD
+
+
+def test_a_new_role_replaces_a_role_held_in_a_field_at_an_organisation():
+    o = mem("User is a PhD candidate in soil microbiology at the University of São Paulo.")
+    c = cand("Now the user is a postdoctoral researcher at Wageningen University.")
+    d = decide(c, near(c, o))
+    assert d.op is Op.UPDATE and d.target_id == o.id, d

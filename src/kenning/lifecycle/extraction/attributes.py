@@ -330,8 +330,13 @@ def _set_off(sent: Sentence, comp: Token) -> bool:
 
 
 def _role_at(sent: Sentence, noun: Token) -> bool:
-    """ "a paralegal at a mid-size firm": a noun held at or for an organisation is a role."""
-    return noun.pos == "NOUN" and any(c.dep == "prep" and c.lower in ("at", "for") for c in sent.children(noun.i))
+    """ "a paralegal at a mid-size firm", "a PhD candidate in soil microbiology at the University of São Paulo": a
+    noun held at or for an organisation (its own, or its field's) is a role."""
+    if noun.pos != "NOUN":
+        return False
+    preps = [c for c in sent.children(noun.i) if c.dep == "prep"]
+    preps += [g for p in preps if p.lower == "in" for o in sent.children(p.i) if o.dep == "pobj" for g in sent.children(o.i) if g.dep == "prep"]
+    return any(c.lower in ("at", "for") for c in preps)
 
 
 def _noun_value(sent: Sentence, root: Token, noun: Token) -> str:
