@@ -744,3 +744,19 @@ def test_a_new_role_replaces_a_role_held_in_a_field_at_an_organisation():
     c = cand("Now the user is a postdoctoral researcher at Wageningen University.")
     d = decide(c, near(c, o))
     assert d.op is Op.UPDATE and d.target_id == o.id, d
+
+
+@pytest.mark.parametrize("new", ["User got laid off last month.", "User was made redundant in March.", "They let the user go last month.",
+                                 "User quit their job."])
+def test_losing_or_leaving_the_job_ends_the_employer_whatever_it_was(new):
+    o = mem("User works at Flutterwave (is a QA tester at Flutterwave).")
+    c = cand(new)
+    d = decide(c, near(c, o))
+    assert d.op is Op.UPDATE and d.target_id == o.id, d
+
+
+def test_someone_else_losing_a_job_ends_nothing_of_the_users():
+    o = mem("User works at Flutterwave.")
+    for new in ("User's sister got laid off.", "They let the dog go."):
+        c = cand(new)
+        assert decide(c, near(c, o)).op is Op.ADD, new

@@ -48,6 +48,10 @@ class Attribute:
     # an object that makes a getting verb set it, with the row's prepositions on the verb or the object:
     # "took a job with the co-op", "got a position at Arla", "accepted an offer from Stripe"
     objects: frozenset[str] = frozenset()
+    # what ends the row's value whatever it was: an ending of one of these nouns ("quit my job", "lost my job"),
+    # or the user as the one these verbs act on ("got laid off", "was made redundant", "they let me go")
+    ended_by: frozenset[str] = frozenset()
+    lost_by: frozenset[str] = frozenset()
 
 
 def _set(words: str) -> frozenset[str]:
@@ -58,7 +62,8 @@ TABLE: tuple[Attribute, ...] = (
     Attribute("residence", Kind.FACT, 0.7, verbs=_set("live reside base move relocate settle"), preps=_set("in to into at"), located=True,
               objects=_set("flat apartment house place unit room home studio condo cottage bungalow townhouse")),
     Attribute("employer", Kind.FACT, 0.6, verbs=_set("work join employ"), preps=_set("at for with"), role_verbs=_set("start begin"),
-              place_preps=_set("in"), objects=_set("job position role post contract offer")),
+              place_preps=_set("in"), objects=_set("job position role post contract offer"), ended_by=_set("job position role post"),
+              lost_by=_set("sack fire axe dismiss") | {"lay off", "let go", "make redundant"}),
     Attribute("occupation", Kind.FACT, 0.6, verbs=_set("work retrain train qualify requalify start begin join become"), preps=_set("as"), copula="occupation"),
     Attribute("phone", Kind.FACT, 0.6, nouns=_set("number mobile phone cell")),
     Attribute("email", Kind.FACT, 0.6, verbs=_set("reach contact email use message"), preps=_set("on at via"), nouns=_set("email e-mail"), shape="@"),
@@ -212,6 +217,9 @@ def _read(sent: Sentence) -> list[Fact]:
         if row is not None:
             return [Fact("user", row, ANY_VALUE, True)]  # "User's car is gone": no car holds any more
         return [Fact("user", STOPPED, _phrase(sent, off), True)]
+    lost = _lost(sent, root, subject)
+    if lost is not None:  # "got laid off", "they let me go": whatever employer it was
+        return [Fact("user", lost, ANY_VALUE, True)]
     if not subject:
         return []
     must = next((c for c in sent.children(root.i) if c.dep == "xcomp" and c.pos == "VERB"), None) if root.lemma == "have" else None
@@ -232,6 +240,9 @@ def _read(sent: Sentence) -> list[Fact]:
         for attr in TABLE:
             if attr.nouns and obj.lemma in attr.nouns and obj.tag in ("NNS", "NNPS"):
                 return [Fact(subject, attr, ANY_VALUE, True)]  # "switched gyms": no gym holds any more
+            if obj.lemma in attr.ended_by and subject == "user":
+                return [Fact(subject, attr, ANY_VALUE, True)]  # "quit my job": no employer holds any more
+
     for attr in TABLE:
         fact = _one(sent, root, verb, kids, attr, subject, subj, negated)
         if fact is None and ending and attr.copula:
@@ -244,6 +255,20 @@ def _read(sent: Sentence) -> list[Fact]:
         kind = STOPPED if verb in lx.STOPPING_VERBS else ANY
         out.append(Fact(subject, kind, _phrase(sent, obj), True))  # "quit Grindhouse", "sold the Fiesta", "gave up on the italian"
     return out
+
+
+def _lost(sent: Sentence, root: Token, subject: str) -> Attribute | None:
+    """The row whose value the user lost by someone else's act: "User got laid off", "User was made redundant",
+    "They let the user go" (``Attribute.lost_by``)."""
+    kids = sent.children(root.i)
+    said = _verb(sent, root)
+    if root.lemma == "let" and any(c.lemma == "go" for c in kids) and any(t.lower in ("user", "me", "us") and t.head != t.i for t in sent.tokens):
+        said = "let go"
+    elif subject == "user" and any(c.dep == "auxpass" for c in kids):
+        said = f"{said} redundant" if any(c.dep in ("oprd", "acomp") and c.lower == "redundant" for c in kids) else said
+    else:
+        return None
+    return next((a for a in TABLE if said in a.lost_by), None)
 
 
 def _one(sent: Sentence, root: Token, verb: str, kids: list[Token], attr: Attribute, subject: str, subj: Token | None, negated: bool) -> Fact | None:

@@ -166,6 +166,8 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
         clause = replace(clause, subject="thing")  # "pb is 21:40": a lowercase word the tagger took for a name
     if clause.subject == "other":
         m = _PRONOUN_SUBJECT.match(text)
+        if m and m.group(1).lower() == "they" and not state.others and attributes.read(parser_sentence(third_person(text), state)):
+            m = None  # "they let me go last month": whoever "they" are, what it does to the user is known
         if m:
             if not state.others or any(t.tag == "MD" for t in sent.tokens):
                 return []  # "she loves it" with nobody named: not knowable; "he can control the lights": no fact
