@@ -609,3 +609,10 @@ def test_a_state_said_without_im_and_a_liking_said_as_an_obsession():
     assert texts("obsessed w matcha") == ["User is obsessed with matcha."]
     got = claims("addicted to iced coffee")
     assert [c.kind for c in got] == [Kind.PREFERENCE], got
+
+
+def test_an_order_with_me_as_its_object_is_no_habit_and_go_on_is_no_request():
+    got = claims("km obviously, always use km with me. 3 runs.")
+    assert [c.kind for c in got if "km" in c.text] == [Kind.PROCEDURE], got
+    assert texts("yes pls, hit me") == [] and texts("tell me more") == []
+    assert [c.kind for c in claims("please speak plainly")] == [Kind.PROCEDURE]

@@ -226,6 +226,8 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
         return _hedge(text, clause, index) if noise.has_content(sent) else []
     if clause.subject in ("none", "thing") and not noise.has_content(sent) and not clause.request:
         return []  # "maybe later", "first ever half": a fragment with nothing to hold on to
+    if clause.request and clause.subject == "none" and not clause.question and not noise.has_content(sent) and not noise.about_answers(sent):
+        return []  # "yes pls, hit me", "tell me more": go on, nothing asked for by name
     if clause.request and _recurring(sent):
         text = rules._REQUEST_LEAD.sub("", text).rstrip("?")
         text = f"always {text[:1].lower()}{text[1:]}"  # "can you remind me every february to renew…": a standing rule

@@ -127,8 +127,9 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
             kinds.append("be")  # "I'm 41, a teacher, …": another complement of the same "I am"
             copulas[n] = be
             continue
-        if first is not None and n > 0 and b - a >= 2 and first.lower not in lx.NOT_PREDICATES and not _nominal(sent, first):
-            kinds.append("probe")
+        to_me = any(t.lower in ("me", "myself") and t.dep in ("dobj", "pobj", "dative") for t in sent.tokens[a:b])
+        if first is not None and n > 0 and b - a >= 2 and first.lower not in lx.NOT_PREDICATES and not _nominal(sent, first) and not to_me:
+            kinds.append("probe")  # not "…, always use km with me": an order to the other speaker, no "I" left out
             probe.append(n)
         else:
             kinds.append("rest")

@@ -219,7 +219,8 @@ def dropped_subject(sent: Sentence) -> str:
         return ""
     if first.tag == "VBG":
         return restore("I", first)
-    if first.tag in ("VB", "VBP") and any(t.lower in lx.HABITUAL for t in sent.tokens) and "please" not in {t.lower for t in sent.tokens}:
+    to_me = any(t.lower in ("me", "myself") and t.dep in ("dobj", "pobj", "dative") for t in sent.tokens)  # "always use km with me"
+    if first.tag in ("VB", "VBP") and any(t.lower in lx.HABITUAL for t in sent.tokens) and "please" not in {t.lower for t in sent.tokens} and not to_me:
         return "I"  # "cycle to work every day now": a habit, not an order
     if first.tag == "VBZ":
         return ""  # "needs decent driver support": about the thing named before, not the user
