@@ -616,3 +616,9 @@ def test_an_order_with_me_as_its_object_is_no_habit_and_go_on_is_no_request():
     assert [c.kind for c in got if "km" in c.text] == [Kind.PROCEDURE], got
     assert texts("yes pls, hit me") == [] and texts("tell me more") == []
     assert [c.kind for c in claims("please speak plainly")] == [Kind.PROCEDURE]
+
+
+def test_a_correction_replaces_the_plain_words_it_stands_for():
+    from kenning.lifecycle.extraction.corrections import apply
+    assert apply(["my son Caleb is allergic to peanuts - wait no, sorry, tree nuts."]) == ["my son Caleb is allergic to tree nuts"]
+    assert apply(["I work at tesco - sorry, asda"]) == ["I work at asda"]

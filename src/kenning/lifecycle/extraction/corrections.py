@@ -99,8 +99,13 @@ def _replace_tail(text: str, value: str) -> str | None:
     words = v.split()
     if not 1 <= len(words) <= 3 or not _plain(words):
         return None
-    m = re.search(r"(?P<old>(?:[\w'&-]+\s+){%d}[\w'&-]+)\W*$" % (len(words) - 1), text)
-    if m is None or not _plain(m.group("old").split()) or m.group("old").lower() == v.lower():
+    for n in range(len(words), 0, -1):  # "allergic to peanuts - wait no, tree nuts": the plain words at the end, fewer if need be
+        m = re.search(r"(?P<old>(?:[\w'&-]+\s+){%d}[\w'&-]+)\W*$" % (n - 1), text)
+        if m is not None and _plain(m.group("old").split()):
+            break
+    else:
+        return None
+    if m.group("old").lower() == v.lower():
         return None
     return text[: m.start("old")] + v + text[m.end("old") :]
 
