@@ -622,3 +622,10 @@ def test_a_correction_replaces_the_plain_words_it_stands_for():
     from kenning.lifecycle.extraction.corrections import apply
     assert apply(["my son Caleb is allergic to peanuts - wait no, sorry, tree nuts."]) == ["my son Caleb is allergic to tree nuts"]
     assert apply(["I work at tesco - sorry, asda"]) == ["I work at asda"]
+
+
+def test_scratch_that_takes_back_what_the_turn_said_just_before():
+    got = texts("heads up, I'll be in Denver the week of the 9th for a conference. actually scratch that, they moved it online. so I'm home.")
+    assert not any("Denver" in t for t in got) and "User is home." in got, got
+    got = texts("I live in Leeds. I'm a nurse, scratch that, a midwife")
+    assert any("Leeds" in t for t in got), got  # only what was said just before is taken back

@@ -31,7 +31,7 @@ from kenning.lifecycle import changes as change_markers
 from kenning.lifecycle.extraction import addressee, corrections, ellipsis, mood, noise, pointers
 from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction.clauses import Clause, first_person, opener, read
-from kenning.lifecycle.extraction.normalise import trim
+from kenning.lifecycle.extraction.normalise import normalise, sentences, trim
 from kenning.lifecycle.extraction import attributes
 from kenning.lifecycle.extraction.parse import Parser, Sentence, Token, default_parser
 from kenning.lifecycle.extraction.turns import turn_pieces
@@ -110,7 +110,6 @@ def _resolve_it(sent: Sentence, piece: str, state: TurnState) -> str:
 
 def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tuple[list[rules.Claim], list[str]]:
     """The claims of one (masked) user turn."""
-    claims: list[rules.Claim] = []
     withheld: list[str] = []
     sarcastic = bool(rules._SARCASM.search(text))
     cut = turn_pieces(parser, text)
@@ -120,6 +119,8 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
     todo = cut.todo
     known.update(zip(todo, parser.parse(todo)))
     parses = [known[p] for p in pieces]
+    spoken = sentences(normalise(text))
+    made: list[tuple[int, rules.Claim]] = []  # each claim with the sentence of the turn it came from
     for piece, parsed in zip(pieces, parses):
         if secrets.SECRET_MARK in piece:
             withheld.append("secret")
@@ -128,7 +129,7 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
             continue
         value = corrections.standalone(piece)
         if value is not None:  # "wait no, 7pm": a correction of what an earlier turn said, decided by reconciliation
-            claims.append(_instruction(f"User corrected it to {value}", index, correct_to=value))
+            made.append((_sentence_of(piece, spoken), _instruction(f"User corrected it to {value}", index, correct_to=value)))
             continue
         sent = parsed[0]  # a clause the parser splits again: its first sentence carries the subject
         meant = ellipsis.as_meant(sent, piece)
@@ -154,8 +155,19 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
         state.hedged = clause.hedged
         state.others.extend(named)
         state.things.extend(_things(sent))
-        claims.extend(got)
-    return claims, withheld
+        at = _sentence_of(piece, spoken)
+        if pointers.pointer_topic(sent) == pointers.LAST and made and not state.alone:
+            # "I'll be in Denver the week of the 9th… actually scratch that, …": what the turn said just before is taken back
+            back = at if any(n == at for n, _ in made) else max(n for n, _ in made)
+            made = [(n, c) for n, c in made if n != back]
+        made.extend((at, c) for c in got)
+    return [c for _, c in made], withheld
+
+
+def _sentence_of(piece: str, spoken: list[str]) -> int:
+    """The sentence of the turn a piece was cut from: the one sharing most of its words."""
+    words = set(re.findall(r"\w+", piece.lower()))
+    return max(range(len(spoken)), key=lambda n: len(words & set(re.findall(r"\w+", spoken[n].lower()))), default=0)
 
 
 def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bool, state: TurnState) -> list[rules.Claim]:
