@@ -629,3 +629,7 @@ def test_scratch_that_takes_back_what_the_turn_said_just_before():
     assert not any("Denver" in t for t in got) and "User is home." in got, got
     got = texts("I live in Leeds. I'm a nurse, scratch that, a midwife")
     assert any("Leeds" in t for t in got), got  # only what was said just before is taken back
+
+
+def test_a_job_among_terse_notes_is_said_in_full_alone():
+    assert "User is a plumber." in texts("plumber. belfast. run a small firm, 3 vans 5 lads")

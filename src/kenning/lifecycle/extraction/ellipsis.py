@@ -98,7 +98,7 @@ def terse(sents: list[Sentence]) -> dict[int, str]:
         if any(full):
             out[n] = " ".join(f or f"{p}." for f, p in zip(full, said[n]))
             stated += len(said[n])  # every note of a sentence said in full counts, as written or not
-    return out if stated >= 2 else {}
+    return out if len(notes) >= 2 or stated >= 2 else {}  # two notes, or one holding two things said in full
 
 
 def _job_note(words: list[str]) -> bool:
