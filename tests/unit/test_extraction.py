@@ -633,3 +633,8 @@ def test_scratch_that_takes_back_what_the_turn_said_just_before():
 
 def test_a_job_among_terse_notes_is_said_in_full_alone():
     assert "User is a plumber." in texts("plumber. belfast. run a small firm, 3 vans 5 lads")
+
+
+def test_an_activity_said_without_i_is_kept_and_an_instructor_is_someone():
+    assert "User is learning to drive." in texts("learning to drive.")
+    assert "User's instructor is kuya Ben." in texts("instructor is kuya Ben")

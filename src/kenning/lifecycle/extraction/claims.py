@@ -198,8 +198,8 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
         first = opener(sent)
         if lead and first is not None and (first.lower in lx.FEELINGS or first.lemma in lx.FEELINGS):
             return []  # "thankful for all the support", "relaxing": a mood, not a claim
-        if lead and not noise.has_content(sent):
-            return []  # "Relaxing.", "loving it": a word or two of mood, nothing to keep
+        if lead and not noise.has_content(sent) and not any(t.dep == "xcomp" and t.pos == "VERB" for t in sent.tokens):
+            return []  # "Relaxing.", "loving it": a word or two of mood, nothing to keep ("learning to drive" is something)
         if lead:
             rest = ellipsis.without_fillers(text)
             rest = rest[:1].lower() + rest[1:] if rest[:2].istitle() and not rest.split()[0].isupper() else rest

@@ -81,6 +81,7 @@ PERSON_NOUNS = frozenset(
     "fiance fiancee fiancé fiancée partner ex grandparents grandkids grandchildren twins baby toddler teenager teen "
     "stepson stepdaughter stepmom stepmum stepdad in-laws mother-in-law father-in-law sister-in-law brother-in-law "
     "therapist coach tutor teacher lecturer supervisor mentor vet doctor nurse neighbour neighbor landlady landlord "
+    "instructor trainer physio dentist gp consultant manager "
     "cat cats dog dogs puppy pup kitten horse bird parrot rabbit bunny hamster gerbil guinea tortoise lizard snake".split()
 )
 # times of the week and day: said bare before a verb they are when, not who ("weekends play badminton")
