@@ -24,6 +24,12 @@ strong matches keep their order instead of tying at a hard cap, and a purely
 semantic match keeps its full scale against recency and importance. On
 LoCoMo turn retrieval this lifted pooled recall@10 from 0.60 (a 0.25 bonus
 for unweighted coverage, hard-capped) to about 0.66; see docs/benchmarks.md.
+
+Entity evidence. Names the query writes ("What does Melanie do …?") add
+``entity_weight`` for memories whose subject (``text.subject``) they are, and
+less for memories naming them elsewhere (``entity_scores``); the search then
+embeds the query without the names that are some memory's subject, so the
+vector weighs what is asked and the evidence whom it is about.
 """
 
 from __future__ import annotations
@@ -133,8 +139,11 @@ def query_names(query: str, user_id: str) -> list[str]:
     function words and the words naming the user (the whole scope is about
     them; ``query_terms`` leaves them out too).
     """
+    capitalised = [w for w in _WORDS.findall(query)[1:] if w[0].isupper()]
+    if not capitalised:
+        return []
     own = terms(" ".join(user_names(user_id) | {"user"}))
-    return [w for w in _WORDS.findall(query)[1:] if w[0].isupper() and terms(w) and not terms(w) <= own]
+    return [w for w in capitalised if terms(w) and not terms(w) <= own]
 
 
 def subject_names(part: Any, names: Sequence[str]) -> list[str]:

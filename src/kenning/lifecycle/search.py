@@ -25,9 +25,10 @@ def run_search(
     store, policy = ctx.store, ctx.policy
     terms = retrieve.query_terms(query, scope.user_id)
     # Names the query writes are weighed as entity evidence; those that are some memory's subject in the scope then
-    # leave the query's vector, as the user's own names do (the evidence says who, the vector what).
+    # leave the query's vector, as the user's own names do (the evidence says who, the vector what). A store without
+    # a partition cannot say whose subject a name is: every name leaves the vector.
     names = retrieve.query_names(query, scope.user_id) if policy.entity_weight > 0 else []
-    entities = frozenset(t for w in names for t in retrieve.terms(w)) & terms
+    entities = frozenset(t for w in names for t in retrieve.terms(w)) & terms if names else frozenset()
     vectors: dict[tuple[str, ...], Any] = {}
 
     def embed(part: Any) -> Any:
