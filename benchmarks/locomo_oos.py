@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from kenning import context as kcontext
+from kenning.lifecycle import context as kcontext  # where CONTEXT_BLEND is read (kenning.context only re-exports it)
 from kenning.embedders.minilm import MiniLMEmbedder
 from kenning.evals import locomo
 from kenning.lifecycle.retrieve import Policy
@@ -43,6 +43,8 @@ GRID: dict[str, list] = {
     "cos_floor": [-0.25, -0.15, -0.05],
     "cos_ceiling": [0.65, 0.75, 0.85],
     "dates": ["raw", "day"],
+    "entity_weight": [0.0, 0.15, 0.25, 0.4, 0.6],
+    "entity_mention": [0.0, 0.3, 0.6, 1.0],
 }
 
 

@@ -31,6 +31,23 @@ def _text_terms(text: str) -> frozenset[str]:
     return frozenset(stem(w) for w in _WORD.findall(text.lower()) if len(w) > 1 and w not in STOPWORDS)
 
 
+_LEAD = re.compile(r"[\W_]*([^\W\d_]+)", re.UNICODE)
+
+
+def subject(text: str) -> str | None:
+    """The term of the word ``text`` opens with, when it is capitalised: the memory's subject, as claims are written.
+
+    "Maya is allergic to peanuts" -> maya; a turn stored as "Caroline: I'm
+    keen on counseling" -> caroline. None when the first word is lower-case,
+    a function word ("The", "I") or not a word.
+    """
+    m = _LEAD.match(text)
+    if not m or not m.group(1)[0].isupper():
+        return None
+    found = _text_terms(m.group(1))
+    return next(iter(found)) if found else None
+
+
 @lru_cache(maxsize=65536)
 def stem(w: str) -> str:
     """A crude stem: one of -ing, -ed, -es, -s dropped from words long enough to keep four letters."""
@@ -40,4 +57,4 @@ def stem(w: str) -> str:
     return w
 
 
-__all__ = ["STOPWORDS", "stem", "terms"]
+__all__ = ["STOPWORDS", "stem", "subject", "terms"]

@@ -45,7 +45,40 @@ def test_partition_holds_the_scopes_live_records_in_id_order(engine):
     assert set(part.postings("york").tolist()) == {i}
     assert part.postings("drink", context=True).tolist() == [part.position(p.id)]
     assert part.postings("drink").size == 0
-    assert encode_terms(p.text, "Bob: what do you drink?") == "alice like tea|bob drink"
+    assert encode_terms(p.text, "Bob: what do you drink?") == "alice like tea ^alice|bob drink"
+    assert part.postings("^alice").tolist() == [i, part.position(p.id)]  # each record's subject, marked
+
+
+def test_terms_stored_under_an_older_version_are_recomputed_on_open(engine):
+    """Terms written before subjects were stored (version 1) gain them when the database is next opened."""
+    a, b = mem(A, "Alice lives in York"), mem(A, "the dog is called Rex")
+    engine.insert(A, [a, b])
+    _set_raw(engine, "UPDATE {table} SET terms = 'alice live york' WHERE id = '" + a.id + "'", "1")
+    other = _reopen(engine)
+    try:
+        part = other.partition(A)
+        assert part.postings("^alice").tolist() == [part.position(a.id)]
+        assert part.postings("york").tolist() == [part.position(a.id)]
+    finally:
+        other.close()
+
+
+def _set_raw(engine, update: str, version: str) -> None:
+    """Run ``update`` on the engine's terms table and record ``version`` as the terms' version, bypassing the store."""
+    from kenning.stores.sqlite import SQLiteStore
+
+    if isinstance(engine, SQLiteStore):
+        import sqlite3
+
+        with sqlite3.connect(engine.path) as con:
+            con.execute(update.format(table="memory_vectors"))
+            con.execute("UPDATE meta SET value = ? WHERE key = 'terms_version'", (version,))
+        return
+    import psycopg
+
+    with psycopg.connect(engine.url, autocommit=True) as con:
+        con.execute(update.format(table="kenning_memories"))
+        con.execute("UPDATE kenning_meta SET value = %s WHERE key = 'terms_version'", (version,))
 
 
 def test_a_write_invalidates_and_records_are_read_whole(engine):

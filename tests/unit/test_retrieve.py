@@ -144,3 +144,75 @@ def test_naming_the_user_does_not_decide_which_fact_wins(real_system):
     for query, want in [("What is Hannah's job?", "nurse"), ("What does Hannah do for a living?", "nurse"),
                         ("Which city does Hannah live in?", "Bristol"), ("What is the user's cat called?", "Pickles")]:
         assert want in hannah.search(query, k=1, now=T0)[0].memory.text, query
+
+
+# -- entities: the names a query writes ----------------------------------------
+
+PEOPLE = [
+    "Caroline paints landscapes to unwind after work.",
+    "Melanie goes running by the river to clear her head.",
+    "Melanie bought Caroline a set of oil paints for her birthday.",
+    "Caroline is training to become a counselor.",
+    "Melanie has three kids and a dog called Luna.",
+]
+
+
+def test_a_texts_subject_is_the_capitalised_word_it_opens_with():
+    from kenning.text import subject
+
+    assert subject("Maya is allergic to peanuts") == "maya"
+    assert subject("Caroline: I'm keen on counseling") == "caroline"
+    assert subject('"Bob" said hello') == "bob"
+    assert [subject(t) for t in ["the dog is called Rex", "I like tea", "The user lives in York", "42 is the answer", ""]] == [
+        None, None, None, None, None,
+    ]
+
+
+def test_query_names_are_the_capitalised_words_past_the_first_without_the_users_own():
+    from kenning.lifecycle.retrieve import query_names
+
+    assert query_names("What does Melanie do to destress?", "u_1") == ["Melanie"]
+    assert query_names("Melanie likes what?", "u_1") == []  # a capital opening the query says nothing
+    assert query_names("Where does Hannah's sister Jo live?", "hannah") == ["Jo"]
+    assert query_names("Did I tell you about The Alchemist?", "u_1") == ["Alchemist"]  # "I" and "The" are not names
+    assert query_names("what does melanie do?", "u_1") == []
+
+
+def test_entity_evidence_counts_the_subject_whole_and_a_mention_in_part():
+    from kenning.lifecycle.retrieve import entity_scores
+
+    got = entity_scores({"melanie"}, PEOPLE, 0.6)
+    assert got == [0.0, 1.0, 1.0, 0.0, 1.0]
+    got = entity_scores({"caroline"}, PEOPLE, 0.6)
+    assert got == [1.0, 0.0, 0.6, 1.0, 0.0]  # "Melanie bought Caroline ...": named, not its subject
+    assert entity_scores({"caroline", "melanie"}, PEOPLE[:3], 0.5) == [0.5, 0.5, 0.75]
+    assert entity_scores(set(), PEOPLE[:2], 0.6) == [0.0, 0.0]
+
+
+@pytest.mark.parametrize("entity_weight", [Policy().entity_weight, 0.0])
+def test_a_question_naming_someone_finds_what_they_do_not_what_else_names_them(tmp_path, minilm, entity_weight):
+    """The named person's memory on the asked topic comes first; without entity evidence the name decides the vector."""
+    import kenning
+
+    k = kenning.open(f"sqlite:///{tmp_path / 'people.db'}", embedder=minilm, policy=replace(Policy(), entity_weight=entity_weight))
+    try:
+        mem = k.scope("acme", "alex")
+        for text in PEOPLE:
+            mem.remember(text, kind="fact", now=T0)
+        for query, want in [("What does Melanie do to destress?", PEOPLE[1]), ("What does Caroline do to destress?", PEOPLE[0])]:
+            top = [mem.search(query, k=5, now=T0, refresh=False, **f)[0].memory.text for f in ({}, {"kinds": ["fact"]})]
+            if entity_weight:
+                assert top == [want, want], query  # the partition and the filtered path alike
+            else:
+                assert want not in top, query  # what the evidence changes: "Melanie has three kids …" won
+    finally:
+        k.close()
+
+
+def test_names_that_are_a_subject_leave_the_query_vector_other_names_stay(real_system, minilm):
+    mem = real_system.scope("acme", "alex")
+    for text in PEOPLE:
+        mem.remember(text, kind="fact", now=T0)
+    hit = mem.search("Does Melanie like Lisbon?", k=1, now=T0, refresh=False)[0]
+    want = float(minilm.embed(["Does like Lisbon?"], "query")[0] @ hit.memory.embedding)
+    assert hit.components["cosine"] == pytest.approx(want, abs=1e-5)  # "Lisbon" is no one's subject here: it stays

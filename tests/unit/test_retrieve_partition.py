@@ -62,6 +62,38 @@ def test_the_numpy_ranking_equals_the_reference_ranking_when_every_record_is_a_c
     store.close()
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_entity_evidence_is_the_same_on_the_partition_and_the_reference(tmp_path, seed):
+    """Texts opening with a name (their subject) or naming one later; queries naming one or two people."""
+    from kenning.lifecycle.retrieve import entity_scores, query_names
+    from kenning.text import terms
+
+    rng = random.Random(100 + seed)
+    names = ["Alice", "Bob", "Carol"]
+    mems = [
+        m.evolve(text=f"{rng.choice(names)} {m.text} {rng.choice(names) if rng.random() < 0.3 else ''}".strip())
+        if rng.random() < 0.7 else m
+        for m in _memories(rng, 40)
+    ]
+    store = SQLiteStore(tmp_path / "p.db", dim=EMB.dim, embedder_id=EMB.model_id)
+    store.insert(SCOPE, mems)
+    policy = Policy()
+    part = store.partition(SCOPE)
+    live = [m for m in mems if not m.is_expired(T0)]
+    for _ in range(10):
+        query = "What " + " ".join(rng.choice(WORDS + names) for _ in range(4))
+        vector, qt = EMB.embed([query])[0], query_terms(query, SCOPE.user_id)
+        entities = frozenset(t for w in query_names(query, SCOPE.user_id) for t in terms(w)) & qt
+        got = search_partition(part, vector, qt, T0, policy, 10, entities=entities)
+        kws = keyword_scores(qt, [m.text for m in live], [m.metadata.get("context") for m in live], policy.context_keyword_weight)
+        ents = entity_scores(entities, [m.text for m in live], policy.entity_mention)
+        want = rank([Candidate(m, float(m.embedding @ vector), w, e) for m, w, e in zip(live, kws, ents)], T0, policy, 10)
+        assert [part.ids[r.position] for r in got] == [h.memory.id for h in want], query
+        for r, h in zip(got, want):
+            assert r.score == pytest.approx(h.score, abs=1e-6)
+    store.close()
+
+
 def test_keyword_candidates_come_from_the_whole_partition(tmp_path):
     # 200 records; the one holding the rare word is far from the query's vector, but its word brings it in.
     rng = random.Random(1)

@@ -73,6 +73,7 @@ class Context:
             vectors[situated] = mixed / np.maximum(np.linalg.norm(mixed, axis=1, keepdims=True), 1e-12)
         return vectors
 
-    def embed_query(self, scope: Scope, text: str) -> np.ndarray:
-        """The vector of one query of ``scope``, embedded without the words naming the user."""
-        return self.embedder.embed([impersonal(text, user_names(scope.user_id))], "query")[0]
+    def embed_query(self, scope: Scope, text: str, without: Sequence[str] = ()) -> np.ndarray:
+        """The vector of one query of ``scope``, embedded without the words naming the user (nor the words ``without``)."""
+        names = user_names(scope.user_id) | {w.lower() for w in without}
+        return self.embedder.embed([impersonal(text, names)], "query")[0]

@@ -23,14 +23,28 @@ def run_search(
 ) -> list[Hit]:
     """The top ``k`` hits for ``query`` at ``at``; ``refreshed(hits)`` (if given) names the ids whose ``last_used_at`` is refreshed."""
     store, policy = ctx.store, ctx.policy
-    vector = ctx.embed_query(scope, query)
     terms = retrieve.query_terms(query, scope.user_id)
+    # Names the query writes are weighed as entity evidence; those that are some memory's subject in the scope then
+    # leave the query's vector, as the user's own names do (the evidence says who, the vector what). A store without
+    # a partition cannot say whose subject a name is: every name leaves the vector.
+    names = retrieve.query_names(query, scope.user_id) if policy.entity_weight > 0 else []
+    entities = frozenset(t for w in names for t in retrieve.terms(w)) & terms if names else frozenset()
+    vectors: dict[tuple[str, ...], Any] = {}
+
+    def embed(part: Any) -> Any:
+        without = tuple(retrieve.subject_names(part, names)) if part is not None else tuple(names)
+        if without not in vectors:
+            vectors[without] = ctx.embed_query(scope, query, without)
+        return vectors[without]
+
+    vector = None if names else embed(None)
     if not where and supports(store, PartitionStore):
         # One pass over the scope's cached partition: cosine and keyword evidence for
         # every record in numpy, whole records read only for the k returned. The store
         # writes the refresh (and may confirm its cached partition in the same round trip).
         def rank(part: Any) -> list[Hit]:
-            ranked = retrieve.search_partition(part, vector, terms, at, policy, k, min_relevance)
+            ranked = retrieve.search_partition(part, vector if vector is not None else embed(part), terms, at, policy, k,
+                                               min_relevance, entities)
             records = {m.id: m for m in store.records(scope, part, [r.position for r in ranked])}
             return [
                 Hit(records[part.ids[r.position]], r.score, r.components) for r in ranked if part.ids[r.position] in records
@@ -39,7 +53,9 @@ def run_search(
         return store.ranked(scope, rank, refreshed, at)[1]
     # A filtered search (or a store without a partition): the filter is part of the
     # store's queries, so the candidates are the best of what it keeps, ranked as above.
-    hits = _search_candidates(ctx, scope, query, terms, vector, at, k, min_relevance, where)
+    if vector is None:
+        vector = embed(store.partition(scope) if supports(store, PartitionStore) else None)
+    hits = _search_candidates(ctx, scope, query, terms, vector, at, k, min_relevance, where, entities)
     allowed = refreshed(hits) if refreshed is not None else []
     if allowed:
         store.touch(scope, allowed, at)
@@ -48,7 +64,7 @@ def run_search(
 
 def _search_candidates(
     ctx: Context, scope: Scope, query: str, terms: set[str], vector: Any, at: datetime, k: int, min_relevance: float | None,
-    where: dict[str, Any],
+    where: dict[str, Any], entities: frozenset[str] = frozenset(),
 ) -> list[Hit]:
     """Search through ``search_vector`` and ``search_keywords`` (with ``where`` inside their queries), then ``rank``."""
     store, policy = ctx.store, ctx.policy
@@ -70,7 +86,10 @@ def _search_candidates(
         [c.memory.metadata.get("context") for c in pool],
         policy.context_keyword_weight,
     )
-    return retrieve.rank([Candidate(c.memory, c.cosine, w) for c, w in zip(pool, kws)], at, policy, k, min_relevance)
+    ents = retrieve.entity_scores(entities, [c.memory.text for c in pool], policy.entity_mention)
+    return retrieve.rank(
+        [Candidate(c.memory, c.cosine, w, e) for c, w, e in zip(pool, kws, ents)], at, policy, k, min_relevance
+    )
 
 
 def _cosines(vector: Any, memories: Sequence[Memory]) -> dict[str, float]:

@@ -34,21 +34,27 @@ from typing import Any
 
 import numpy as np
 
-from kenning.text import terms
+from kenning.text import subject, terms
 from kenning.types import Kind, Memory
 
-# Bump when ``retrieve.terms`` changes meaning: engines that persist terms recompute them.
-TERMS_VERSION = "1"
+# Bump when ``retrieve.terms`` (or ``encode_terms``) changes meaning: engines that persist terms recompute them.
+# 2: a record's subject is stored with its terms.
+TERMS_VERSION = "2"
 NEVER = np.iinfo(np.int64).max
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 KIND_CODES = {k: i for i, k in enumerate(Kind)}
 KINDS = tuple(Kind)
 _CTX = "|"  # never inside a term (terms are letters and digits)
+SUBJECT = "^"  # marks a record's subject among its text terms: "^maya" (no query word starts with it)
 
 
 def encode_terms(text: str, context: object = None) -> str:
-    """The stored form of a record's keyword terms: its text's terms, then ``|`` and its context's (sorted, space-separated)."""
+    """The stored form of a record's keyword terms: its text's terms (sorted, space-separated), its subject
+    (``text.subject``) marked ``^``, then ``|`` and its context's terms."""
     out = " ".join(sorted(terms(text)))
+    lead = subject(text)
+    if lead is not None:
+        out += f" {SUBJECT}{lead}"
     if isinstance(context, str) and context.strip():
         out += _CTX + " ".join(sorted(terms(context)))
     return out

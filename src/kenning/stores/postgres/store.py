@@ -39,7 +39,7 @@ from kenning.stores.base import (
     ScheduleStore,
     StoreBase,
 )
-from kenning.stores.partition import PartitionCache, context_of, encode_terms
+from kenning.stores.partition import TERMS_VERSION, PartitionCache, context_of, encode_terms
 from kenning.stores.postgres.schedule import ScheduleMixin
 from kenning.stores.postgres.filters import predicate
 from kenning.stores.postgres.adapt import Vector, register_vector, translated
@@ -91,6 +91,7 @@ class PostgresStore(SearchMixin, ScheduleMixin, StoreBase, KeyStore, LeaseStore,
             with psycopg.connect(url, **kwargs) as conn:
                 migrate(conn)
                 self._check_embedder(conn, embedder_id, dim)
+                self._check_terms(conn)
                 info = psycopg.types.TypeInfo.fetch(conn, "vector")
         except psycopg.errors.InsufficientPrivilege as exc:
             raise ConfigError(
@@ -133,6 +134,32 @@ class PostgresStore(SearchMixin, ScheduleMixin, StoreBase, KeyStore, LeaseStore,
                 f"{_redact(self.url)} holds vectors of {rows.get('embedder')} ({rows.get('dim')} dims); "
                 f"it cannot be opened with {embedder_id} ({dim} dims)"
             )
+
+    def _check_terms(self, conn: psycopg.Connection) -> None:
+        """Recompute the stored keyword terms written under another ``TERMS_VERSION`` (once, as SQLite's ``_check_terms``)."""
+        with conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(hashtext('kenning_terms_version'))")
+            row = conn.execute("SELECT value FROM kenning_meta WHERE key = 'terms_version'").fetchone()
+            if row is not None and row[0] == TERMS_VERSION:
+                return
+            last, changed = "", 0
+            while rows := conn.execute(
+                "SELECT id, text, metadata->>'context' FROM kenning_memories WHERE terms IS NOT NULL AND id > %s "
+                "ORDER BY id LIMIT 5000",
+                (last,),
+            ).fetchall():
+                with conn.cursor() as cur:
+                    cur.executemany(
+                        "UPDATE kenning_memories SET terms = %s WHERE id = %s", [(encode_terms(t, c), i) for i, t, c in rows]
+                    )
+                last, changed = rows[-1][0], changed + len(rows)
+            conn.execute(
+                "INSERT INTO kenning_meta (key, value) VALUES ('terms_version', %s) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (TERMS_VERSION,),
+            )
+            if changed:
+                conn.execute("UPDATE kenning_scope_gen SET gen = gen + 1")
 
     @contextmanager
     def _conn(self, what: str) -> Iterator[psycopg.Connection]:
