@@ -638,3 +638,8 @@ def test_a_job_among_terse_notes_is_said_in_full_alone():
 def test_an_activity_said_without_i_is_kept_and_an_instructor_is_someone():
     assert "User is learning to drive." in texts("learning to drive.")
     assert "User's instructor is kuya Ben." in texts("instructor is kuya Ben")
+
+
+def test_tho_closing_a_clause_is_a_filler():
+    from kenning.lifecycle.extraction.normalise import trim
+    assert trim("swap out dreams tho") == "swap out dreams"
