@@ -718,16 +718,26 @@ def test_an_adjective_is_no_job():
     assert decide(c, near(c, o)).op is Op.ADD
 
 
-def test_an_ending_named_retires_what_was_said_about_it_by_name():
-    o = mem("User's cat Mochi is a 2 year old ragdoll.")
-    c = cand("User had to rehome Mochi.")
-    d = decide(c, near(c, o))
-    assert d.op is Op.UPDATE and d.target_id == o.id, d
-
-
-@pytest.mark.parametrize("new", ["Marek is not in Tilburg anymore.", "Marek moved back to Gdańsk."])
-def test_a_named_friends_home_changes_by_name(new):
-    o = mem("User's friend Marek lives in Tilburg near the user.")
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        # an ending named retires what was said about it by name
+        ("User's cat Mochi is a 2 year old ragdoll.", "User had to rehome Mochi."),
+        # a named friend's home changes by name
+        ("User's friend Marek lives in Tilburg near the user.", "Marek is not in Tilburg anymore."),
+        ("User's friend Marek lives in Tilburg near the user.", "Marek moved back to Gdańsk."),
+        # a new role replaces a role held in a field at an organisation
+        ("User is a PhD candidate in soil microbiology at the University of São Paulo.",
+         "Now the user is a postdoctoral researcher at Wageningen University."),
+        # losing or leaving the job ends the employer, whatever it was
+        ("User works at Flutterwave (is a QA tester at Flutterwave).", "User got laid off last month."),
+        ("User works at Flutterwave (is a QA tester at Flutterwave).", "User was made redundant in March."),
+        ("User works at Flutterwave (is a QA tester at Flutterwave).", "They let the user go last month."),
+        ("User works at Flutterwave (is a QA tester at Flutterwave).", "User quit their job."),
+    ],
+)
+def test_changes_said_the_chat_way_update_what_they_change(old, new):
+    o = mem(old)
     c = cand(new)
     d = decide(c, near(c, o))
     assert d.op is Op.UPDATE and d.target_id == o.id, d
@@ -737,22 +747,6 @@ def test_another_persons_home_is_not_the_friends():
     o = mem("User's friend Marek lives in Tilburg near the user.")
     c = cand("Ania moved back to Gdańsk.")
     assert decide(c, near(c, o)).op is Op.ADD
-
-
-def test_a_new_role_replaces_a_role_held_in_a_field_at_an_organisation():
-    o = mem("User is a PhD candidate in soil microbiology at the University of São Paulo.")
-    c = cand("Now the user is a postdoctoral researcher at Wageningen University.")
-    d = decide(c, near(c, o))
-    assert d.op is Op.UPDATE and d.target_id == o.id, d
-
-
-@pytest.mark.parametrize("new", ["User got laid off last month.", "User was made redundant in March.", "They let the user go last month.",
-                                 "User quit their job."])
-def test_losing_or_leaving_the_job_ends_the_employer_whatever_it_was(new):
-    o = mem("User works at Flutterwave (is a QA tester at Flutterwave).")
-    c = cand(new)
-    d = decide(c, near(c, o))
-    assert d.op is Op.UPDATE and d.target_id == o.id, d
 
 
 def test_someone_else_losing_a_job_ends_nothing_of_the_users():
