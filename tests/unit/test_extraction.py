@@ -643,3 +643,10 @@ def test_an_activity_said_without_i_is_kept_and_an_instructor_is_someone():
 def test_tho_closing_a_clause_is_a_filler():
     from kenning.lifecycle.extraction.normalise import trim
     assert trim("swap out dreams tho") == "swap out dreams"
+
+
+def test_a_lowercase_word_coupled_with_the_speaker_is_a_name():
+    assert normalise("so dev and i split up in august") == "so Dev and I split up in august"
+    assert normalise("me and kayla went our separate ways") == "me and Kayla went our separate ways"
+    assert normalise("mum and i went shopping") == "mum and I went shopping"  # a relative, no name
+    assert normalise("you and i should talk") == "you and I should talk"

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from kenning.lifecycle.extraction import lexicon as lx
+
 _WORDS = {
     "i": "I", "im": "I'm", "ive": "I've", "i'm": "I'm", "i've": "I've", "i'd": "I'd", "i'll": "I'll",
     "dont": "don't", "doesnt": "doesn't", "didnt": "didn't", "cant": "can't", "couldnt": "couldn't",
@@ -58,6 +60,22 @@ _CLEFT = re.compile(r"(?i)\bwhat (I|we) (\w+ly )?do (?:is|'s) (?:to )?")
 # vet school" -> "our Ffion is at vet school" (never "'s been", "'s got": those are "has")
 # words before "'s" that are no name or thing: "it's", "that's", "let's" are read right as they are
 _NOT_NAMES = r"(?!(?i:let|it|that|he|she|what|there|here|who)['’])"
+# a lowercase word coupled with the speaker as a subject is a person's name: "so dev and i split up", "me and kayla
+# went our separate ways" (capitalised, the parser reads it as one)
+_COUPLED = re.compile(rf"(?:^|(?<=[.!?,;]\s)|(?<=\bso\s)|(?<=\band\s)|(?<=\bbut\s))(?:{_NOT_NAMES}(?P<x>[a-z][a-z]{{2,}})\s+(?:and|n|&)\s+I\b"
+                     rf"|(?:me|Me)\s+(?:and|n|&)\s+{_NOT_NAMES}(?P<y>[a-z][a-z]{{2,}})\b)")
+_NOT_COUPLED = frozenset("you him her them us everyone everybody nobody somebody someone this that".split())
+
+
+def _named(m: re.Match[str]) -> str:
+    g = "x" if m.group("x") else "y"
+    word = m.group(g)
+    if word in _NOT_COUPLED or word in lx.PERSON_NOUNS or word in lx.KIN_NAMES:
+        return m.group(0)  # "you and I", "mum and I": no name to mark
+    a, b = m.start(g) - m.start(), m.end(g) - m.start()
+    return m.group(0)[:a] + word.capitalize() + m.group(0)[b:]
+
+
 _NAME_IS = re.compile(rf"\b{_NOT_NAMES}([A-Z][a-z]+)['’]s(?=\s+(?:at|in|on|off|away|back|doing|going|getting|working|studying|living|from|with)\b"
                       r"|\s+\d{1,2}(?:\s+(?:now|today|next|this|in|on|and)\b|\s*[,.!;]|\s*$))")  # "Elin's 5 now": an age
 
@@ -101,6 +119,7 @@ def normalise(text: str) -> str:
     text = _WORD.sub(word, text)
     text = _ANNOTATION.sub("", text)
     text = _THANKS.sub("", text)
+    text = _COUPLED.sub(_named, text)
     text = _NAME_IS.sub(r"\1 is", text)
     text = _GONE.sub(r"\1 is gone", text)
     text = _GRATEFUL.sub("please ", text)
