@@ -196,8 +196,13 @@ def _name(sent: Sentence, root: Token) -> str:
         return ""
     if subj.pos == "PROPN":
         return subj.lower
-    named = next((c for c in sent.children(subj.i) if c.dep in ("appos", "npadvmod", "compound") and c.pos == "PROPN" and c.i == subj.i + 1), None)
+    named = name_beside(sent, subj)
     return named.lower if named is not None and subj.lemma in lx.PERSON_NOUNS else ""
+
+
+def name_beside(sent: Sentence, noun: Token) -> Token | None:
+    """The name said right after a noun for someone: "Marek" in "my friend Marek"."""
+    return next((c for c in sent.children(noun.i) if c.dep in ("appos", "npadvmod", "compound") and c.pos == "PROPN" and c.i == noun.i + 1), None)
 
 
 def _verb(sent: Sentence, root: Token) -> str:
@@ -242,7 +247,6 @@ def _read(sent: Sentence) -> list[Fact]:
                 return [Fact(subject, attr, ANY_VALUE, True)]  # "switched gyms": no gym holds any more
             if obj.lemma in attr.ended_by and subject == "user":
                 return [Fact(subject, attr, ANY_VALUE, True)]  # "quit my job": no employer holds any more
-
     for attr in TABLE:
         fact = _one(sent, root, verb, kids, attr, subject, subj, negated)
         if fact is None and ending and attr.copula:

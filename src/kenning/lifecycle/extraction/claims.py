@@ -31,7 +31,7 @@ from kenning.lifecycle import changes as change_markers
 from kenning.lifecycle.extraction import addressee, corrections, ellipsis, mood, noise, pointers
 from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction.clauses import Clause, first_person, opener, read
-from kenning.lifecycle.extraction.normalise import normalise, sentences, trim
+from kenning.lifecycle.extraction.normalise import trim
 from kenning.lifecycle.extraction import attributes
 from kenning.lifecycle.extraction.parse import Parser, Sentence, Token, default_parser
 from kenning.lifecycle.extraction.turns import turn_pieces
@@ -65,7 +65,7 @@ def _people(sent: Sentence) -> list[str]:
     for t in sent.tokens:
         poss = [c for c in sent.children(t.i) if c.dep == "poss" and c.lower in ("my", "our")]
         if poss and (t.lemma in lx.PERSON_NOUNS or t.lower in lx.PERSON_NOUNS):
-            name = next((c for c in sent.children(t.i) if c.dep in ("appos", "npadvmod") and c.pos == "PROPN" and c.i == t.i + 1), None)
+            name = attributes.name_beside(sent, t)
             out.append(f"{poss[0].text} {_whole_word(sent, t)}" + (f" {name.text}" if name else ""))  # "my friend Marek"
             named |= {name.i} if name else set()
         elif t.ent == "PERSON" and t.pos == "PROPN" and t.i not in addressee.vocatives(sent) and t.i not in named:
@@ -119,7 +119,7 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
     todo = cut.todo
     known.update(zip(todo, parser.parse(todo)))
     parses = [known[p] for p in pieces]
-    spoken = sentences(normalise(text))
+    spoken = [_words(s) for s in cut.spoken]
     made: list[tuple[int, rules.Claim]] = []  # each claim with the sentence of the turn it came from
     for piece, parsed in zip(pieces, parses):
         if secrets.SECRET_MARK in piece:
@@ -164,10 +164,14 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
     return [c for _, c in made], withheld
 
 
-def _sentence_of(piece: str, spoken: list[str]) -> int:
-    """The sentence of the turn a piece was cut from: the one sharing most of its words."""
-    words = set(re.findall(r"\w+", piece.lower()))
-    return max(range(len(spoken)), key=lambda n: len(words & set(re.findall(r"\w+", spoken[n].lower()))), default=0)
+def _sentence_of(piece: str, spoken: list[set[str]]) -> int:
+    """The sentence of the turn (by its words) a piece was cut from: the one sharing most of its words."""
+    words = _words(piece)
+    return max(range(len(spoken)), key=lambda n: len(words & spoken[n]), default=0)
+
+
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"\w+", text.lower()))
 
 
 def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bool, state: TurnState) -> list[rules.Claim]:

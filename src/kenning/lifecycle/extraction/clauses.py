@@ -127,8 +127,7 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
             kinds.append("be")  # "I'm 41, a teacher, …": another complement of the same "I am"
             copulas[n] = be
             continue
-        to_me = any(t.lower in ("me", "myself") and t.dep in ("dobj", "pobj", "dative") for t in sent.tokens[a:b])
-        if first is not None and n > 0 and b - a >= 2 and first.lower not in lx.NOT_PREDICATES and not _nominal(sent, first) and not to_me:
+        if first is not None and n > 0 and b - a >= 2 and first.lower not in lx.NOT_PREDICATES and not _nominal(sent, first) and not at_me(sent, a, b):
             kinds.append("probe")  # not "…, always use km with me": an order to the other speaker, no "I" left out
             probe.append(n)
         else:
@@ -239,6 +238,12 @@ def _nominal(sent: Sentence, first: Token) -> bool:
     if first.tag in ("NNS", "NNP", "NNPS", "JJ", "JJR", "JJS", "UH", "CD") or first.pos in ("PROPN", "INTJ", "NUM") or first.dep == "appos":
         return True
     return first.dep == "conj" and sent.tokens[first.head].pos in ("NOUN", "PROPN", "PRON", "ADJ")
+
+
+def at_me(sent: Sentence, a: int = 0, b: int | None = None) -> bool:
+    """Whether tokens ``a:b`` have the speaker as an object ("always use km with me"): an order to the other
+    speaker, with no "I" left out."""
+    return any(t.lower in ("me", "myself") and t.dep in ("dobj", "pobj", "dative") for t in sent.tokens[a:b])
 
 
 def _acts_on_it(sent: Sentence, a: int, b: int) -> bool:

@@ -12,7 +12,7 @@ import re
 from kenning.lifecycle import slots
 from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction import corrections, mood
-from kenning.lifecycle.extraction.clauses import opener, restore
+from kenning.lifecycle.extraction.clauses import at_me, opener, restore
 from kenning.lifecycle.extraction.parse import Sentence, Token
 
 _ENDED = re.compile(r"(?i)\bany\s?more\b|\bthese\s+days\b|\bnow\b")
@@ -145,17 +145,17 @@ def as_meant(sent: Sentence, piece: str) -> str | None:
         return inner
     the = _household(sent)
     if the is not None:  # "the daughter's getting married": the speaker's own daughter
-        at = sum(len(t.text) + len(t.space) for t in sent.tokens[: the.i])
+        at = sent.offset(the.i)
         return f"{piece[:at]}my{piece[at + 3:]}" if piece[at : at + 3].lower() == "the" else None
     kin = _bare_relative(sent)
     if kin is not None:
-        at = sum(len(t.text) + len(t.space) for t in sent.tokens[: kin.i])
+        at = sent.offset(kin.i)
         return f"{piece[:at]}my {piece[at:]}" if piece[at : at + len(kin.text)] == kin.text else None
     if _left_state(sent) or _bare_quality(sent):
         return f"I'm {without_fillers(piece)}"
     when = _bare_time(sent)
     if when is not None:  # "weekends play badminton": when, with the "I" left out
-        at = sum(len(t.text) + len(t.space) for t in sent.tokens[: when.i + 1])
+        at = sent.offset(when.i + 1)
         return f"{piece[:at]}I {piece[at:]}" if piece[at - len(when.text) - len(when.space) : at].strip() == when.text else None
     return None
 
@@ -219,8 +219,7 @@ def dropped_subject(sent: Sentence) -> str:
         return ""
     if first.tag == "VBG":
         return restore("I", first)
-    to_me = any(t.lower in ("me", "myself") and t.dep in ("dobj", "pobj", "dative") for t in sent.tokens)  # "always use km with me"
-    if first.tag in ("VB", "VBP") and any(t.lower in lx.HABITUAL for t in sent.tokens) and "please" not in {t.lower for t in sent.tokens} and not to_me:
+    if first.tag in ("VB", "VBP") and any(t.lower in lx.HABITUAL for t in sent.tokens) and "please" not in {t.lower for t in sent.tokens} and not at_me(sent):
         return "I"  # "cycle to work every day now": a habit, not an order
     if first.tag == "VBZ":
         return ""  # "needs decent driver support": about the thing named before, not the user

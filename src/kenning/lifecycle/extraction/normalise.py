@@ -62,8 +62,8 @@ _CLEFT = re.compile(r"(?i)\bwhat (I|we) (\w+ly )?do (?:is|'s) (?:to )?")
 _NOT_NAMES = r"(?!(?i:let|it|that|he|she|what|there|here|who)['’])"
 # a lowercase word coupled with the speaker as a subject is a person's name: "so dev and i split up", "me and kayla
 # went our separate ways" (capitalised, the parser reads it as one)
-_COUPLED = re.compile(rf"(?:^|(?<=[.!?,;]\s)|(?<=\bso\s)|(?<=\band\s)|(?<=\bbut\s))(?:{_NOT_NAMES}(?P<x>[a-z][a-z]{{2,}})\s+(?:and|n|&)\s+I\b"
-                     rf"|(?:me|Me)\s+(?:and|n|&)\s+{_NOT_NAMES}(?P<y>[a-z][a-z]{{2,}})\b)")
+_COUPLED = re.compile(r"(?:^|(?<=[.!?,;]\s)|(?<=\bso\s)|(?<=\band\s)|(?<=\bbut\s))(?:(?P<x>[a-z]{3,})\s+(?:and|n|&)\s+I\b"
+                      r"|[Mm]e\s+(?:and|n|&)\s+(?P<y>[a-z]{3,})\b)")
 _NOT_COUPLED = frozenset("you him her them us everyone everybody nobody somebody someone this that".split())
 
 

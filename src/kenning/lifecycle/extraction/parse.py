@@ -54,6 +54,10 @@ class Sentence:
     def text(self) -> str:
         return "".join(t.text + t.space for t in self.tokens).strip()
 
+    def offset(self, i: int) -> int:
+        """Where token ``i`` starts in the text the sentence was parsed from."""
+        return sum(len(t.text) + len(t.space) for t in self.tokens[:i])
+
     def children(self, i: int) -> list[Token]:
         return [t for t in self.tokens if t.head == i and t.i != i]
 

@@ -23,6 +23,7 @@ class Pieces:
     addressed: set[str]
     parser: Parser
     contrasts: list[tuple[str, list[str]]]  # values set against another ("its 850 not 500"): (old, new values)
+    spoken: list[str]  # the turn's sentences as said, which the pieces were cut from
 
     @property
     def todo(self) -> list[str]:
@@ -32,7 +33,8 @@ class Pieces:
 
 def turn_pieces(parser: Parser, text: str) -> Pieces:
     """Parse one (masked) user turn and cut it into clauses; the clauses themselves are not parsed yet."""
-    cut = [one for s in sentences(normalise(text)) for one in (ellipsis.introduction(s) or [s])]
+    spoken = sentences(normalise(text))
+    cut = [one for s in spoken for one in (ellipsis.introduction(s) or [s])]
     parsed_sentences = [s for doc in parser.parse(cut) for s in doc] if cut else []
     notes = ellipsis.terse(parsed_sentences)
     if notes:  # "chef. nights. 2 kids.": notes about the speaker, said in full and parsed again
@@ -50,4 +52,4 @@ def turn_pieces(parser: Parser, text: str) -> Pieces:
             known[s.text] = [s]  # a one-clause sentence: its parse is the clause's, no second parse
         pieces.extend(cut_up)
     contrasts = [c for s in parsed_sentences if (c := corrections.contrast(s)) is not None]
-    return Pieces(corrections.apply(pieces), known, addressed, parser, contrasts)
+    return Pieces(corrections.apply(pieces), known, addressed, parser, contrasts, spoken)
