@@ -94,3 +94,20 @@ def test_a_repair_planned_against_a_moved_active_set_writes_nothing(k):
         store.list = real_list
     assert active_texts(s) == ["User keeps bees", "User lives in Leeds", "User lives in York"]
     assert len(repair.repair_scope(k.ctx, s.scope, T0 + timedelta(days=2))) == 1
+
+
+def test_two_named_friends_homes_are_two_people_not_one_attribute_twice(k):
+    s = k.scope("acme", "alice")
+    texts = ["User's friend Marek lives in Tilburg", "User's friend Ana lives in Rome"]
+    for i, t in enumerate(texts):
+        s.remember(t, now=T0 + timedelta(minutes=i))
+    [report] = k.maintain(now=T0 + timedelta(days=1))
+    assert report["repaired"] == [] and active_texts(s) == sorted(texts)
+
+
+def test_the_same_named_friend_with_two_homes_is_repaired(k):
+    s = k.scope("acme", "alice")
+    s.remember("User's friend Marek lives in Tilburg", now=T0)
+    s.remember("Marek lives in Gdańsk", now=T0 + timedelta(days=1))
+    [report] = k.maintain(now=T0 + timedelta(days=2))
+    assert len(report["repaired"]) == 1 and active_texts(s) == ["Marek lives in Gdańsk"]

@@ -95,7 +95,8 @@ class Fact:
 
     @property
     def key(self) -> tuple[str, str]:
-        return self.subject, self.attribute.name
+        """Whom and what: a named person by name, so two friends' homes are two values, not one twice."""
+        return self.name or self.subject, self.attribute.name
 
     def same_subject(self, other: Fact) -> bool:
         """Whether two facts are about the same one: the same subject, or a person named in both ("User's friend
