@@ -419,7 +419,7 @@ def test_a_self_introduction_written_as_a_list_is_one_claim_per_piece():
 
 
 def test_only_the_introduction_shape_is_read_as_one():
-    from kenning.lifecycle.extraction.ellipsis import introduction
+    from kenning.lifecycle.extraction.notes import introduction
 
     assert introduction("me, 45, still single lol") == ["I'm 45.", "I'm still single lol."]  # "me" is no name
     assert introduction("we went to paris, rome, 12 days total") is None  # no age-like number

@@ -236,8 +236,8 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
         return []  # "something I can make in 20 mins": a noun phrase, what the user does with it said in passing
     if not noise.has_verb(sent) and not first_person(text) and text.rstrip().endswith("!"):
         return []  # "HAPPY NEW YEAR!!!", "THE ROYAL ALBERT HALL?!!": an exclamation, nothing stated
-    if clause.question and not clause.request and not first_person(text) and noise.asks_back(sent):
-        return []  # "what concert was it?", "how was that?": a question about what the other speaker just said
+    if clause.question and not clause.request and not first_person(text) and (noise.asks_back(sent) or noise.asks_after(sent)):
+        return []  # "what concert was it?", "got any pics?": a question about the other speaker, asking for nothing
     if clause.hedged and not clause.request:
         return _hedge(text, clause, index) if noise.has_content(sent) else []
     if clause.subject in ("none", "thing") and not noise.has_content(sent) and not clause.request:

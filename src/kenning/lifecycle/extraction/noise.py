@@ -198,6 +198,17 @@ def asks_back(sent: Sentence) -> bool:
     return any(t.dep in ("nsubj", "nsubjpass", "expl") and t.lower in ("it", "this", "that", "these", "those", "they", "he", "she") for t in sent.tokens) or not has_content(sent)
 
 
+def asks_after(sent: Sentence) -> bool:
+    """A question about the other speaker, "you" said or left out, asking for nothing: "did you go in the
+    end?", "got any paintings to show?", "any fun plans for the summer?", "what type of guitar?". One that
+    asks for help ("any tips for a first marathon?") or has a subject of its own ("what insoles do
+    people rate?") says what the user wants to know."""
+    if any(t.lemma in lx.HELP_NOUNS for t in sent.tokens):
+        return False
+    subjects = [t for t in sent.tokens if t.dep in ("nsubj", "nsubjpass", "expl", "csubj")]
+    return all(t.lower in lx.SECOND_PERSON for t in subjects)
+
+
 def pleads(sent: Sentence) -> bool:
     return any(t.lower in ("please", "pls", "plz") for t in sent.tokens)
 

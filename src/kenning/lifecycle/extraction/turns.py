@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kenning.lifecycle.extraction import addressee, corrections, ellipsis, pointers
+from kenning.lifecycle.extraction import addressee, corrections, notes, pointers
 from kenning.lifecycle.extraction.clauses import split
 from kenning.lifecycle.extraction.normalise import normalise, sentences, trim
 from kenning.lifecycle.extraction.parse import InContext, Parser, Sentence
@@ -31,16 +31,22 @@ class Pieces:
         return [p for p in dict.fromkeys(self.pieces) if p not in self.known]
 
 
+def _again(parser: Parser, sents: list[Sentence], said: dict[int, str]) -> list[Sentence]:
+    """``sents`` with the sentence at each index of ``said`` replaced by the parse of what it says in full."""
+    if not said:
+        return sents
+    again = dict(zip(said, parser.parse(list(said.values()))))
+    return [t for n, s in enumerate(sents) for t in (again[n] if n in again else [s])]
+
+
 def turn_pieces(parser: Parser, text: str) -> Pieces:
     """Parse one (masked) user turn and cut it into clauses; the clauses themselves are not parsed yet."""
     spoken = sentences(normalise(text))
-    cut = [one for s in spoken for one in (ellipsis.introduction(s) or [s])]
+    cut = [one for s in spoken for one in (notes.introduction(s) or [s])]
     parsed_sentences = [s for doc in parser.parse(cut) for s in doc] if cut else []
-    notes = ellipsis.terse(parsed_sentences)
-    if notes:  # "chef. nights. 2 kids.": notes about the speaker, said in full and parsed again
-        said = list(notes.values())
-        again = dict(zip(notes, parser.parse(said)))
-        parsed_sentences = [t for n, s in enumerate(parsed_sentences) for t in (again[n] if n in again else [s])]
+    # "chef. nights. 2 kids.", then "plumber in barnsley, drive a transit": notes about the speaker, said in full
+    parsed_sentences = _again(parser, parsed_sentences, notes.terse(parsed_sentences))
+    parsed_sentences = _again(parser, parsed_sentences, {n: " ".join(said) for n, s in enumerate(parsed_sentences) if (said := notes.read(s))})
     parser = InContext(parser, parsed_sentences)  # clauses and wordings cut from this turn
     pieces: list[str] = []
     known: dict[str, list[Sentence]] = {}

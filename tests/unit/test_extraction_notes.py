@@ -1,0 +1,74 @@
+"""Notes about the speaker between commas, and questions about the other speaker (session 10).
+
+The sentences are written for these tests, not taken from the extraction corpus; the real bundled spaCy
+model parses them.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from kenning.lifecycle.extract import Turn
+from kenning.lifecycle.extraction import extract, notes
+from kenning.lifecycle.extraction.normalise import normalise, sentences
+from kenning.lifecycle.extraction.parse import default_parser
+
+
+def texts(text: str) -> list[str]:
+    return [c.text for c in extract([Turn("user", text)]).claims]
+
+
+def read(text: str) -> list[str] | None:
+    [sent] = default_parser().parse(sentences(normalise(text)))[0][:1]
+    return notes.read(sent)
+
+
+def one_holding(got: list[str], word: str, *others: str) -> bool:
+    return any(word in t.lower() and not any(o in t.lower() for o in others) for t in got)
+
+
+def test_notes_between_commas_are_one_claim_each():
+    got = texts("self employed joiner in wigan, drive a van, daughter's 15 an helps on sundays")
+    assert one_holding(got, "joiner", "van") and one_holding(got, "van", "joiner"), got
+    got = texts("im priti, 44, radiographer in leeds, mum of two (Ravi, 9)")
+    assert one_holding(got, "44", "radiographer", "mum") and one_holding(got, "radiographer", "44", "mum"), got
+    assert one_holding(got, "ravi", "radiographer", "44"), got
+
+
+def test_each_note_is_said_with_the_speaker_as_subject():
+    assert read("self employed joiner in wigan, drive a van") == ["I'm a self employed joiner in wigan.", "I drive a van."]
+    assert read("im priti, 44, radiographer in leeds") == ["I'm priti.", "I'm 44.", "I'm a radiographer in leeds."]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I like pizza, pasta, and sushi",  # one more item of a list
+        "tell me a joke, I need cheering up",  # an order, then a clause
+        "My manager Priscilla, who's the only reason I stayed, is leaving",  # someone else's job
+        "got three kids, well four if you count my stepson",  # said to someone
+        "two dogs, sorry, three dogs, and a nurse on nights",  # corrected as it goes
+        "I work at the depot in Crewe, 12 hour shifts, my back is wrecked",  # no note about who the speaker is
+        "is she a nurse, 40, from Derby?",  # a question
+    ],
+)
+def test_what_is_not_a_list_of_notes_is_read_as_it_is(text):
+    assert read(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["got any photos of the new kitchen?", "any fun plans for the weekend?", "what type of bike?", "did you go in the end?"],
+)
+def test_a_question_about_the_other_speaker_is_no_memory(text):
+    assert texts(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [("any tips for a first triathlon?", "triathlon"), ("what do runners usually eat before a race?", "race"),
+     ("can you find me a cheap hotel in Porto?", "porto"), ("what should I pack for Iceland?", "iceland")],
+)
+def test_a_question_that_asks_for_something_is_kept_as_an_episode(text, word):
+    got = extract([Turn("user", text)]).claims
+    assert any(word in c.text.lower() for c in got) and all(c.kind.value == "episode" for c in got), [c.text for c in got]
