@@ -72,3 +72,12 @@ def test_a_question_about_the_other_speaker_is_no_memory(text):
 def test_a_question_that_asks_for_something_is_kept_as_an_episode(text, word):
     got = extract([Turn("user", text)]).claims
     assert any(word in c.text.lower() for c in got) and all(c.kind.value == "episode" for c in got), [c.text for c in got]
+
+
+@pytest.mark.parametrize("text", ["check out this bowl I made!", "look at these two in the snow"])
+def test_a_picture_shown_is_no_request(text):
+    assert texts(text) == []
+
+
+def test_a_request_to_look_at_the_users_own_thing_is_kept():
+    assert any("CV" in t for t in texts("look at my CV and tell me if it reads ok")), texts("look at my CV and tell me if it reads ok")

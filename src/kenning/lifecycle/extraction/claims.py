@@ -264,6 +264,8 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
     yours = any(t.dep != "nsubj" for t in addressee.addressed(sent)) and not any(t.lower in ("my", "our") for t in sent.tokens)
     if asked and (addressee.passes_on(sent) or yours):
         return []  # "give Tom a hug from me", "keep me posted", "send me your drawings": between the two speakers
+    if asked and noise.shows(sent):
+        return []  # "check out this piece I made!": a picture shown, nothing asked for
     if asked and not first_person(text) and not noise.has_content(sent):
         return []  # "stop it", "get better soon": nothing asked for
     if not (clause.request or clause.question or clause.hedged) and noise.bare_event(sent):

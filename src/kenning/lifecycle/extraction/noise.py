@@ -209,6 +209,19 @@ def asks_after(sent: Sentence) -> bool:
     return all(t.lower in lx.SECOND_PERSON for t in subjects)
 
 
+def shows(sent: Sentence) -> bool:
+    """An order to look at something the speaker is showing: "check out this piece I made!", "look at this pic
+    of him". The picture is in the conversation; nothing is asked for ("look at my CV" asks for a reading)."""
+    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
+    if root is None or root.tag != "VB" or root.lemma not in ("check", "look", "see"):
+        return False
+    kids = sent.children(root.i)
+    looked = [c for c in kids if c.dep == "dobj"] if any(c.dep == "prt" and c.lower == "out" for c in kids) else [
+        g for c in kids if c.dep == "prep" and c.lower == "at" for g in sent.children(c.i) if g.dep == "pobj"]
+    return any(d.lower in ("this", "these", "that", "those") for o in looked for d in sent.children(o.i)) and not any(
+        t.lower in ("for", "if", "whether", "when") for t in sent.tokens)
+
+
 def pleads(sent: Sentence) -> bool:
     return any(t.lower in ("please", "pls", "plz") for t in sent.tokens)
 

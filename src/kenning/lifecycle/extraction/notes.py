@@ -199,8 +199,8 @@ def _strong(piece: list[Token]) -> bool:
         return True
     if any(t.dep == "poss" or t.lower in ("the", "his", "her", "their") for t in piece):
         return False  # "my manager Priscilla": someone else's job
-    tokens = [t for t in _content(piece) if t.pos != "PUNCT"][:3]
-    return any(lx.JOB_WORD.fullmatch(t.text) or _shaped_job(tokens, n) for n, t in enumerate(tokens))
+    tokens = [t for t in _content(piece) if t.pos != "PUNCT"]
+    return any(lx.JOB_WORD.fullmatch(t.text) or _shaped_job(tokens, n) for n, t in enumerate(tokens[:3]))
 
 
 def _shaped_job(tokens: list[Token], n: int) -> bool:
@@ -208,6 +208,9 @@ def _shaped_job(tokens: list[Token], n: int) -> bool:
     wigan", "sommelier at a hotel" (alone, "lekker" or "banger" is no job)."""
     t = tokens[n]
     after = tokens[n + 1].lower if n + 1 < len(tokens) else ""
+    before = tokens[n - 1] if n else None
+    if before is not None and before.pos == "ADP":
+        return False  # "maybe at christ in bangalore": a place, however it ends
     return t.pos in ("NOUN", "PROPN") and bool(re.fullmatch(slots.JOB, t.lower)) and after in ("in", "at", "for", "from", "on")
 
 
@@ -233,6 +236,8 @@ def _said(sent: Sentence, piece: list[Token], kind: str) -> str:
         return said
     if (words[0].pos == "ADP" or (len(words) == 1 and words[0].pos == "ADJ")) and words[0].lower not in lx.FILLER_WORDS:
         return f"I'm {text}."  # "single", "from Kraków", "out of stockport"
+    if words[0].lower in ("a", "an"):
+        return f"I'm {text}."  # "I'm 41, a teacher"
     head = next((t for t in words if t.pos not in ("ADJ", "NUM", "DET")), words[0])
     if head.tag == "NN" and head.lemma not in lx.TIME_NOUNS and not corrections.shape(head.text) and words[0].pos != "NUM":
         return f"I'm {'an' if text[0].lower() in 'aeiou' else 'a'} {text}."  # "radiographer in leeds", "mum of two"
