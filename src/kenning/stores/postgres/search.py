@@ -16,6 +16,7 @@ whether it was (``ranked``).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 from datetime import datetime, timedelta, timezone
 import numpy as np
 import psycopg
@@ -153,42 +154,50 @@ class SearchMixin:
         rank: Callable[[Partition], T],
         refresh: Callable[[T], Sequence[str]] | None = None,
         now: datetime | None = None,
-    ) -> tuple[Partition, T]:
+        finish: Callable[[Partition, T], Any] | None = None,
+    ) -> tuple[Partition, Any]:
         """``rank`` of the scope's current partition, run on the cached one while the server confirms it, in one round trip.
 
         Without a refresh the generation check is sent before ``rank`` runs and
-        read after, so the round trip overlaps the ranking (a store call inside
-        ``rank`` reads the reply first and reuses the connection). With one, the
-        refresh write is sent after ``rank``, applied only if the generation the
-        cached partition was loaded at is still the scope's, and says whether it
-        was. Should the cached partition be stale, the fresh one is loaded and
-        ranked again.
+        read after ``finish``, so the round trip overlaps the ranking (a store
+        call inside ``rank`` or ``finish`` reads the reply first and reuses the
+        connection). With one, the refresh write is sent after ``rank`` and read
+        after ``finish``: applied only if the generation the cached partition
+        was loaded at is still the scope's, it says whether it was. Should the
+        cached partition be stale, the fresh one is loaded and ranked again.
         """
+        done = finish if finish is not None else (lambda _part, result: result)
         part = self._cache.get(scope)
-        if part is not None and refresh is not None:
-            result = rank(part)
-            ids = list(refresh(result))
-            if ids and self._touch_if_current(scope, part, ids, now):  # type: ignore[arg-type]
-                return part, result
-            if not ids and self._current(scope, part, None):
-                return part, result
-        elif part is not None:
+        if part is not None:
+            ids: list[str] = []
             with self._conn("search") as conn:
-                pending = self._send(conn, "kenning_gen", (scope.tenant_id, scope.user_id))
+                pending = self._send(conn, "kenning_gen", (scope.tenant_id, scope.user_id)) if refresh is None else None
                 self._local.held = pending
                 try:
                     result = rank(part)
+                    if refresh is not None:
+                        ids = list(refresh(result))
+                        pending = self._local.held = (
+                            self._send(conn, "kenning_touch", [
+                                str(part.gen), str(part.touched), scope.tenant_id, scope.user_id, now.isoformat(),  # type: ignore[union-attr]
+                                _text_array(ids),
+                            ])
+                            if ids else self._send(conn, "kenning_gen", (scope.tenant_id, scope.user_id))
+                        )
+                    out = done(part, result)
                 finally:
                     self._local.held = None
-                    current = self._current(scope, part, pending)
+                    current = pending is not None and (
+                        self._touched_if_current(scope, pending, ids, now) if ids else self._current(scope, part, pending)  # type: ignore[arg-type]
+                    )
             if current:
-                return part, result
+                return part, out
         part = self.partition(scope)
         result = rank(part)
         ids = list(refresh(result)) if refresh is not None else []
         if ids:
             self.touch(scope, ids, now)  # type: ignore[arg-type]
-        return part, result
+        return part, done(part, result)
 
     def _current(self, scope: Scope, part: Partition, pending: Pending | None) -> bool:
         """Whether ``part`` is still the scope's partition (generation and refresh count), from ``pending``'s reply or a new query."""
@@ -202,16 +211,14 @@ class SearchMixin:
             gen, touched = (int(got[0][0]), int(got[0][1])) if got else (0, 0)
         return part.gen == gen and part.touched == touched
 
-    def _touch_if_current(self, scope: Scope, part: Partition, ids: list[str], now: datetime) -> bool:
-        """``touch`` in one statement, applied only if ``part`` is still current when the statement starts; whether it was.
+    def _touched_if_current(self, scope: Scope, pending: Pending, ids: list[str], now: datetime) -> bool:
+        """The reply of ``kenning_touch`` sent for a cached partition: whether it was still current, so the refresh was written.
 
         The scope's refresh count is bumped either way (an empty refresh when
         stale), so the count still orders every write of ``last_used_at``.
         """
-        with self._conn("touch") as conn:
-            rows = self._send(conn, "kenning_touch", [
-                str(part.gen), str(part.touched), scope.tenant_id, scope.user_id, now.isoformat(), _text_array(ids),
-            ]).rows()
+        with translated("touch"):
+            rows = pending.rows()
         if not rows or rows[0][2] != "t":
             return False
         self._cache.touched(scope, int(rows[0][0]), int(rows[0][1]), ids, us(now))
