@@ -10,7 +10,8 @@ so the engines agree on records, order and scores.
 A search costs one round trip: without a refresh, the generation check is
 sent before the ranking runs and read after it; with one, the refresh is one
 statement that writes only if the cached partition is still current and says
-whether it was (``ranked``).
+whether it was, read after the hits' records (``ranked``). Refreshes go to
+the narrow ``kenning_last_used``, not the rows holding vectors.
 """
 
 from __future__ import annotations
