@@ -286,8 +286,8 @@ class ScopedMemory:
         where = inputs.clean_filter(where, filters)
         session = session_id or at.date().isoformat()
 
-        def refreshed(hits: list[Hit]) -> list[str]:
-            return self.system._allowed_refreshes(self.scope, session, [h.memory.id for h in hits]) if hits else []
+        def refreshed(ids: list[str]) -> list[str]:
+            return self.system._allowed_refreshes(self.scope, session, ids) if ids else []
 
         return run_search(self.ctx, self.scope, query, at, k, min_relevance, where, refreshed if refresh else None)
 

@@ -181,6 +181,22 @@ def test_delete_scope_removes_one_scope_only(engine):
     assert engine.search_keywords(A, "alpha", k=5, now=T0) == []
 
 
+def test_a_refresh_moves_last_used_forward_on_every_read_and_leaves_with_its_scope(engine):
+    a, b, other = mem(A, "alpha"), mem(A, "beta"), mem(B, "alpha too")
+    engine.insert(A, [a, b])
+    engine.insert(B, [other])
+    engine.touch(A, [a.id], later(60))
+    engine.touch(A, [a.id, b.id], later(30))  # an earlier refresh moves nothing back
+    want = {a.id: later(60), b.id: later(30)}
+    assert {m.id: m.last_used_at for m in engine.list(A)} == want
+    assert {m.id: m.last_used_at for m in engine.export(A)} == want
+    assert [m.last_used_at for m in engine.get_many(A, [a.id, b.id])] == [want[m.id] for m in engine.get_many(A, [a.id, b.id])]
+    assert engine.get(B, other.id).last_used_at == T0
+    engine.delete_scope(A)
+    engine.insert(A, [a, b])  # the same ids again (an export imported back): nothing of their old refreshes is left
+    assert {m.id: m.last_used_at for m in engine.export(A)} == {a.id: T0, b.id: T0}
+
+
 def test_guarded_transition_race_has_one_winner(engine):
     a = mem(A, "pending", status=Status.PROVISIONAL)
     engine.insert(A, [a])

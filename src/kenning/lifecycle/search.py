@@ -19,9 +19,10 @@ from kenning.types import Hit, Memory, Scope
 
 def run_search(
     ctx: Context, scope: Scope, query: str, at: datetime, k: int, min_relevance: float | None, where: dict[str, Any],
-    refreshed: Callable[[list[Hit]], list[str]] | None,
+    refreshed: Callable[[list[str]], list[str]] | None,
 ) -> list[Hit]:
-    """The top ``k`` hits for ``query`` at ``at``; ``refreshed(hits)`` (if given) names the ids whose ``last_used_at`` is refreshed."""
+    """The top ``k`` hits for ``query`` at ``at``; ``refreshed(ids)`` (if given) names which of the hits' ids have their
+    ``last_used_at`` refreshed."""
     store, policy = ctx.store, ctx.policy
     terms = retrieve.query_terms(query, scope.user_id)
     # Names the query writes are weighed as entity evidence; those that are some memory's subject in the scope then
@@ -42,21 +43,27 @@ def run_search(
         # One pass over the scope's cached partition: cosine and keyword evidence for
         # every record in numpy, whole records read only for the k returned. The store
         # writes the refresh (and may confirm its cached partition in the same round trip).
-        def rank(part: Any) -> list[Hit]:
+        def rank(part: Any) -> list[tuple[str, Any]]:
             ranked = retrieve.search_partition(part, vector if vector is not None else embed(part), terms, at, policy, k,
                                                min_relevance, entities)
-            records = {m.id: m for m in store.records(scope, part, [r.position for r in ranked])}
-            return [
-                Hit(records[part.ids[r.position]], r.score, r.components) for r in ranked if part.ids[r.position] in records
-            ]
+            return [(part.ids[r.position], r) for r in ranked]
 
-        return store.ranked(scope, rank, refreshed, at)[1]
+        def whole(part: Any, ranked: list[tuple[str, Any]]) -> list[Hit]:
+            records = {m.id: m for m in store.records(scope, part, [r.position for _, r in ranked])}
+            return [Hit(records[mid], r.score, r.components) for mid, r in ranked if mid in records]
+
+        # The refresh names the ids ranked before their records are read, so a client/server
+        # store can send it and read the records (``whole``) while it travels.
+        def refresh(ranked: list[tuple[str, Any]]) -> list[str]:
+            return refreshed([mid for mid, _ in ranked]) if refreshed is not None and ranked else []
+
+        return store.ranked(scope, rank, refresh if refreshed is not None else None, at, whole)[1]
     # A filtered search (or a store without a partition): the filter is part of the
     # store's queries, so the candidates are the best of what it keeps, ranked as above.
     if vector is None:
         vector = embed(store.partition(scope) if supports(store, PartitionStore) else None)
     hits = _search_candidates(ctx, scope, query, terms, vector, at, k, min_relevance, where, entities)
-    allowed = refreshed(hits) if refreshed is not None else []
+    allowed = refreshed([h.memory.id for h in hits]) if refreshed is not None and hits else []
     if allowed:
         store.touch(scope, allowed, at)
     return hits

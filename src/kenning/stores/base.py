@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Protocol, TypeVar, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 
@@ -240,22 +240,24 @@ class PartitionStore(Protocol):
         rank: Callable[[Partition], T],
         refresh: Callable[[T], Sequence[str]] | None = None,
         now: datetime | None = None,
-    ) -> tuple[Partition, T]:
-        """The scope's current partition and ``rank`` of it; then, with ``refresh``, ``touch`` at ``now`` of the ids
-        ``refresh(result)`` names.
+        finish: Callable[[Partition, T], Any] | None = None,
+    ) -> tuple[Partition, Any]:
+        """The scope's current partition and ``rank`` of it (then ``finish(part, result)``, if given); with
+        ``refresh``, ``touch`` at ``now`` of the ids ``refresh(result)`` names.
 
-        ``rank`` may read records through the store; ``refresh`` must not call
-        it. An engine may run ``rank`` on its cached partition and confirm that
-        the partition is current afterwards, in the same round trip as the
-        refresh write (ranking again on the fresh partition if it was not), so a
-        client/server engine pays one round trip per search.
+        ``rank`` and ``finish`` may read records through the store; ``refresh``
+        must not call it. An engine may run ``rank`` on its cached partition
+        and confirm that the partition is current afterwards, in the same round
+        trip as the refresh write (ranking again on the fresh partition if it
+        was not), so a client/server engine pays one round trip per search, and
+        may run ``finish`` while that round trip travels.
         """
         part = self.partition(scope)
         result = rank(part)
         ids = refresh(result) if refresh is not None else ()
         if ids:
             self.touch(scope, ids, now)  # type: ignore[attr-defined]  # every engine is a MemoryStore
-        return part, result
+        return part, (finish(part, result) if finish is not None else result)
 
 
 @runtime_checkable

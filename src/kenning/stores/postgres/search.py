@@ -10,12 +10,14 @@ so the engines agree on records, order and scores.
 A search costs one round trip: without a refresh, the generation check is
 sent before the ranking runs and read after it; with one, the refresh is one
 statement that writes only if the cached partition is still current and says
-whether it was (``ranked``).
+whether it was, read after the hits' records (``ranked``). Refreshes go to
+the narrow ``kenning_last_used``, not the rows holding vectors.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 from datetime import datetime, timedelta, timezone
 import numpy as np
 import psycopg
@@ -29,21 +31,36 @@ from kenning.errors import ValidationError
 from kenning.types import Filter, Memory, Scope, Status
 
 SCOPE = "m.tenant_id = %(t)s AND m.user_id = %(u)s"
+# The memories with their last use: a refresh is written to the narrow ``kenning_last_used``
+# (migration m005), never into the row holding the vector; a memory's last use is the later
+# of the two (the row's own value is the one inserted, or one an older process refreshed).
+MEMORIES = (
+    "kenning_memories m LEFT JOIN kenning_last_used u "
+    "ON u.tenant_id = m.tenant_id AND u.user_id = m.user_id AND u.id = m.id"
+)
+LAST_USED = "greatest(m.last_used_at, u.at)"
 # Statements sent through libpq (``Pending``), prepared once per connection.
 _PREPARED = {
     "kenning_gen": "SELECT gen, touched FROM kenning_scope_gen WHERE tenant_id = $1::text AND user_id = $2::text",
-    # The refresh, written only if the partition ranked is still current ($1, $2: its gen and touched).
-    # The memories are updated before the scope's row is locked (``t`` is read by the outer UPDATE),
-    # the order every write takes; the refresh count is bumped either way, so it still orders every
-    # write of last_used_at. A recency hint: its commit does not wait for the WAL flush.
+    # The refresh ($3, $4: the scope; $5: now; $6: the ids), written only if the partition ranked is
+    # still current ($1, $2: its gen and touched; a negative $1 writes it regardless). The scope's
+    # rows of ``kenning_last_used`` move forward, and those missing are created for the scope's
+    # memories among the ids. They are written before the scope's row is locked (``up`` and ``ins``
+    # are read by the outer UPDATE), the order every write takes; the refresh count is bumped
+    # either way, so it still orders every write of last_used_at. A recency hint: its commit does
+    # not wait for the WAL flush.
     "kenning_touch": (
-        "WITH s AS (SELECT gen = $1::bigint AND touched = $2::bigint AS ok FROM kenning_scope_gen "
-        "WHERE tenant_id = $3::text AND user_id = $4::text), "
+        "WITH s AS (SELECT $1::bigint < 0 OR coalesce((SELECT gen = $1::bigint AND touched = $2::bigint "
+        "FROM kenning_scope_gen WHERE tenant_id = $3::text AND user_id = $4::text), false) AS ok), "
         "c AS (SELECT set_config('synchronous_commit', 'off', true)), "
-        "t AS (UPDATE kenning_memories SET last_used_at = greatest(last_used_at, $5::timestamptz) "
-        "WHERE tenant_id = $3 AND user_id = $4 AND id = ANY($6::text[]) AND (SELECT ok FROM s) RETURNING 1) "
-        "UPDATE kenning_scope_gen g SET touched = g.touched + 1 FROM (SELECT count(*) FROM t) n, c, s "
-        "WHERE g.tenant_id = $3 AND g.user_id = $4 RETURNING g.gen, g.touched, s.ok"
+        "up AS (UPDATE kenning_last_used SET at = greatest(at, $5::timestamptz) "
+        "WHERE tenant_id = $3 AND user_id = $4 AND id = ANY($6::text[]) AND (SELECT ok FROM s) RETURNING id), "
+        "ins AS (INSERT INTO kenning_last_used (tenant_id, user_id, id, at) "
+        "SELECT m.tenant_id, m.user_id, m.id, $5 FROM kenning_memories m WHERE m.tenant_id = $3 AND m.user_id = $4 "
+        "AND m.id = ANY(ARRAY(SELECT unnest($6::text[]) EXCEPT SELECT id FROM up)) AND (SELECT ok FROM s) "
+        "ON CONFLICT (tenant_id, user_id, id) DO UPDATE SET at = greatest(kenning_last_used.at, excluded.at) RETURNING 1) "
+        "UPDATE kenning_scope_gen g SET touched = g.touched + 1 FROM (SELECT count(*) FROM up) a, "
+        "(SELECT count(*) FROM ins) b, c, s WHERE g.tenant_id = $3 AND g.user_id = $4 RETURNING g.gen, g.touched, s.ok"
     ),
 }
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
@@ -71,24 +88,15 @@ class SearchMixin:
     def touch(self, scope: Scope, ids: Sequence[str], now: datetime) -> None:
         if not ids:
             return
-        # One statement, one round trip. A recency hint on the read path: losing the last
-        # instants of touches in a crash is harmless, so its commit does not wait for the WAL
-        # flush. The memories are updated before the scope's row is locked (``t`` is read by
-        # the outer UPDATE), the order every write takes; that row lock orders refreshes of
-        # one scope, so a cached partition exactly one behind missed none and is brought
-        # forward, otherwise the next search reloads the column.
-        rows = self._rows(
-            "touch",
-            "WITH c AS (SELECT set_config('synchronous_commit', 'off', true)), "
-            "t AS (UPDATE kenning_memories SET last_used_at = greatest(last_used_at, %(now)s) "
-            "WHERE tenant_id = %(t)s AND user_id = %(u)s AND id = ANY(%(ids)s::text[]) RETURNING 1) "
-            "UPDATE kenning_scope_gen g SET touched = g.touched + 1 FROM (SELECT count(*) FROM t) n, c "
-            "WHERE g.tenant_id = %(t)s AND g.user_id = %(u)s RETURNING g.gen, g.touched",
-            {"now": now, "t": scope.tenant_id, "u": scope.user_id, "ids": list(ids)},
-        )
-        row = rows[0] if rows else None
-        if row is not None:
-            self._cache.touched(scope, row[0], row[1], ids, us(now))
+        # One statement, one round trip (``kenning_touch``, unchecked). The scope's row lock orders
+        # refreshes of one scope, so a cached partition exactly one behind missed none and is
+        # brought forward, otherwise the next search reloads the column.
+        with self._conn("touch") as conn:
+            rows = self._send(conn, "kenning_touch", [
+                "-1", "0", scope.tenant_id, scope.user_id, now.isoformat(), _text_array(list(ids)),
+            ]).rows()
+        if rows:
+            self._cache.touched(scope, int(rows[0][0]), int(rows[0][1]), ids, us(now))
 
     def partition(self, scope: Scope) -> Partition:
         """The scope's active and provisional records as one in-memory ``Partition``, current as of this call."""
@@ -101,7 +109,7 @@ class SearchMixin:
                 if part.touched != touched:  # refreshed by another process: reload that one column
                     fresh = part.last_used.copy()
                     for mid, used in cur.execute(
-                        f"SELECT m.id, {_US_SQL.format('m.last_used_at')} FROM kenning_memories m "
+                        f"SELECT m.id, {_US_SQL.format(LAST_USED)} FROM {MEMORIES} "
                         f"WHERE {SCOPE} AND m.status IN ('active', 'provisional')",
                         args,
                     ):
@@ -115,9 +123,9 @@ class SearchMixin:
             rows = cur.execute(
                 f"SELECT m.id, m.status = 'active', coalesce({_US_SQL.format('m.expires_at')}, {NEVER}), "
                 f"vector_send(m.embedding), {kind_code_sql('m.kind')}, m.importance, m.confidence, "
-                f"{_US_SQL.format('m.created_at')}, {_US_SQL.format('m.last_used_at')}, m.terms, "
+                f"{_US_SQL.format('m.created_at')}, {_US_SQL.format(LAST_USED)}, m.terms, "
                 "CASE WHEN m.terms IS NULL THEN m.text END, CASE WHEN m.terms IS NULL THEN m.metadata->>'context' END "
-                f"FROM kenning_memories m WHERE {SCOPE} AND m.status IN ('active', 'provisional') "
+                f"FROM {MEMORIES} WHERE {SCOPE} AND m.status IN ('active', 'provisional') "
                 "AND m.embedding IS NOT NULL ORDER BY m.id",
                 args,
             ).fetchall()
@@ -147,42 +155,50 @@ class SearchMixin:
         rank: Callable[[Partition], T],
         refresh: Callable[[T], Sequence[str]] | None = None,
         now: datetime | None = None,
-    ) -> tuple[Partition, T]:
+        finish: Callable[[Partition, T], Any] | None = None,
+    ) -> tuple[Partition, Any]:
         """``rank`` of the scope's current partition, run on the cached one while the server confirms it, in one round trip.
 
         Without a refresh the generation check is sent before ``rank`` runs and
-        read after, so the round trip overlaps the ranking (a store call inside
-        ``rank`` reads the reply first and reuses the connection). With one, the
-        refresh write is sent after ``rank``, applied only if the generation the
-        cached partition was loaded at is still the scope's, and says whether it
-        was. Should the cached partition be stale, the fresh one is loaded and
-        ranked again.
+        read after ``finish``, so the round trip overlaps the ranking (a store
+        call inside ``rank`` or ``finish`` reads the reply first and reuses the
+        connection). With one, the refresh write is sent after ``rank`` and read
+        after ``finish``: applied only if the generation the cached partition
+        was loaded at is still the scope's, it says whether it was. Should the
+        cached partition be stale, the fresh one is loaded and ranked again.
         """
+        done = finish if finish is not None else (lambda _part, result: result)
         part = self._cache.get(scope)
-        if part is not None and refresh is not None:
-            result = rank(part)
-            ids = list(refresh(result))
-            if ids and self._touch_if_current(scope, part, ids, now):  # type: ignore[arg-type]
-                return part, result
-            if not ids and self._current(scope, part, None):
-                return part, result
-        elif part is not None:
+        if part is not None:
+            ids: list[str] = []
             with self._conn("search") as conn:
-                pending = self._send(conn, "kenning_gen", (scope.tenant_id, scope.user_id))
+                pending = self._send(conn, "kenning_gen", (scope.tenant_id, scope.user_id)) if refresh is None else None
                 self._local.held = pending
                 try:
                     result = rank(part)
+                    if refresh is not None:
+                        ids = list(refresh(result))
+                        pending = self._local.held = (
+                            self._send(conn, "kenning_touch", [
+                                str(part.gen), str(part.touched), scope.tenant_id, scope.user_id, now.isoformat(),  # type: ignore[union-attr]
+                                _text_array(ids),
+                            ])
+                            if ids else self._send(conn, "kenning_gen", (scope.tenant_id, scope.user_id))
+                        )
+                    out = done(part, result)
                 finally:
                     self._local.held = None
-                    current = self._current(scope, part, pending)
+                    current = pending is not None and (
+                        self._touched_if_current(scope, pending, ids, now) if ids else self._current(scope, part, pending)  # type: ignore[arg-type]
+                    )
             if current:
-                return part, result
+                return part, out
         part = self.partition(scope)
         result = rank(part)
         ids = list(refresh(result)) if refresh is not None else []
         if ids:
             self.touch(scope, ids, now)  # type: ignore[arg-type]
-        return part, result
+        return part, done(part, result)
 
     def _current(self, scope: Scope, part: Partition, pending: Pending | None) -> bool:
         """Whether ``part`` is still the scope's partition (generation and refresh count), from ``pending``'s reply or a new query."""
@@ -196,16 +212,14 @@ class SearchMixin:
             gen, touched = (int(got[0][0]), int(got[0][1])) if got else (0, 0)
         return part.gen == gen and part.touched == touched
 
-    def _touch_if_current(self, scope: Scope, part: Partition, ids: list[str], now: datetime) -> bool:
-        """``touch`` in one statement, applied only if ``part`` is still current when the statement starts; whether it was.
+    def _touched_if_current(self, scope: Scope, pending: Pending, ids: list[str], now: datetime) -> bool:
+        """The reply of ``kenning_touch`` sent for a cached partition: whether it was still current, so the refresh was written.
 
         The scope's refresh count is bumped either way (an empty refresh when
         stale), so the count still orders every write of ``last_used_at``.
         """
-        with self._conn("touch") as conn:
-            rows = self._send(conn, "kenning_touch", [
-                str(part.gen), str(part.touched), scope.tenant_id, scope.user_id, now.isoformat(), _text_array(ids),
-            ]).rows()
+        with translated("touch"):
+            rows = pending.rows()
         if not rows or rows[0][2] != "t":
             return False
         self._cache.touched(scope, int(rows[0][0]), int(rows[0][1]), ids, us(now))

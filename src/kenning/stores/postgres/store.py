@@ -44,11 +44,12 @@ from kenning.stores.postgres.schedule import ScheduleMixin
 from kenning.stores.postgres.filters import predicate
 from kenning.stores.postgres.adapt import Vector, register_vector, translated
 from kenning.stores.postgres.migrations import migrate
-from kenning.stores.postgres.search import SCOPE as _SCOPE, SearchMixin
+from kenning.stores.postgres.search import LAST_USED, MEMORIES, SCOPE as _SCOPE, SearchMixin
 from kenning.types import ApiKey, AuditEntry, Changeset, Filter, Kind, Memory, Scope, Status
 
+# Read from ``MEMORIES`` (the rows joined with their last use).
 _COLS = (
-    "m.id, m.tenant_id, m.user_id, m.kind, m.text, m.source, m.source_refs, m.created_at, m.last_used_at, "
+    f"m.id, m.tenant_id, m.user_id, m.kind, m.text, m.source, m.source_refs, m.created_at, {LAST_USED}, "
     "m.importance, m.confidence, m.supersedes, m.expires_at, m.sensitivity, m.status, m.session_id, m.metadata, m.embedding"
 )
 _INSERT = (
@@ -240,6 +241,7 @@ class PostgresStore(SearchMixin, ScheduleMixin, StoreBase, KeyStore, LeaseStore,
         with self._tx("delete scope") as conn:
             n = conn.execute("DELETE FROM kenning_memories WHERE tenant_id = %s AND user_id = %s", args).rowcount
             conn.execute("DELETE FROM kenning_audit WHERE tenant_id = %s AND user_id = %s", args)
+            conn.execute("DELETE FROM kenning_last_used WHERE tenant_id = %s AND user_id = %s", args)
             conn.execute(_BUMP, (*args, 1))
         self._cache.discard(scope)
         return n
@@ -260,7 +262,7 @@ class PostgresStore(SearchMixin, ScheduleMixin, StoreBase, KeyStore, LeaseStore,
             return []
         rows = self._rows(
             "read",
-            f"SELECT {_COLS} FROM kenning_memories m WHERE {_SCOPE} AND m.id = ANY(%(ids)s::text[])",
+            f"SELECT {_COLS} FROM {MEMORIES} WHERE {_SCOPE} AND m.id = ANY(%(ids)s::text[])",
             {"t": scope.tenant_id, "u": scope.user_id, "ids": ids},
         )
         return [_memory(r) for r in rows]
@@ -277,7 +279,7 @@ class PostgresStore(SearchMixin, ScheduleMixin, StoreBase, KeyStore, LeaseStore,
     ) -> list[Memory]:
         if not statuses:
             return []
-        sql = f"SELECT {_COLS} FROM kenning_memories m WHERE {_SCOPE} AND m.status = ANY(%(st)s::text[])"
+        sql = f"SELECT {_COLS} FROM {MEMORIES} WHERE {_SCOPE} AND m.status = ANY(%(st)s::text[])"
         params: dict = {"t": scope.tenant_id, "u": scope.user_id, "st": [s.value for s in statuses]}
         if kinds:
             sql += " AND m.kind = ANY(%(kinds)s::text[])"
@@ -302,7 +304,7 @@ class PostgresStore(SearchMixin, ScheduleMixin, StoreBase, KeyStore, LeaseStore,
     def citing(self, scope: Scope, memory_id: str) -> list[Memory]:
         rows = self._rows(
             "read",
-            f"SELECT {_COLS} FROM kenning_memories m WHERE {_SCOPE} "
+            f"SELECT {_COLS} FROM {MEMORIES} WHERE {_SCOPE} "
             "AND (%(ref)s = ANY(m.source_refs) OR %(ref)s = ANY(m.supersedes))",
             {"t": scope.tenant_id, "u": scope.user_id, "ref": memory_id},
         )
@@ -311,7 +313,7 @@ class PostgresStore(SearchMixin, ScheduleMixin, StoreBase, KeyStore, LeaseStore,
     def export(self, scope: Scope) -> list[Memory]:
         rows = self._rows(
             "export",
-            f"SELECT {_COLS} FROM kenning_memories m WHERE {_SCOPE} ORDER BY m.created_at, m.id",
+            f"SELECT {_COLS} FROM {MEMORIES} WHERE {_SCOPE} ORDER BY m.created_at, m.id",
             {"t": scope.tenant_id, "u": scope.user_id},
         )
         return [_memory(r) for r in rows]
