@@ -1,4 +1,5 @@
-"""Notes about the speaker between commas, and questions about the other speaker (session 10).
+"""Readings added in session 10: notes about the speaker between commas, questions about the other speaker,
+a picture shown, a retraction asked as a favour.
 
 The sentences are written for these tests, not taken from the extraction corpus; the real bundled spaCy
 model parses them.
@@ -81,3 +82,8 @@ def test_a_picture_shown_is_no_request(text):
 
 def test_a_request_to_look_at_the_users_own_thing_is_kept():
     assert any("CV" in t for t in texts("look at my CV and tell me if it reads ok")), texts("look at my CV and tell me if it reads ok")
+
+
+def test_a_retraction_asked_as_a_favour_points_at_its_topic():
+    (p,) = [c for c in extract([Turn("user", "do me a favour and forget what i said about the redundancy")]).claims]
+    assert p.metadata.get("pointer") and "redundancy" in p.metadata["pointer_topic"], (p.text, p.metadata)

@@ -613,6 +613,8 @@ def test_partner_status_needs_the_same_named_partner_and_a_new_status(old, new):
         (["User takes the ferry to Bergen on Fridays."], "Disregard everything about the ferry.", 0),
         (["User is learning Portuguese on Duolingo.", "User likes jazz."], "That Portuguese stuff was wrong.", 0),
         (["User plays badminton at the leisure centre."], "Strike the bit about badminton, please.", 0),
+        (["User is a postman.", "User and their wife are getting divorced."], "Forget what the user said about the divorce.", 1),
+        (["User is moving to Cork in June."], "Scratch the bit about the move.", 0),
     ],
 )
 def test_a_claim_pointed_at_by_one_of_its_words_is_retracted(olds, said, target):

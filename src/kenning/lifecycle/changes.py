@@ -315,8 +315,9 @@ POINTER_MARGIN = 0.1
 
 
 def _pointer_words(text: str) -> set[str]:
-    """Word stems plus tokens holding a digit ("6am", "28th"), which ``stems`` leaves out."""
-    return stems(text) | {w for w in text.lower().split() if re.search(r"\d", w)}
+    """Word stems plus tokens holding a digit ("6am", "28th"), which ``stems`` leaves out; a final "e" goes, so
+    the word pointed at meets the same word in another form ("the divorce" / "getting divorced")."""
+    return {w[:-1] if w.endswith("e") and len(w) >= 4 else w for w in stems(text)} | {w for w in text.lower().split() if re.search(r"\d", w)}
 
 
 def facts_of(memory: Memory) -> list[Fact]:

@@ -21,6 +21,10 @@ def pointer_topic(sent: Sentence) -> str | None:
     such a pointer."""
     first = next((t for t in sent.tokens if t.lower not in lx.CLAUSE_ADVERBS and t.lower != "please" and t.pos != "PUNCT"), None)
     root = first if first is not None and first.lemma in lx.RETRACT_VERBS else next((t for t in sent.tokens if t.dep == "ROOT"), None)
+    if root is not None and root.lemma not in lx.RETRACT_VERBS and root.tag == "VB":
+        # "do us a favour and forget what I said about …", "be a love and ignore …": the order is the second verb
+        root = next((t for t in sent.tokens if t.lemma in lx.RETRACT_VERBS and t.tag == "VB" and t.dep in ("conj", "xcomp")
+                     and t.head == root.i), root)
     wrong = any(t.lemma in lx.WRONG_WORDS and t.dep in ("acomp", "attr") and sent.tokens[t.head].lemma == "be" for t in sent.tokens)
     if root is None or (not wrong and (root.lemma not in lx.RETRACT_VERBS or root.tag not in ("VB", "VBP", "NN"))):
         return None
