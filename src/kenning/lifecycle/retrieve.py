@@ -99,7 +99,7 @@ class Policy:
     entity_mention: float = 0.6
     # Time evidence: added to the relevance of a memory whose text says when (``text.states_time``) for a query
     # asking when (``text.asks_when``). 0: off. LoCoMo pooled R@10 (conversations 1-5 / 6-10): off 0.811 / 0.796;
-    # 0.1 (chosen on either half) 0.816 / 0.802; see docs/benchmarks.md, "LoCoMo out of sample, session 9".
+    # 0.1 (chosen on either half) 0.815 / 0.804; see docs/benchmarks.md, "LoCoMo out of sample, session 9".
     time_weight: float = 0.1
 
     def half_life(self, kind: Kind) -> float | None:
@@ -330,6 +330,8 @@ def search_partition(
     """
     import numpy as np
 
+    from kenning.stores.partition import TIMED
+
     if len(part) == 0 or k <= 0:
         return []
     now_us = _us(now)
@@ -342,8 +344,6 @@ def search_partition(
     words = sorted(query_terms | ents)
     keywords = _keyword_marks(part, words, live, n_live, policy, ents)
     q = np.asarray(vector, dtype=np.float32)
-    from kenning.stores.partition import TIMED
-
     timed = part.postings(TIMED) if asks_time and policy.time_weight > 0 else None
     found = _score_pass(part, q, keywords, live, now_us, policy, k, floor, timed)
     if policy.feedback > 0 and found is not None:
