@@ -45,6 +45,7 @@ GRID: dict[str, list] = {
     "dates": ["raw", "day"],
     "entity_weight": [0.0, 0.15, 0.25, 0.4, 0.6],
     "entity_mention": [0.0, 0.3, 0.6, 1.0],
+    "time_weight": [0.0, 0.05, 0.1, 0.15, 0.2, 0.3],
 }
 
 

@@ -48,6 +48,32 @@ def subject(text: str) -> str | None:
     return next(iter(found)) if found else None
 
 
+_MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
+_DAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+# Words that place an event in time: relative ones, a weekday, "in May", "in 2022", "three weeks ago". A
+# full date written as "on 8 May, 2023" is left out on purpose: a caller that appends the date of every
+# memory (as the LoCoMo adapter does) would otherwise mark them all.
+_STATES_TIME = re.compile(
+    rf"\b(yesterday|today|tonight|tomorrow|ago|recently|the other day"
+    rf"|(last|next|this|past|coming) (week|weekend|month|year|night|summer|winter|spring|fall|autumn|morning|evening|{_DAYS}|{_MONTHS})"
+    rf"|(on|last|this|next) ({_DAYS})|in ({_MONTHS}|\d{{4}})"
+    rf"|(\d+|a|one|two|three|few|couple of) (days|weeks|months|years) (ago|back|later|before))\b",
+    re.IGNORECASE,
+)
+_ASKS_WHEN = re.compile(r"^\W*when\b|\b(what|which) (year|month|date|day|time)\b|\bhow long ago\b", re.IGNORECASE)
+
+
+def states_time(text: str) -> bool:
+    """Whether ``text`` says when something happened ("yesterday", "last week", "on Friday", "in May", "in 2022",
+    "three weeks ago")."""
+    return _STATES_TIME.search(text) is not None
+
+
+def asks_when(query: str) -> bool:
+    """Whether ``query`` asks when something happened ("When did …", "What year …", "How long ago …")."""
+    return _ASKS_WHEN.search(query) is not None
+
+
 @lru_cache(maxsize=65536)
 def stem(w: str) -> str:
     """A crude stem: one of -ing, -ed, -es, -s dropped from words long enough to keep four letters."""
@@ -57,4 +83,4 @@ def stem(w: str) -> str:
     return w
 
 
-__all__ = ["STOPWORDS", "stem", "subject", "terms"]
+__all__ = ["STOPWORDS", "asks_when", "states_time", "stem", "subject", "terms"]

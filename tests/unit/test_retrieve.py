@@ -216,3 +216,61 @@ def test_names_that_are_a_subject_leave_the_query_vector_other_names_stay(real_s
     hit = mem.search("Does Melanie like Lisbon?", k=1, now=T0, refresh=False)[0]
     want = float(minilm.embed(["Does like Lisbon?"], "query")[0] @ hit.memory.embedding)
     assert hit.components["cosine"] == pytest.approx(want, abs=1e-5)  # "Lisbon" is no one's subject here: it stays
+
+
+# -- time: a query asking when, memories saying when -----------------------------
+
+
+def test_a_text_states_time_with_relative_words_a_weekday_a_month_or_a_year_not_a_full_date():
+    from kenning.text import states_time
+
+    for text in ["Ana visited yesterday.", "I ran a half marathon last spring", "We met three weeks ago",
+                 "User moved to Bristol in 2019.", "Got the puppy last March", "the game is on Friday", "saw it the other day"]:
+        assert states_time(text), text
+    for text in ["User lives in Bristol.", "Maria: I volunteer at the shelter (1:56 pm on 8 May, 2023)",
+                 "User walks the dog every morning", "User is 34 years old", "User has 2019 photos"]:
+        assert not states_time(text), text
+
+
+def test_a_query_asks_when_by_its_opening_or_a_question_of_date():
+    from kenning.text import asks_when
+
+    for q in ["When did Ana visit?", "  when is the wedding", "What year did I move?", "Which month was the trip?",
+              "How long ago did we meet?"]:
+        assert asks_when(q), q
+    for q in ["Where does Ana live?", "What did I say when we met?", "Whenever I run, what hurts?", "How long is the trip?"]:
+        assert not asks_when(q), q
+
+
+def test_time_evidence_lifts_a_memory_saying_when_only_for_a_query_asking_when():
+    policy = Policy()
+    timed = memory(kind=Kind.FACT, text="User made a clay bowl last weekend.")
+    plain = memory(kind=Kind.FACT, text="User goes to pottery with friends.")
+    cands = [Candidate(plain, 0.45, 0.5, 0.0, 0.0), Candidate(timed, 0.42, 0.5, 0.0, 1.0)]
+    assert [h.memory.text for h in rank(cands, T0, policy, 2)] == [timed.text, plain.text]
+    no_time = replace(policy, time_weight=0.0)
+    assert [h.memory.text for h in rank(cands, T0, no_time, 2)] == [plain.text, timed.text]
+    base = relevance(0.3, 0.2, policy)
+    assert relevance(0.3, 0.2, policy, timed=1.0) == pytest.approx(base + policy.time_weight)  # outside the soft cap
+    assert relevance(0.9, 1.0, policy, entity=1.0, timed=1.0) == 1.0  # capped at 1
+
+
+@pytest.mark.parametrize("flt", [{}, {"kinds": ["fact"]}])
+def test_a_when_question_lifts_the_memory_saying_when_through_the_facade(real_system, minilm, flt):
+    """The partition and the filtered path alike: the timed memory gains exactly ``time_weight`` for "When …?"."""
+    mem = real_system.scope("acme", "alex")
+    for text in ["User's pottery wheel is in the garage.", "User made a clay bowl at the pottery class last weekend.",
+                 "User goes to pottery with friends."]:
+        mem.remember(text, kind="fact", now=T0)
+
+    def rel(query: str) -> dict[str, float]:
+        return {h.memory.text: h.components["relevance"] for h in mem.search(query, k=3, now=T0, refresh=False, **flt)}
+
+    when, what = rel("When did the user make pottery?"), rel("What did the user make at pottery?")
+    timed = "User made a clay bowl at the pottery class last weekend."
+    hits = mem.search("When did the user make pottery?", k=3, now=T0, refresh=False, **flt)
+    assert hits[0].memory.text == timed
+    cos = hits[0].components["cosine"]
+    without = relevance(cos, hits[0].components["keyword"], Policy())
+    assert when[timed] == pytest.approx(min(1.0, without + Policy().time_weight), abs=1e-6)
+    assert what[timed] < what["User goes to pottery with friends."] + 0.01  # no lift for a question that is not "when"

@@ -94,6 +94,35 @@ def test_entity_evidence_is_the_same_on_the_partition_and_the_reference(tmp_path
     store.close()
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_time_evidence_is_the_same_on_the_partition_and_the_reference(tmp_path, seed):
+    """Some texts say when ("last week", "in 2021"); a query asking when lifts them alike on both paths."""
+    from kenning.lifecycle.retrieve import time_scores
+
+    rng = random.Random(200 + seed)
+    mems = [m.evolve(text=f"{m.text} {rng.choice(['last week', 'in 2021', 'yesterday'])}") if rng.random() < 0.4 else m
+            for m in _memories(rng, 40)]
+    store = SQLiteStore(tmp_path / "p.db", dim=EMB.dim, embedder_id=EMB.model_id)
+    store.insert(SCOPE, mems)
+    policy = Policy()
+    part = store.partition(SCOPE)
+    live = [m for m in mems if not m.is_expired(T0)]
+    assert any(time_scores([m.text for m in live]))
+    for _ in range(10):
+        query = "When " + " ".join(rng.choice(WORDS) for _ in range(3))
+        vector, qt = EMB.embed([query])[0], query_terms(query, SCOPE.user_id)
+        got = search_partition(part, vector, qt, T0, policy, 10, asks_time=True)
+        kws = keyword_scores(qt, [m.text for m in live], [m.metadata.get("context") for m in live], policy.context_keyword_weight)
+        timed = time_scores([m.text for m in live])
+        want = rank([Candidate(m, float(m.embedding @ vector), w, 0.0, t) for m, w, t in zip(live, kws, timed)], T0, policy, 10)
+        assert [part.ids[r.position] for r in got] == [h.memory.id for h in want], query
+        for r, h in zip(got, want):
+            assert r.score == pytest.approx(h.score, abs=1e-6)
+        plain = search_partition(part, vector, qt, T0, policy, 10)
+        assert [r.score for r in plain] != [r.score for r in got] or not any(timed)
+    store.close()
+
+
 def test_keyword_candidates_come_from_the_whole_partition(tmp_path):
     # 200 records; the one holding the rare word is far from the query's vector, but its word brings it in.
     rng = random.Random(1)

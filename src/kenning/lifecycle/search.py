@@ -30,6 +30,7 @@ def run_search(
     # a partition cannot say whose subject a name is: every name leaves the vector.
     names = retrieve.query_names(query, scope.user_id) if policy.entity_weight > 0 else []
     entities = frozenset(t for w in names for t in retrieve.terms(w)) & terms if names else frozenset()
+    asks_time = policy.time_weight > 0 and retrieve.asks_when(query)
     vectors: dict[tuple[str, ...], Any] = {}
 
     def embed(part: Any) -> Any:
@@ -45,7 +46,7 @@ def run_search(
         # writes the refresh (and may confirm its cached partition in the same round trip).
         def rank(part: Any) -> list[tuple[str, Any]]:
             ranked = retrieve.search_partition(part, vector if vector is not None else embed(part), terms, at, policy, k,
-                                               min_relevance, entities)
+                                               min_relevance, entities, asks_time)
             return [(part.ids[r.position], r) for r in ranked]
 
         def whole(part: Any, ranked: list[tuple[str, Any]]) -> list[Hit]:
@@ -62,7 +63,7 @@ def run_search(
     # store's queries, so the candidates are the best of what it keeps, ranked as above.
     if vector is None:
         vector = embed(store.partition(scope) if supports(store, PartitionStore) else None)
-    hits = _search_candidates(ctx, scope, query, terms, vector, at, k, min_relevance, where, entities)
+    hits = _search_candidates(ctx, scope, query, terms, vector, at, k, min_relevance, where, entities, asks_time)
     allowed = refreshed([h.memory.id for h in hits]) if refreshed is not None and hits else []
     if allowed:
         store.touch(scope, allowed, at)
@@ -71,7 +72,7 @@ def run_search(
 
 def _search_candidates(
     ctx: Context, scope: Scope, query: str, terms: set[str], vector: Any, at: datetime, k: int, min_relevance: float | None,
-    where: dict[str, Any], entities: frozenset[str] = frozenset(),
+    where: dict[str, Any], entities: frozenset[str] = frozenset(), asks_time: bool = False,
 ) -> list[Hit]:
     """Search through ``search_vector`` and ``search_keywords`` (with ``where`` inside their queries), then ``rank``."""
     store, policy = ctx.store, ctx.policy
@@ -94,8 +95,9 @@ def _search_candidates(
         policy.context_keyword_weight,
     )
     ents = retrieve.entity_scores(entities, [c.memory.text for c in pool], policy.entity_mention)
+    timed = retrieve.time_scores([c.memory.text for c in pool]) if asks_time else [0.0] * len(pool)
     return retrieve.rank(
-        [Candidate(c.memory, c.cosine, w, e) for c, w, e in zip(pool, kws, ents)], at, policy, k, min_relevance
+        [Candidate(c.memory, c.cosine, w, e, t) for c, w, e, t in zip(pool, kws, ents, timed)], at, policy, k, min_relevance
     )
 
 
