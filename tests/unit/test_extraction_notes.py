@@ -87,3 +87,12 @@ def test_a_request_to_look_at_the_users_own_thing_is_kept():
 def test_a_retraction_asked_as_a_favour_points_at_its_topic():
     (p,) = [c for c in extract([Turn("user", "do me a favour and forget what i said about the redundancy")]).claims]
     assert p.metadata.get("pointer") and "redundancy" in p.metadata["pointer_topic"], (p.text, p.metadata)
+
+
+def test_a_promotion_names_the_new_job_and_nothing_else_reached_by_to_is_one():
+    from kenning.lifecycle.extraction.attributes import of_text
+
+    for said, job in (("User got promoted to senior nurse.", "senior nurse"), ("User was promoted to duty manager.", "duty manager")):
+        fact = of_text(default_parser(), said)
+        assert fact is not None and fact.attribute.name == "occupation" and fact.value == job, fact
+    assert of_text(default_parser(), "User works to 6pm most days.") is None

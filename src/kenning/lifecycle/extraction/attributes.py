@@ -64,7 +64,8 @@ TABLE: tuple[Attribute, ...] = (
     Attribute("employer", Kind.FACT, 0.6, verbs=_set("work join employ"), preps=_set("at for with"), role_verbs=_set("start begin"),
               place_preps=_set("in"), objects=_set("job position role post contract offer"), ended_by=_set("job position role post"),
               lost_by=_set("sack fire axe dismiss") | {"lay off", "let go", "make redundant"}),
-    Attribute("occupation", Kind.FACT, 0.6, verbs=_set("work retrain train qualify requalify start begin join become"), preps=_set("as"), copula="occupation"),
+    Attribute("occupation", Kind.FACT, 0.6, verbs=_set("work retrain train qualify requalify start begin join become promote"),
+              preps=_set("as to"), copula="occupation"),
     Attribute("phone", Kind.FACT, 0.6, nouns=_set("number mobile phone cell")),
     Attribute("email", Kind.FACT, 0.6, verbs=_set("reach contact email use message"), preps=_set("on at via"), nouns=_set("email e-mail"), shape="@"),
     Attribute("team", Kind.PREFERENCE, 0.5, verbs=_set("support follow"), nouns=_set("team club"), fan=True),
@@ -306,6 +307,10 @@ def _one(sent: Sentence, root: Token, verb: str, kids: list[Token], attr: Attrib
         if attr.preps:
             for prep in (c for c in kids if c.dep == "prep" and c.lower in attr.preps):
                 obj = next((c for c in sent.children(prep.i) if _object_of_prep(c)), None)
+                if obj is not None and prep.lower == "to" and attr.copula:
+                    if _in_class(obj, attr.copula):  # "promoted to senior nurse" names a job; "work to 6pm" does not
+                        return Fact(subject, attr, _phrase(sent, obj), negated)
+                    continue
                 if obj is not None and _a_value(sent, prep, obj):
                     return Fact(subject, attr, _phrase(sent, obj), negated)
             for prep in (c for c in kids if c.dep == "prep" and c.lower in attr.place_preps):
