@@ -69,6 +69,7 @@ def test_assistant_small_talk_produces_nothing():
         ("I used to row on Sundays.", "User used to row on Sundays."),
         ("I wasn't ever vegan.", "User wasn't ever vegan."),
         ("I didn't ever smoke.", "User didn't ever smoke."),
+        ("I drive the I-95 to Boston most weeks.", "User drives the I-95 to Boston most weeks."),  # a road, not "I"
     ],
 )
 def test_third_person_keeps_every_distinctive_token(said, expected):

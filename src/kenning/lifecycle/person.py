@@ -44,7 +44,7 @@ def _third(verb: str) -> str:
 
 
 _SUBJ_VERB = re.compile(
-    r"\b(?P<s>I|we|We)\b(?P<c>'m|'ve|'d|'ll|'re)?(?P<rest>(?:\s+(?:\w+ly|no\s+longer|" + "|".join(sorted(_MODALS - {"no", "not"})) + r"))*)(?:\s+(?P<v>[A-Za-z']+))?"
+    r"\b(?P<s>I|we|We)\b(?!-)(?P<c>'m|'ve|'d|'ll|'re)?(?P<rest>(?:\s+(?:\w+ly|no\s+longer|" + "|".join(sorted(_MODALS - {"no", "not"})) + r"))*)(?:\s+(?P<v>[A-Za-z']+))?"
 )
 _QUANTIFIED = re.compile(r"\b(we|We)\s+(?:all|both)\b")  # "we all have" -> "User has"
 _AUX_FIRST = {"can", "could", "will", "would", "should", "shall", "may", "might", "must", "can't", "cannot", "won't",
@@ -89,6 +89,6 @@ def third_person(clause: str, keep: frozenset[str] = frozenset()) -> str:
     text = re.sub(r"\b(?:myself|ourselves)\b", "themselves" if starts_user else "the user", text)
     text = re.sub(r"\b(?:mine|ours)\b", "theirs", text)
     text = re.sub(r"\b(?:me|us)\b", obj, text)
-    text = re.sub(r"\bI\b", "the user", text)
+    text = re.sub(r"\bI\b(?!-)", "the user", text)  # not the I-95
     text = text.strip(" ,;:")
     return text[:1].upper() + text[1:] if text else text
