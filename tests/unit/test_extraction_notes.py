@@ -96,3 +96,11 @@ def test_a_promotion_names_the_new_job_and_nothing_else_reached_by_to_is_one():
         fact = of_text(default_parser(), said)
         assert fact is not None and fact.attribute.name == "occupation" and fact.value == job, fact
     assert of_text(default_parser(), "User works to 6pm most days.") is None
+
+
+def test_sharing_a_flat_somewhere_is_living_there():
+    from kenning.lifecycle.extraction.attributes import of_text
+
+    fact = of_text(default_parser(), "User shares a house in Leith with three nurses.")
+    assert fact is not None and (fact.attribute.name, fact.value) == ("residence", "Leith"), fact
+    assert of_text(default_parser(), "User shares a room with their sister.") is None  # no place named

@@ -334,7 +334,7 @@ def _one(sent: Sentence, root: Token, verb: str, kids: list[Token], attr: Attrib
     return None
 
 
-_GETTING = frozenset({"take", "get", "accept", "start", "land", "find", "begin", "have", "sign", "rent", "buy"})
+_GETTING = frozenset({"take", "get", "accept", "start", "land", "find", "begin", "have", "sign", "rent", "buy", "share"})
 
 
 def _object_of_prep(tok: Token) -> bool:
