@@ -104,3 +104,13 @@ def test_sharing_a_flat_somewhere_is_living_there():
     fact = of_text(default_parser(), "User shares a house in Leith with three nurses.")
     assert fact is not None and (fact.attribute.name, fact.value) == ("residence", "Leith"), fact
     assert of_text(default_parser(), "User shares a room with their sister.") is None  # no place named
+
+
+@pytest.mark.parametrize("text", ["don't tell my brother", "its class honestly, dont tell the lads at work"])
+def test_a_secret_kept_between_the_speakers_is_no_rule_and_no_fact(text):
+    assert texts(text) == []
+
+
+def test_what_not_to_say_to_the_user_or_to_anyone_stays_a_rule():
+    assert any(t.startswith("Standing instruction") and "ending" in t for t in texts("don't tell me the ending"))
+    assert any(t.startswith("Standing instruction") and "divorce" in t for t in texts("please don't mention my divorce to anyone"))

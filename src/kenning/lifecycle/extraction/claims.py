@@ -236,6 +236,8 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
         return []  # "something I can make in 20 mins": a noun phrase, what the user does with it said in passing
     if not noise.has_verb(sent) and not first_person(text) and text.rstrip().endswith("!"):
         return []  # "HAPPY NEW YEAR!!!", "THE ROYAL ALBERT HALL?!!": an exclamation, nothing stated
+    if mood.keeps_from(sent):
+        return []  # "don't tell the crossfit lads": a secret between the speakers, no rule and no fact
     if clause.question and not clause.request and not first_person(text) and (noise.asks_back(sent) or noise.asks_after(sent)):
         return []  # "what concert was it?", "got any pics?": a question about the other speaker, asking for nothing
     if clause.hedged and not clause.request:

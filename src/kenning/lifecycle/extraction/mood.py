@@ -50,6 +50,19 @@ def timed(sent: Sentence) -> bool:
 TELLING = frozenset({"tell", "mention", "say"})
 
 
+def keeps_from(sent: Sentence) -> bool:
+    """A secret kept between the two speakers: "don't tell the crossfit lads", "don't tell my mum" (the "I" chat may
+    have put back in front). Not telling the user something ("don't tell me the ending") is a request."""
+    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
+    if root is None or root.lemma != "tell":
+        return False  # "don't mention my divorce to anyone" names what is kept, and is a rule
+    kids = sent.children(root.i)
+    told_to = [c for c in kids if c.dep in ("dobj", "dative") and c.pos in ("NOUN", "PROPN", "PRON")]
+    return (any(c.dep == "neg" for c in kids) and any(c.dep == "aux" and c.lemma == "do" for c in kids)
+            and any(c.lower not in ("me", "us") for c in told_to) and not any(c.lower in ("me", "us") for c in told_to)
+            and not any(c.dep == "ccomp" for c in kids))
+
+
 def told(sent: Sentence) -> str | None:
     """The statement inside a question about having told it: "did i tell you we're in Kelowna now?",
     "have I mentioned I got the job?" -> "we're in Kelowna now", "I got the job"; None for any other clause."""
