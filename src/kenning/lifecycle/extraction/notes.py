@@ -158,19 +158,19 @@ def _content(piece: list[Token]) -> list[Token]:
     return piece[i:]
 
 
-def _has_subject(sent: Sentence, piece: list[Token]) -> bool:
+def _has_subject(piece: list[Token]) -> bool:
     inside = {t.i for t in piece}
     return any(t.dep in ("nsubj", "nsubjpass", "expl") and t.head in inside and t.head != t.i for t in piece)
 
 
-def _kind(sent: Sentence, piece: list[Token]) -> str:
+def _kind(piece: list[Token]) -> str:
     """ "clause" (its own subject and verb), "verb" (opens with a bare verb), "note" (no verb) or "other" (a
     verb with no subject, not opening the piece: left as it is)."""
     words = _content(piece)
     if len(words) > MAX_WORDS:
         return "other"
     verbs = [t for t in words if t.pos in ("VERB", "AUX") and t.tag not in ("VBN", "VBG")]
-    if _has_subject(sent, words) and verbs:
+    if _has_subject(words) and verbs:
         return "clause"
     if words[0].tag in ("VB", "VBP") and words[0].pos == "VERB" and words[0].lower not in lx.NOT_PREDICATES:
         return "verb"
@@ -223,7 +223,7 @@ def _text(piece: list[Token]) -> str:
     return "".join(t.text + t.space for t in piece).strip()
 
 
-def _said(sent: Sentence, piece: list[Token], kind: str) -> str:
+def _said(piece: list[Token], kind: str) -> str:
     words = _content(piece)
     text = _text(words)
     if kind in ("clause", "other"):
@@ -247,17 +247,15 @@ def _said(sent: Sentence, piece: list[Token], kind: str) -> str:
 def read(sent: Sentence) -> list[str] | None:
     """The sentences the notes of ``sent`` mean, or None when ``sent`` is no list of notes.
 
-    The shape: two or more pieces between commas; the first piece is about the speaker (a note, a bare verb,
-    or a clause whose subject is "I"); every other piece is a note or a bare verb that is not one more item
-    of a list ("I like pizza, pasta"), or a clause of its own; and at least one piece is a note or a verb
-    said without its subject."""
+    The shape: two or more pieces between commas; the first piece is a note or "I'm …"; at least one note is an
+    age or a job (``_strong``); no note or bare verb is one more item of a list ("I like pizza, pasta"), no
+    bare verb is an order ("tell me a joke"), and nothing is said to someone or corrected as it goes; at most
+    half the pieces are neither a note, a bare verb nor a clause of their own."""
     parts = pieces(sent)
     if len(parts) < 2 or sent.text.rstrip().endswith("?"):
         return None
-    kinds = [_kind(sent, p) for p in parts]
+    kinds = [_kind(p) for p in parts]
     if kinds[0] == "other" or kinds.count("other") > len(kinds) // 2 or not {"note", "verb"} & set(kinds[1:] if kinds[0] == "clause" else kinds):
-        return None
-    if kinds[0] == "clause" and not any(t.dep == "nsubj" and t.lower in ("i", "im", "i'm") for t in parts[0]):
         return None
     if any(k in ("note", "verb") and _listed(sent, p) for p, k in zip(parts[1:], kinds[1:])):
         return None
@@ -270,4 +268,4 @@ def read(sent: Sentence) -> list[str] | None:
         return None  # "thursday nights", "10 hour shifts": notes on the clause before, not on the speaker
     if any(k == "verb" and (n == 0 or _speaks_to(p)) for n, (p, k) in enumerate(zip(parts, kinds))):
         return None  # "tell me a joke, I need cheering up": an order, not a note
-    return [_said(sent, p, k) for p, k in zip(parts, kinds)]
+    return [_said(p, k) for p, k in zip(parts, kinds)]
