@@ -114,3 +114,12 @@ def test_a_secret_kept_between_the_speakers_is_no_rule_and_no_fact(text):
 def test_what_not_to_say_to_the_user_or_to_anyone_stays_a_rule():
     assert any(t.startswith("Standing instruction") and "ending" in t for t in texts("don't tell me the ending"))
     assert any(t.startswith("Standing instruction") and "divorce" in t for t in texts("please don't mention my divorce to anyone"))
+
+
+def test_a_name_right_after_a_greeting_is_an_address_whatever_the_recogniser_calls_it():
+    from kenning.lifecycle.extraction.addressee import vocatives
+
+    sent = default_parser().parse(["Wow Caroline, that looks amazing!"])[0][0]
+    assert [sent.tokens[i].text for i in vocatives(sent)] == ["Caroline"]
+    assert texts("Wow Caroline, that looks amazing!") == []
+    assert any("Lisbon" in t for t in texts("I moved to Lisbon, best decision ever"))

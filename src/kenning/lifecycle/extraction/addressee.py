@@ -17,7 +17,7 @@ def vocatives(sent: Sentence) -> set[int]:
     toks = sent.tokens
     out: set[int] = set()
     for t in toks:
-        if t.pos != "PROPN" or t.ent not in ("PERSON", ""):
+        if t.pos != "PROPN":
             continue
         start, end = t.i, t.i
         while start > 0 and toks[start - 1].pos == "PROPN":
@@ -27,6 +27,11 @@ def vocatives(sent: Sentence) -> set[int]:
         before, after = toks[:start], toks[end + 1 :]
         lead = all(u.pos in ("INTJ", "PUNCT") or u.lower in lx.CLAUSE_ADVERBS or u.lemma in lx.NOISE_LEMMAS for u in before)
         tail = all(u.pos in ("PUNCT", "SYM", "X") or not any(c.isalnum() for c in u.text) for u in after)
+        if t.ent not in ("PERSON", ""):
+            # a name the recogniser took for a place is an address only right after a greeting ("Wow Caroline, …")
+            if lead and before and any(u.pos == "INTJ" for u in before) and after and after[0].text == ",":
+                out.add(t.i)
+            continue
         if lead and (not after or after[0].text in (",", "!", ".", "?")) and (before or after):
             out.add(t.i)
         elif tail and before and before[-1].text == "," and not _names_owned(sent, t):
