@@ -169,7 +169,7 @@ def test_a_texts_subject_is_the_capitalised_word_it_opens_with():
 
 
 def test_query_names_are_the_capitalised_words_past_the_first_without_the_users_own():
-    from kenning.lifecycle.retrieve import query_names
+    from kenning.lifecycle.evidence import query_names
 
     assert query_names("What does Melanie do to destress?", "u_1") == ["Melanie"]
     assert query_names("Melanie likes what?", "u_1") == []  # a capital opening the query says nothing
@@ -179,7 +179,7 @@ def test_query_names_are_the_capitalised_words_past_the_first_without_the_users_
 
 
 def test_entity_evidence_counts_the_subject_whole_and_a_mention_in_part():
-    from kenning.lifecycle.retrieve import entity_scores
+    from kenning.lifecycle.evidence import entity_scores
 
     got = entity_scores({"melanie"}, PEOPLE, 0.6)
     assert got == [0.0, 1.0, 1.0, 0.0, 1.0]

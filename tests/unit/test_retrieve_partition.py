@@ -65,7 +65,7 @@ def test_the_numpy_ranking_equals_the_reference_ranking_when_every_record_is_a_c
 @pytest.mark.parametrize("seed", range(6))
 def test_entity_evidence_is_the_same_on_the_partition_and_the_reference(tmp_path, seed):
     """Texts opening with a name (their subject) or naming one later; queries naming one or two people."""
-    from kenning.lifecycle.retrieve import entity_scores, query_names
+    from kenning.lifecycle.evidence import entity_scores, query_names
     from kenning.text import terms
 
     rng = random.Random(100 + seed)
@@ -97,7 +97,7 @@ def test_entity_evidence_is_the_same_on_the_partition_and_the_reference(tmp_path
 @pytest.mark.parametrize("seed", range(4))
 def test_time_evidence_is_the_same_on_the_partition_and_the_reference(tmp_path, seed):
     """Some texts say when ("last week", "in 2021"); a query asking when lifts them alike on both paths."""
-    from kenning.lifecycle.retrieve import time_scores
+    from kenning.lifecycle.evidence import time_scores
 
     rng = random.Random(200 + seed)
     mems = [m.evolve(text=f"{m.text} {rng.choice(['last week', 'in 2021', 'yesterday'])}") if rng.random() < 0.4 else m

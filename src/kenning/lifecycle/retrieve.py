@@ -27,7 +27,7 @@ for unweighted coverage, hard-capped) to about 0.66; see docs/benchmarks.md.
 
 Entity evidence. Names the query writes ("What does Melanie do …?") add
 ``entity_weight`` for memories whose subject (``text.subject``) they are, and
-less for memories naming them elsewhere (``entity_scores``); the search then
+less for memories naming them elsewhere (``evidence.entity_scores``); the search then
 embeds the query without the names that are some memory's subject, so the
 vector weighs what is asked and the evidence whom it is about.
 
@@ -41,12 +41,12 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from kenning.text import STOPWORDS, _text_terms, asks_when, states_time, stem, subject, terms
+from kenning.text import STOPWORDS, _text_terms, stem, terms
 from kenning.types import Hit, Kind, Memory
 
 DAY_S = 86400.0
@@ -136,47 +136,6 @@ def query_terms(query: str, user_id: str) -> set[str]:
     them says nothing about which claim is asked for.
     """
     return terms(query) - terms(" ".join(user_names(user_id) | {"user"}))
-
-
-_WORDS = re.compile(r"[^\W\d_]+", re.UNICODE)
-
-
-def query_names(query: str, user_id: str) -> list[str]:
-    """The names a query writes: its words capitalised past the first ("What does Melanie do?" -> ["Melanie"]).
-
-    The first word is left out (a capital there says nothing), and so are
-    function words and the words naming the user (the whole scope is about
-    them; ``query_terms`` leaves them out too).
-    """
-    capitalised = [w for w in _WORDS.findall(query)[1:] if w[0].isupper()]
-    if not capitalised:
-        return []
-    own = terms(" ".join(user_names(user_id) | {"user"}))
-    return [w for w in capitalised if terms(w) and not terms(w) <= own]
-
-
-def subject_names(part: Any, names: Sequence[str]) -> list[str]:
-    """Those of ``names`` that are the subject of some record of a partition (``stores.partition.Partition``)."""
-    from kenning.stores.partition import SUBJECT
-
-    return [w for w in names if any(part.postings(SUBJECT + t).size for t in terms(w))]
-
-
-def entity_scores(entities: Collection[str], texts: Sequence[str], mention: float) -> list[float]:
-    """For each text, the mean over ``entities`` (terms of ``query_names``) of 1 when the text's subject
-    (``text.subject``) is that entity, ``mention`` when the text holds it elsewhere, else 0."""
-    if not entities:
-        return [0.0] * len(texts)
-    out = []
-    for t in texts:
-        lead, held = subject(t), _text_terms(t)
-        out.append(sum(1.0 if e == lead else mention if e in held else 0.0 for e in entities) / len(entities))
-    return out
-
-
-def time_scores(texts: Sequence[str]) -> list[float]:
-    """For each text, 1 when it says when something happened (``text.states_time``), else 0."""
-    return [1.0 if states_time(t) else 0.0 for t in texts]
 
 
 def keyword_scores(

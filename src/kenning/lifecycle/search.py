@@ -10,10 +10,11 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
-from kenning.lifecycle import retrieve
+from kenning.lifecycle import evidence, retrieve
 from kenning.lifecycle.context import Context
 from kenning.lifecycle.retrieve import Candidate
 from kenning.stores.base import PartitionStore, supports
+from kenning.text import asks_when
 from kenning.types import Hit, Memory, Scope
 
 
@@ -28,13 +29,13 @@ def run_search(
     # Names the query writes are weighed as entity evidence; those that are some memory's subject in the scope then
     # leave the query's vector, as the user's own names do (the evidence says who, the vector what). A store without
     # a partition cannot say whose subject a name is: every name leaves the vector.
-    names = retrieve.query_names(query, scope.user_id) if policy.entity_weight > 0 else []
+    names = evidence.query_names(query, scope.user_id) if policy.entity_weight > 0 else []
     entities = frozenset(t for w in names for t in retrieve.terms(w)) & terms if names else frozenset()
-    asks_time = policy.time_weight > 0 and retrieve.asks_when(query)
+    asks_time = policy.time_weight > 0 and asks_when(query)
     vectors: dict[tuple[str, ...], Any] = {}
 
     def embed(part: Any) -> Any:
-        without = tuple(retrieve.subject_names(part, names)) if part is not None else tuple(names)
+        without = tuple(evidence.subject_names(part, names)) if part is not None else tuple(names)
         if without not in vectors:
             vectors[without] = ctx.embed_query(scope, query, without)
         return vectors[without]
@@ -94,8 +95,8 @@ def _search_candidates(
         [c.memory.metadata.get("context") for c in pool],
         policy.context_keyword_weight,
     )
-    ents = retrieve.entity_scores(entities, [c.memory.text for c in pool], policy.entity_mention)
-    timed = retrieve.time_scores([c.memory.text for c in pool]) if asks_time else [0.0] * len(pool)
+    ents = evidence.entity_scores(entities, [c.memory.text for c in pool], policy.entity_mention)
+    timed = evidence.time_scores([c.memory.text for c in pool]) if asks_time else [0.0] * len(pool)
     return retrieve.rank(
         [Candidate(c.memory, c.cosine, w, e, t) for c, w, e, t in zip(pool, kws, ents, timed)], at, policy, k, min_relevance
     )
