@@ -48,8 +48,10 @@ def subject(text: str) -> str | None:
     return next(iter(found)) if found else None
 
 
-_MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
-_DAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
+          "december")
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_MONTHS, _DAYS = "|".join(MONTHS), "|".join(WEEKDAYS)
 # Words that place an event in time: relative ones, a weekday, "in May", "in 2022", "three weeks ago". A
 # full date written as "on 8 May, 2023" is left out on purpose: a caller that appends the date of every
 # memory (as the LoCoMo adapter does) would otherwise mark them all.
@@ -83,4 +85,4 @@ def stem(w: str) -> str:
     return w
 
 
-__all__ = ["STOPWORDS", "asks_when", "states_time", "stem", "subject", "terms"]
+__all__ = ["MONTHS", "STOPWORDS", "WEEKDAYS", "asks_when", "states_time", "stem", "subject", "terms"]

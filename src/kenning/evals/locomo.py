@@ -49,6 +49,7 @@ from typing import Any
 from kenning.errors import ValidationError
 from kenning.evals.metrics import percentile
 from kenning.lifecycle.guard import Refused
+from kenning.text import MONTHS
 
 KS = (5, 10, 20)
 # How many earlier turns of the same session a turn is remembered with as its
@@ -61,9 +62,7 @@ CATEGORY_NAMES = {"1": "multi-hop", "2": "temporal", "3": "open-domain", "4": "s
 _EVIDENCE = re.compile(r"D:?(\d+):(\d+)")
 _SESSION = re.compile(r"^session_(\d+)$")
 _DATE = re.compile(r"^\s*(\d{1,2}):(\d{2})\s*(am|pm)\s+on\s+(\d{1,2})\s+(\w+),?\s+(\d{4})\s*$", re.IGNORECASE)
-_MONTHS = {m: i for i, m in enumerate(
-    ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"], 1
-)}
+_MONTHS = {m: i for i, m in enumerate(MONTHS, 1)}
 
 
 @dataclass(frozen=True)

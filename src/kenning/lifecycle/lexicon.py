@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import re
 
+from kenning.text import MONTHS
+
 CATEGORIES: dict[str, frozenset[str]] = {
     "drink": frozenset(
         "tea coffee espresso latte cappuccino americano flat-white mocha macchiato cortado decaf chai matcha "
@@ -117,7 +119,6 @@ def phone_value(raw: str) -> str | None:
     return ("+" if raw.strip().startswith("+") else "") + digits
 
 
-_MONTHS = "january february march april may june july august september october november december".split()
 _MONTH = r"(?P<m>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
 _DAY = r"(?P<d>[0-3]?\d)(?:st|nd|rd|th)?"
 _DATES = [
@@ -131,7 +132,7 @@ def date_value(text: str) -> str | None:
     for pat in _DATES:
         m = pat.search(text)
         if m and 1 <= int(m.group("d")) <= 31:
-            month = next(name for name in _MONTHS if name.startswith(m.group("m").lower()[:3]))
+            month = next(name for name in MONTHS if name.startswith(m.group("m").lower()[:3]))
             return f"{month} {int(m.group('d'))}"
     return None
 

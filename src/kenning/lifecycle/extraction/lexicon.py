@@ -50,9 +50,9 @@ SOCIAL_VERBS = frozenset({"miss", "love", "adore", "owe", "thank", "hug", "appre
 REASON_MARKS = frozenset({"because", "bc", "cos", "coz", "cause", "'cause", "since", "as"})
 # what a verb can have attached that says what it is about (an object, a complement, a phrase, a clause)
 ARGUMENT_DEPS = frozenset({"dobj", "attr", "acomp", "prep", "xcomp", "ccomp", "dative", "oprd", "advcl"})
-# verbs of keeping the other speaker up to date: "keep me posted", "tell me everything", "fill me in"
 # what a question asks the other speaker for when it asks for help: "any tips for…", "recs?", "ideas please"
 HELP_NOUNS = frozenset("tip idea rec recommendation suggestion advice pointer hint recipe option alternative".split())
+# verbs of keeping the other speaker up to date: "keep me posted", "tell me everything", "fill me in"
 NEWS_VERBS = frozenset({"tell", "keep", "fill", "update", "send", "show", "let"})
 # the other speaker, in any form chat spells it
 SECOND_PERSON = frozenset({"you", "your", "yours", "yourself", "yourselves", "u", "ur", "ya", "y'all", "yall"})

@@ -59,7 +59,7 @@ def keeps_from(sent: Sentence) -> bool:
     kids = sent.children(root.i)
     told_to = [c for c in kids if c.dep in ("dobj", "dative") and c.pos in ("NOUN", "PROPN", "PRON")]
     return (any(c.dep == "neg" for c in kids) and any(c.dep == "aux" and c.lemma == "do" for c in kids)
-            and any(c.lower not in ("me", "us") for c in told_to) and not any(c.lower in ("me", "us") for c in told_to)
+            and bool(told_to) and not any(c.lower in ("me", "us") for c in told_to)
             and not any(c.dep == "ccomp" for c in kids))
 
 

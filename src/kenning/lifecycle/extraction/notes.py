@@ -192,15 +192,15 @@ def _listed(sent: Sentence, piece: list[Token]) -> bool:
 def _strong(piece: list[Token]) -> bool:
     """A note that can only be about who the speaker is: an age ("38", "61 years old") or a job ("paramedic in
     hobart", "self employed plumber")."""
-    words = [t.text for t in _content(piece) if t.pos != "PUNCT"]
+    tokens = [t for t in _content(piece) if t.pos != "PUNCT"]
+    words = [t.text for t in tokens]
     if len(words) == 1 and lx.AGE.fullmatch(words[0]):
         return True
     if len(words) >= 3 and lx.AGE.fullmatch(words[0]) and words[1].lower() in ("years", "yrs", "yo") and words[2].lower() == "old":
         return True
     if any(t.dep == "poss" or t.lower in ("the", "his", "her", "their") for t in piece):
         return False  # "my manager Priscilla": someone else's job
-    tokens = [t for t in _content(piece) if t.pos != "PUNCT"]
-    return any(lx.JOB_WORD.fullmatch(t.text) or _shaped_job(tokens, n) for n, t in enumerate(tokens[:3]))
+    return _job_note(words) or any(_shaped_job(tokens, n) for n in range(min(3, len(tokens))))
 
 
 def _shaped_job(tokens: list[Token], n: int) -> bool:
