@@ -650,3 +650,25 @@ def test_a_lowercase_word_coupled_with_the_speaker_is_a_name():
     assert normalise("me and kayla went our separate ways") == "me and Kayla went our separate ways"
     assert normalise("mum and i went shopping") == "mum and I went shopping"  # a relative, no name
     assert normalise("you and i should talk") == "you and I should talk"
+
+
+# -- a bare verb of the speaker's own life: the "I" left out, not an order -----------------
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("coach an under-11s netball side on saturdays", "netball"),
+        ("support Hibs, sadly", "Hibs"),
+        ("ride a vespa to the office", "vespa"),
+        ("been at the hospice six years", "hospice"),
+    ],
+)
+def test_a_bare_verb_of_the_speakers_life_is_said_of_the_user(text, value):
+    got = [c for c in claims(text) if value in c.text]
+    assert got and got[0].text.startswith("User ") and got[0].kind is not Kind.EPISODE
+
+
+@pytest.mark.parametrize("text", ["drive me to the station at six", "teach me to knit please", "book a table for two at eight"])
+def test_a_bare_verb_said_to_the_other_speaker_stays_a_request(text):
+    assert not any(c.text.startswith("User ") and c.kind is Kind.FACT for c in claims(text))

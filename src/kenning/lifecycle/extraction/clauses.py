@@ -246,6 +246,16 @@ def at_me(sent: Sentence, a: int = 0, b: int | None = None) -> bool:
     return any(t.lower in ("me", "myself") and t.dep in ("dobj", "pobj", "dative") for t in sent.tokens[a:b])
 
 
+def lived(toks: Sequence[Token]) -> bool:
+    """A clause opening with a bare verb of what a person does with their life, which the other speaker
+    cannot do for them ("drive a 2015 hilux", "support gor mahia", "ride an e-bike mostly evenings"): the "I"
+    left out, not an order. Never when it is said to or for someone ("keep me posted", "teach me to knit")."""
+    first = next((t for t in toks if t.lower not in lx.CLAUSE_ADVERBS and t.pos not in ("INTJ", "PUNCT")), None)
+    if first is None or first.lemma not in lx.LIFE_VERBS or first.tag not in ("VB", "VBP"):
+        return False
+    return not any(t.lower in ("me", "myself", "us", "please", "pls", "plz") or t.lower in lx.SECOND_PERSON for t in toks)
+
+
 def _acts_on_it(sent: Sentence, a: int, b: int) -> bool:
     return any(t.dep == "dobj" and t.lower in ("it", "them") for t in sent.tokens[a:b])
 
@@ -303,6 +313,8 @@ def read(sent: Sentence, *, others: Sequence[str] = ()) -> Clause:
 
 def _subject(sent: Sentence, root: Token) -> Token | None:
     for c in sent.children(root.i):
+        if c.dep == "expl" and c.i > root.i and root.tag == "VBN":
+            continue  # "been there 10 years": a place after a participle, the "I" left out
         if c.dep in ("nsubj", "nsubjpass", "expl"):
             return c
     # a misattached subject ("he loves/AUX fishing/ROOT"): the first subject anywhere
@@ -360,7 +372,7 @@ def _inverted(toks: Sequence[Token]) -> bool:
         return False
     if first.tag in ("WDT", "WP", "WP$", "WRB") and first.i + 1 < len(toks) and toks[first.i + 1].pos in ("AUX", "VERB", "NOUN", "ADJ", "ADV"):
         return True
-    if first.pos == "AUX" and first.i + 1 < len(toks) and toks[first.i + 1].dep in ("nsubj", "expl"):
+    if first.pos == "AUX" and first.tag not in ("VBN", "VBG") and first.i + 1 < len(toks) and toks[first.i + 1].dep in ("nsubj", "expl"):
         return True
     return False
 
@@ -372,7 +384,7 @@ def _request(toks: Sequence[Token], root: Token, subj: Token | None, question: b
     if subj is not None and subj.lower in ("you", "u") and any(t.lemma in ("can", "could", "would", "will") for t in toks[: subj.i]):
         return True
     if subj is None and root.tag == "VB" and root.i == next((t.i for t in toks if t.lower not in lx.CLAUSE_ADVERBS and t.pos != "INTJ"), 0):
-        return True  # an imperative: "book me a table", "remind me on Friday"
+        return not lived(toks)  # an imperative: "book me a table", "remind me on Friday"; not "drive a corsa"
     if root.lemma in ("need", "want") and any(t.lower in ("you", "u") for t in toks[root.i + 1 : root.i + 3]):
         return True  # "I need you to …"
     return False  # "do you ever get tired of questions?" asks about the assistant; it requests nothing

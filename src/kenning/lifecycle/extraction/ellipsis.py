@@ -10,7 +10,7 @@ import re
 
 from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction import mood
-from kenning.lifecycle.extraction.clauses import at_me, opener, restore
+from kenning.lifecycle.extraction.clauses import at_me, lived, opener, restore
 from kenning.lifecycle.extraction.parse import Sentence, Token
 
 _ENDED = re.compile(r"(?i)\bany\s?more\b|\bthese\s+days\b|\bnow\b")
@@ -109,6 +109,8 @@ def dropped_subject(sent: Sentence) -> str:
         return restore("I", first)
     if first.tag in ("VB", "VBP") and any(t.lower in lx.HABITUAL for t in sent.tokens) and "please" not in {t.lower for t in sent.tokens} and not at_me(sent):
         return "I"  # "cycle to work every day now": a habit, not an order
+    if lived(sent.tokens):
+        return "I"  # "drive a corsa van": what the speaker does, the "I" left out
     if first.tag == "VBZ":
         return ""  # "needs decent driver support": about the thing named before, not the user
     if first.tag == "VBN" and first.lower in ("been", "done", "gone", "had", "got", "seen"):
