@@ -204,6 +204,9 @@ def _after(real_system, user: str, first: str, then: str, days: int) -> list[str
         ("I fly to Lima on march 3", "they moved it, I fly out march 5 not the 3rd", "march 5", "march 3"),
         ("training for the berlin marathon on the 24th september", "oh sorry it's the 23rd not the 24th", "the 23rd september", "24th"),
         ("I go to choir monday and thursday evenings", "got it wrong, choir is mondays and fridays not thursdays", "friday evenings", "thursday"),
+        # what was said set against what is so
+        ("I've volunteered at the lifeboat station for 6 years", "last week i said 6 years at the station, it's actually 9", "9 years", "6 years"),
+        ("my allotment plot is number 14", "told you plot 14 but its actually 41, my mistake", "41", "14"),
     ],
 )
 def test_a_value_set_against_another_corrects_the_memory_that_holds_it(real_system, first, then, now_held, gone):

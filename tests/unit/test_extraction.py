@@ -392,6 +392,9 @@ def test_a_claim_without_a_table_attribute_reads_as_none(text):
         ("I'm not vegan", None),  # "not" after an auxiliary negates the verb
         ("I like cats not dogs", None),  # no value of a shape on either side
         ("Sam not Jo is coming", None),  # a capitalised first word is no name to contrast with
+        ("earlier i said 3 lodgers at the house, its actually 4", ("3", ["4"])),  # what was said, then what is so
+        ("i told you tuesday, its actually wednesday", ("tuesday", ["wednesday"])),
+        ("she said it was nice, actually it's great", None),  # no value of a shape said before
     ],
 )
 def test_a_value_set_against_another_of_the_same_shape(text, expected):

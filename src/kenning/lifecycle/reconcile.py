@@ -157,8 +157,15 @@ def unless_chatter(decision: Decision, candidate: Memory, shown: Mapping[str, Me
 
 def _kept(candidate: Memory, text: str, target: str) -> bool:
     """Whether replacement ``text`` (with its target's) keeps every number, code and name of the candidate: "850"
-    is kept by "850mg"; the old value a contrast sets aside ("its 850 not 500") need not be."""
-    need = slots.distinctive(candidate.text) - {str(candidate.metadata.get("contrast_old", "")).lower()}
+    is kept by "850mg"; the old value a contrast sets aside ("its 850 not 500") need not be. A contrast's
+    other words only say which value it corrects ("i said 10 years at the Crown, its actually 12"): its new
+    values are what must be kept."""
+    news = candidate.metadata.get("contrast_new")
+    if candidate.metadata.get("contrast_old") and isinstance(news, (list, tuple)):
+        need = slots.distinctive(" ".join(map(str, news)))
+    else:
+        need = slots.distinctive(candidate.text)
+    need -= {str(candidate.metadata.get("contrast_old", "")).lower()}
     have = slots.distinctive(text) | slots.distinctive(target)
     return all(t in have or any(h.startswith(t) and h[len(t):].isalpha() for h in have) for t in need)
 

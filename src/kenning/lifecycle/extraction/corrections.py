@@ -182,13 +182,40 @@ def _token_shape(word: str) -> str | None:
     return "name" if word[:1].isupper() and word[1:].islower() and word.lower() not in _NOT_VALUE | {"user"} else None
 
 
+# "i said 10 years at the Crown, its actually 12", "told you thursday but it's actually friday": what was said
+# before, then what is so
+_SAID = re.compile(
+    r"(?i)\b(?:said|told\s+(?:you|u)|wrote|put\s+down)\b(?P<said>[^.;!?]{1,60}?)[\s,;-]*(?:but\s+)?"
+    r"(?:(?:it'?s|its|it\s+is|it\s+was|that'?s|thats)\s+actually|actually\s+(?:it'?s|its|it\s+is|it\s+was))\s+(?:a\s+|the\s+)?(?P<new>[\w£$€:.,-]+)"
+)
+
+
+def said_otherwise(text: str) -> tuple[str, list[str]] | None:
+    """A value the speaker said before, set against what is actually so: "earlier i said 10 years at the
+    Crown, its actually 12" -> ("10", ["12"]). The old value is the last word of the same shape as the new one
+    in what was said; None when there is none."""
+    m = _SAID.search(text)
+    if m is None:
+        return None
+    new = m.group("new").rstrip(".,")
+    kind = _token_shape(new)
+    if kind is None:
+        return None
+    olds = [w for w in re.findall(r"[\w£$€:.-]+", m.group("said")) if w.lower() != new.lower() and _token_shape(w.rstrip(".")) == kind]
+    return (olds[-1].rstrip("."), [new]) if olds else None
+
+
 def contrast(sent: Sentence) -> tuple[str, list[str]] | None:
     """A value set against another in so many words, whatever the wording around it: "its 850 not 500",
-    "mondays and thursdays i climb, not tuesdays", "it was a V5 i sent not a V4", "its Dewi not Dai".
+    "mondays and thursdays i climb, not tuesdays", "it was a V5 i sent not a V4", "its Dewi not Dai", and
+    what was said set against what is so ("i said 10 years, its actually 12", ``said_otherwise``).
 
     Returns the old value (after "not") and the values of the same shape said before it in the sentence,
     nearest first, or None. A "not" after an auxiliary negates the verb ("is not vegan"): no contrast.
     """
+    said = said_otherwise(sent.text)
+    if said is not None:
+        return said
     toks = sent.tokens
     for t in toks:
         if t.lower != "not" or t.i == 0 or toks[t.i - 1].pos in ("AUX", "PART"):
