@@ -675,3 +675,15 @@ def test_a_bare_verb_of_the_speakers_life_is_said_of_the_user(text, value):
 @pytest.mark.parametrize("text", ["drive me to the station at six", "teach me to knit please", "book a table for two at eight"])
 def test_a_bare_verb_said_to_the_other_speaker_stays_a_request(text):
     assert not any(c.text.startswith("User ") and c.kind is Kind.FACT for c in claims(text))
+
+
+def test_a_clause_taken_for_the_subject_of_the_next_verb_is_cut_from_it():
+    got = texts("and um im training for my HGV licence on my days off my sister jo is a nurse in leeds")
+    assert any("HGV" in t and "jo" not in t.split() for t in got), got
+    assert any("jo" in t and "nurse" in t and "HGV" not in t for t in got), got
+    assert not any("birthday" in t and "bike" in t and "User's birthday is" in t for t in texts("what I want for my birthday is a new bike"))
+
+
+def test_a_condition_on_the_other_speaker_needing_it_hedges_nothing():
+    assert [c.kind for c in claims("my landline is 01632 960441 if you need it")] == [Kind.FACT]
+    assert all(c.confidence <= 0.5 for c in claims("I'd take the allotment if you ever fancy giving it up"))

@@ -405,9 +405,17 @@ def _hedged(sent: Sentence, root: Token, aux: set[str], words: set[str], lemmas:
         return True  # "looking at either the YHA or an airbnb": not chosen yet ("I either walk or cycle" is a habit)
     if root.lemma == "decide" and any(t.dep == "neg" for t in sent.children(root.i)):
         return True  # "still haven't decided about clydesdale"
-    if any(t.dep == "mark" and t.lower in ("if", "unless") for t in sent.tokens):
+    if any(t.dep == "mark" and t.lower in ("if", "unless") and not _yours(sent, t.head) for t in sent.tokens):
         return True
     return False
+
+
+def _yours(sent: Sentence, verb: int) -> bool:
+    """A condition on the other speaker needing what was just said ("my number is … if you need it", "if u want
+    it"): it hedges nothing the speaker says of themselves ("if you need help I'm in" is an offer)."""
+    kids = sent.children(verb)
+    return sent.tokens[verb].lemma in lx.WANT_VERBS | {"need"} and any(c.dep == "nsubj" and c.lower in lx.SECOND_PERSON for c in kids) and any(
+        c.dep == "dobj" and c.lower in ("it", "them", "that", "this") for c in kids)
 
 
 def _inflected(word: str) -> set[str]:

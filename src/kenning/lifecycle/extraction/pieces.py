@@ -58,6 +58,28 @@ def _run_on_starts(sent: Sentence) -> set[int]:
         before = sent.tokens[first - 1] if first > 0 else None
         if before is not None and before.lower not in SEPARATORS | _LEAD_WORDS and before.pos not in ("SCONJ", "CCONJ", "PUNCT", "PRON", "DET"):
             out.add(first)
+    return out | _swallowed_subjects(sent)
+
+
+def _swallowed_subjects(sent: Sentence) -> set[int]:
+    """Where a clause with its own subject was taken for the subject of the next verb ("im studying for my
+    licence on my days off | my girlfriend jade is a teaching assistant"): the next verb's own subject is the
+    noun with its article or owner that ends right before it, and a clause begins there."""
+    out = set()
+    for verb in sent.tokens:
+        if verb.i == 0 or not any(c.dep == "csubj" and c.i < verb.i and any(g.dep in ("nsubj", "nsubjpass") for g in sent.children(c.i))
+                                  and not any(sent.tokens[i].tag in ("WP", "WDT", "WRB", "WP$") for i in sent.subtree(c.i))
+                                  for c in sent.children(verb.i)):
+            continue  # "what I want for my birthday is a bike": a clause that is the subject, as it should be
+        first = verb.i  # back over the noun phrase before the verb, to its article or owner: "my sister jo"
+        while first > 0 and sent.tokens[first - 1].pos in ("NOUN", "PROPN", "ADJ", "NUM") and sent.tokens[first - 1].dep != "poss":
+            first -= 1
+        if first == verb.i or first == 0 or sent.tokens[first - 1].dep != "poss" and sent.tokens[first - 1].pos != "DET":
+            continue
+        first -= 1
+        before = sent.tokens[first - 1] if first > 0 else None
+        if before is not None and before.pos not in ("SCONJ", "CCONJ", "PUNCT") and before.lower not in SEPARATORS | _LEAD_WORDS:
+            out.add(first)
     return out
 
 
