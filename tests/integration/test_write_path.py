@@ -332,3 +332,21 @@ def test_two_other_people_no_longer_a_couple_replace_the_memory_naming_both(real
                    "Dev and Sophie have called it all off", 30)
     assert not any("engaged" in t for t in texts), texts
     assert any("called it all off" in t for t in texts) and any("five-a-side" in t for t in texts), texts
+
+
+def test_a_relationship_rewrite_cites_the_first_turn_too(real_system):
+    mem = real_system.scope("acme", "u-split-refs")
+    say(mem, "my girlfriend Aoife is a dentist in Newry", T0, wait=True)
+    (first,) = [m for m in mem.list() if "Aoife" in m.text]
+    say(mem, "me and Aoife split up last month", T0 + timedelta(days=20), wait=True)
+    (now,) = [m for m in mem.list() if "Aoife" in m.text]
+    assert "ex-girlfriend" in now.text and set(first.source_refs) < set(now.source_refs), (now.text, now.source_refs)
+
+
+def test_a_new_home_replaces_one_a_relationship_rewrite_just_touched(real_system):
+    mem = real_system.scope("acme", "u-split-home")
+    say(mem, "I'm a joiner, living in Holywood with my boyfriend Ciaran", T0, wait=True)
+    say(mem, "me and Ciaran broke up. I've moved back in with my ma in East Belfast", T0 + timedelta(days=20), wait=True)
+    texts = [m.text for m in mem.list()]
+    assert any("East Belfast" in t for t in texts), texts
+    assert not any("Holywood" in t for t in texts), texts  # the rewrite in this turn is no home said in this turn

@@ -369,7 +369,7 @@ def attribute_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision
                 same = same_value(new.value.lower(), was.value.lower())
                 if new.negated and same:
                     return Decision(Op.UPDATE, old.id, None, RETRACTION)  # "quit keto" ends "is doing keto"
-                if not new.negated and not same and not set(old.source_refs) & set(candidate.source_refs):
+                if not new.negated and not same and not (old.source_refs and set(old.source_refs) <= set(candidate.source_refs)):
                     return Decision(Op.UPDATE, old.id, None, SLOT_CHANGE)  # two values said in one turn are both meant
     return None
 

@@ -220,6 +220,8 @@ def plan(
             if candidate.kind is target.kind or decision.reason in (CORRECTED, RELATION)
             else candidate.importance,
             sensitivity=safety.sensitivity_of(text) if text != candidate.text else candidate.sensitivity,
+            # a rewrite of the target ("… with their ex-girlfriend Roisin") holds words of both turns: it cites both
+            source_refs=tuple(dict.fromkeys((*target.source_refs, *candidate.source_refs))) if text != candidate.text else candidate.source_refs,
             metadata={**dict(candidate.metadata), "candidate": candidate.id},
         )
         change = Changeset(
