@@ -123,3 +123,20 @@ def test_a_name_right_after_a_greeting_is_an_address_whatever_the_recogniser_cal
     assert [sent.tokens[i].text for i in vocatives(sent)] == ["Caroline"]
     assert texts("Wow Caroline, that looks amazing!") == []
     assert any("Lisbon" in t for t in texts("I moved to Lisbon, best decision ever"))
+
+
+def test_a_trade_said_with_here_is_who_is_speaking():
+    got = texts("glazier here, mostly conservatories, based near wrexham")
+    assert "User is a glazier." in got, got
+    assert texts("Marek here, 44, roofer")[0] == "User's name is Marek."
+
+
+def test_an_opening_that_names_the_job_makes_the_rest_notes():
+    got = texts("I'm a chiropodist in Truro, self employed, van's a grey Berlingo")
+    assert any("chiropodist" in t and "Berlingo" not in t for t in got), got
+    assert "User is self employed." in got, got
+
+
+def test_a_note_that_is_no_job_or_person_gets_no_article():
+    got = texts("I am tram driver in Sheffield, route 52, late shift")
+    assert not any(t.startswith("User is a route") or t.startswith("User is a late") for t in got), got

@@ -27,7 +27,7 @@ _CLAUSE = re.compile(
     r"(?:(?:please\s+note(?:\s+that)?|note\s+that|btw|by\s+the\s+way|fyi|also),?\s+)?(?=[\w\"'(])"
 )
 _FINITE = re.compile(
-    r"(?i)\b(?:is|are|was|were|has|have|had|'s|lives|works|called|named|died|passed|loves|likes|hates|got|turned|"
+    r"(?i)\b(?:am|'m|is|are|was|were|has|have|had|'s|lives|works|called|named|died|passed|loves|likes|hates|got|turned|"
     r"does|did|do|makes|made|takes|took|runs|ran|plays|drives|goes|went|owns|teaches|cooks|studies|speaks|wants|needs|"
     r"knows|says|said|came|joined|moved|started|became|will|can|would|should|could)\b"
 )

@@ -59,6 +59,9 @@ def introduction(sentence: str) -> list[str] | None:
         words = piece.split()
         if lx.AGE.fullmatch(piece):
             out.append(f"I'm {piece}.")
+        elif i == 0 and len(words) == 2 and words[1].lower() == "here" and words[0].isalpha():
+            named = words[0][:1].isupper() and not lx.JOB_WORD.fullmatch(words[0])  # "Peter here", "farrier here"
+            out.append(f"My name is {words[0]}." if named else f"I'm {'an' if piece[0].lower() in 'aeiou' else 'a'} {words[0]}.")
         elif i == 0 and len(words) == 1 and words[0].isalpha() and not _is_job(words):
             if words[0].lower() not in lx.FIRST_PERSON_STARTS | lx.FILLER_WORDS:  # "me, 45, …": no name
                 out.append(f"My name is {words[0]}.")
@@ -203,6 +206,12 @@ def _strong(piece: list[Token]) -> bool:
     return _job_note(words) or any(_shaped_job(tokens, n) for n in range(min(3, len(tokens))))
 
 
+def _after_be(piece: list[Token]) -> list[Token]:
+    """What "I'm …" says the speaker is: "I'm a locksmith in cardiff" -> "a locksmith in cardiff"."""
+    at = next((t for t in piece if t.lemma == "be"), None)
+    return [t for t in piece if at is not None and t.i > at.i] or piece[:0]
+
+
 def _shaped_job(tokens: list[Token], n: int) -> bool:
     """A noun shaped like a job ("joiner", "radiographer", "sommelier") followed by where it is done: "joiner in
     wigan", "sommelier at a hotel" (alone, "lekker" or "banger" is no job)."""
@@ -211,7 +220,7 @@ def _shaped_job(tokens: list[Token], n: int) -> bool:
     before = tokens[n - 1] if n else None
     if before is not None and before.pos == "ADP":
         return False  # "maybe at christ in bangalore": a place, however it ends
-    return t.pos in ("NOUN", "PROPN") and bool(re.fullmatch(slots.JOB, t.lower)) and after in ("in", "at", "for", "from", "on")
+    return t.pos in ("NOUN", "PROPN") and bool(re.fullmatch(slots.JOB, t.lower)) and after in ("in", "at", "for", "from", "on", "here")
 
 
 def _speaks_to(piece: list[Token]) -> bool:
@@ -232,14 +241,21 @@ def _said(piece: list[Token], kind: str) -> str:
         return f"I {text}."
     if words[0].tag == "VBG":
         return f"I'm {text}."  # "doing an electrician apprenticeship"
+    if len(words) > 1 and words[-1].lower == "here" and words[-2].pos == "NOUN" and _strong(piece):
+        job = _text(words[:-1])
+        return f"I'm {'an' if job[0].lower() in 'aeiou' else 'a'} {job}."  # "farrier here": who is speaking, by trade
     if (said := note(text)) is not None:
         return said
+    if words[-1].tag in ("VBN", "JJ") and all(t.pos in ("NOUN", "ADJ", "VERB", "ADV") for t in words) and len(words) <= 3:
+        return f"I'm {text}."  # "self employed", "fully vaccinated": a quality, no article
     if (words[0].pos == "ADP" or (len(words) == 1 and words[0].pos == "ADJ")) and words[0].lower not in lx.FILLER_WORDS:
         return f"I'm {text}."  # "single", "from Kraków", "out of stockport"
     if words[0].lower in ("a", "an"):
         return f"I'm {text}."  # "I'm 41, a teacher"
     head = next((t for t in words if t.pos not in ("ADJ", "NUM", "DET")), words[0])
-    if head.tag == "NN" and head.lemma not in lx.TIME_NOUNS and not corrections.shape(head.text) and words[0].pos != "NUM":
+    if head.tag == "NN" and head.lemma not in lx.TIME_NOUNS and not corrections.shape(head.text) and words[0].pos != "NUM" and any(
+            t.pos in ("NOUN", "PROPN") and (re.fullmatch(slots.JOB, t.lower) or t.lemma in lx.PERSON_NOUNS) for t in words):
+        # "radiographer in leeds", "self employed joiner", "mum of two": who the speaker is; "route 46A" is no one
         return f"I'm {'an' if text[0].lower() in 'aeiou' else 'a'} {text}."  # "radiographer in leeds", "mum of two"
     return f"{text}."  # a shift, a count, "no pork": as written
 
@@ -264,7 +280,8 @@ def read(sent: Sentence) -> list[str] | None:
     opening = _content(parts[0])
     if kinds[0] == "clause" and not (opening[0].lower in ("i", "im", "i'm") and any(t.lemma == "be" for t in opening[:3])):
         return None  # "I go every thursday, …": an ordinary clause goes on; "I'm jess, 38, …" lists
-    if not any(k == "note" and _strong(p) for p, k in zip(parts, kinds)):
+    if not any(k == "note" and _strong(p) for p, k in zip(parts, kinds)) and not (
+            kinds[0] == "clause" and "clause" not in kinds[1:] and _strong(_after_be(opening))):
         return None  # "thursday nights", "10 hour shifts": notes on the clause before, not on the speaker
     if any(k == "verb" and (n == 0 or _speaks_to(p)) for n, (p, k) in enumerate(zip(parts, kinds))):
         return None  # "tell me a joke, I need cheering up": an order, not a note

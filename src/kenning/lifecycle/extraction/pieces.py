@@ -111,7 +111,9 @@ def _definite(sent: Sentence, subj: Token) -> bool:
     glued = not subj.space and subj.i + 1 < len(sent.tokens) and not sent.tokens[subj.i + 1].text.startswith("'")
     if glued:  # "mon wed sat": "wed" read as "we" + "d"
         return False
-    return subj.pos in ("PRON", "PROPN") or any(c.dep in ("det", "poss") for c in sent.children(subj.i))
+    # "a honda" is an object the parser made a subject ("I ride | a honda pcx 125"): a run-on's subject is known
+    return subj.pos in ("PRON", "PROPN") or any(c.dep == "poss" or (c.dep == "det" and c.lower not in ("a", "an"))
+                                                for c in sent.children(subj.i))
 
 
 def pieces(sent: Sentence) -> list[tuple[int, int]]:
