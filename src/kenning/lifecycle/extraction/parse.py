@@ -112,6 +112,13 @@ class SpacyParser:
         every token's ``ent`` is ""."""
         return self._parse(texts, entities=False)
 
+    def cached(self, texts: Sequence[str], *, entities: bool = True) -> list[list[Sentence]] | None:
+        """The parses of ``texts`` if every one is in the cache already, else None (nothing is parsed)."""
+        with self._lock:
+            if any((t, entities) not in self._cache for t in texts):
+                return None
+        return self._parse(texts, entities=entities)
+
     def _parse(self, texts: Sequence[str], *, entities: bool) -> list[list[Sentence]]:
         out: dict[str, list[Sentence]] = {}
         with self._lock:
