@@ -10,8 +10,9 @@ thread, parser and text caches emptied before each mode:
 
 - ``one turn at a time``: ``extract`` on each turn alone, as ``add(wait=True)`` runs it;
 - ``batches of N``: ``prefetch`` parses N turns' sentences in one pipeline
-  call and their clauses in a second, then ``extract`` runs on each turn, as
-  the background worker (``reconcile_pending``) runs it.
+  call, the probes cutting them asks for a round at a time and their clauses
+  in one more, then ``extract`` runs on each turn, as the background worker
+  (``reconcile_pending``) runs it.
 
 Target (issue 10): >= 100 turns per second on one core.
 """
