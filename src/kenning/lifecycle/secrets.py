@@ -17,6 +17,8 @@ import math
 import re
 from collections import Counter
 
+from kenning.lifecycle.memo import list_cache
+
 _SECRET_WORDS = (
     r"pass(?:word|wd|phrase|code)?|pwd|pin(?:\s+(?:code|number))?|passkey|"
     r"api[\s_-]?key|access[\s_-]?key(?:[\s_-]?id)?|secret[\s_-]?(?:access[\s_-]?)?key|client[\s_-]?secret|"
@@ -341,6 +343,7 @@ def _everyday_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+@list_cache
 def find_secrets(text: str) -> list[tuple[int, int]]:
     """Spans (start, end) of credential-like strings in ``text``, sorted, possibly overlapping."""
     spans: list[tuple[int, int]] = []

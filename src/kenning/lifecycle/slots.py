@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass
 
 from kenning.lifecycle import lexicon
+from kenning.lifecycle.memo import list_cache
 from kenning.lifecycle.retrieve import STOPWORDS
 
 
@@ -448,6 +449,7 @@ _NEVER_WAS = re.compile(
 _USED_TO_BE = re.compile(r"(?i)\bused\s+to\s+be\b")
 
 
+@list_cache
 def parse_all(text: str) -> list[Slot]:
     """Every attribute ``text`` states (at most one per attribute), in pattern order."""
     t = _NEVER_WAS.sub("is not", text.strip())

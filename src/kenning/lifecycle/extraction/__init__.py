@@ -16,7 +16,7 @@ from kenning.lifecycle import extract as rules
 from kenning.lifecycle import secrets
 from kenning.lifecycle.extraction.normalise import normalise, sentences
 from kenning.lifecycle.extraction.claims import TurnState, clause_claims
-from kenning.lifecycle.extraction.turns import turn_pieces
+from kenning.lifecycle.extraction.ahead import cut_all
 from kenning.lifecycle.extraction.parse import Parser, default_parser
 
 __all__ = ["extract", "prefetch"]
@@ -65,7 +65,7 @@ def prefetch(batches: Sequence[Sequence[rules.Turn]], *, allow_secrets: bool = F
     if not texts:
         return
     parser.parse([s for text in texts for s in sentences(normalise(text))])
-    cuts = [turn_pieces(parser, text) for text in texts]  # the sentences' parses come from the cache now
+    cuts = cut_all(parser, texts)  # the sentences' parses come from the cache now; what cutting asks for, in batches
     todo = list(dict.fromkeys(p for cut in cuts for p in cut.todo))
     if todo:
         plain = getattr(parser, "parse_without_entities", parser.parse)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from kenning.lifecycle.extraction import lexicon as lx
+from kenning.lifecycle.memo import text_cache
 
 _WORDS = {
     "i": "I", "im": "I'm", "ive": "I've", "i'm": "I'm", "i've": "I've", "i'd": "I'd", "i'll": "I'll",
@@ -105,6 +106,7 @@ def _quiet(m: re.Match[str]) -> str:
     return w.lower() if w.lower() in _FUNCTION and w not in ("IT", "US", "AM", "IS", "AN", "DO", "ALL") else w
 
 
+@text_cache
 def normalise(text: str) -> str:
     """``text`` with chat spellings made standard; meaning and secrets' masks untouched."""
 

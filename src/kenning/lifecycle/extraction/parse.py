@@ -14,7 +14,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from kenning.errors import ConfigError
@@ -38,10 +38,10 @@ class Token:
     head: int
     ent: str = ""
     space: str = " "
+    lower: str = field(init=False, repr=False, compare=False)  # the text lowercased, read by nearly every rule
 
-    @property
-    def lower(self) -> str:
-        return self.text.lower()
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "lower", self.text.lower())
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,28 +49,44 @@ class Sentence:
     """A parsed sentence: its tokens in order, indexed from 0."""
 
     tokens: tuple[Token, ...]
+    # worked out on first use: the text, and each head's children (rules ask for both again and again)
+    _text: str | None = field(default=None, init=False, repr=False, compare=False)
+    _kids: dict[int, list[Token]] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def text(self) -> str:
-        return "".join(t.text + t.space for t in self.tokens).strip()
+        if self._text is None:
+            object.__setattr__(self, "_text", "".join(t.text + t.space for t in self.tokens).strip())
+        return self._text
 
     def offset(self, i: int) -> int:
         """Where token ``i`` starts in the text the sentence was parsed from."""
         return sum(len(t.text) + len(t.space) for t in self.tokens[:i])
 
     def children(self, i: int) -> list[Token]:
-        return [t for t in self.tokens if t.head == i and t.i != i]
+        return list(self._children().get(i, ()))
 
     def subtree(self, i: int) -> list[int]:
         """Indices of token ``i`` and everything below it, in order."""
+        kids = self._children()
         out, frontier = {i}, [i]
         while frontier:
             j = frontier.pop()
-            for t in self.tokens:
-                if t.head == j and t.i != j and t.i not in out:
+            for t in kids.get(j, ()):
+                if t.i != j and t.i not in out:
                     out.add(t.i)
                     frontier.append(t.i)
         return sorted(out)
+
+    def _children(self) -> dict[int, list[Token]]:
+        """Each head's children in order, the tokens whose ``head`` it is (a root is not its own child)."""
+        if self._kids is None:
+            kids: dict[int, list[Token]] = {}
+            for t in self.tokens:
+                if t.head != t.i:
+                    kids.setdefault(t.head, []).append(t)
+            object.__setattr__(self, "_kids", kids)
+        return self._kids
 
 
 class Parser(Protocol):
@@ -95,6 +111,13 @@ class SpacyParser:
         """The same parse with the entity recogniser left out (about half the cost of a short text);
         every token's ``ent`` is ""."""
         return self._parse(texts, entities=False)
+
+    def cached(self, texts: Sequence[str], *, entities: bool = True) -> list[list[Sentence]] | None:
+        """The parses of ``texts`` if every one is in the cache already, else None (nothing is parsed)."""
+        with self._lock:
+            if any((t, entities) not in self._cache for t in texts):
+                return None
+        return self._parse(texts, entities=entities)
 
     def _parse(self, texts: Sequence[str], *, entities: bool) -> list[list[Sentence]]:
         out: dict[str, list[Sentence]] = {}
