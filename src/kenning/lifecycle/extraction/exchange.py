@@ -28,6 +28,8 @@ _FORMULAS = frozenset({"sorry", "congrats", "congratulations", "congratz", "kudo
 _EFFORT = frozenset({"go", "push", "grind", "fight", "strive", "try", "move", "hustle", "chase", "work"})
 _GIVING_UP = frozenset({"quit", "stop", "give"})
 _VAGUE_NOUNS = frozenset({"matter", "dream", "goal", "passion", "way", "thing", "hope"})
+# the speaker's mind on something: "I love how you…", "I remember when you…", "I can see why you…"
+_MIND_VERBS = frozenset({"love", "like", "adore", "remember", "recall", "imagine", "see", "know", "think", "admire", "hope", "bet"})
 _DAY_WORDS = frozenset({"mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun", "today", "tonight"})
 
 
@@ -35,7 +37,7 @@ def between_friends(clause: Clause, sent: Sentence) -> bool:
     """Whether the clause is one of the shapes above."""
     return (encourages(clause, sent) or offers(clause, sent) or proposes(sent) or asks_past(clause, sent)
             or formula(sent) or resolves(clause, sent) or assures(clause, sent) or awaits_news(clause, sent)
-            or misagrees(clause, sent))
+            or misagrees(clause, sent) or minds_the_other(clause, sent))
 
 
 def _root(sent: Sentence) -> Token | None:
@@ -161,3 +163,15 @@ def misagrees(clause: Clause, sent: Sentence) -> bool:
     root = _root(sent)
     subj = next((c for c in sent.children(root.i) if c.dep == "nsubj"), None) if root is not None else None
     return clause.subject == "user" and subj is not None and subj.lower == "i" and root.tag == "VBZ" and root.lemma in ("sound", "look", "seem")
+
+
+def minds_the_other(clause: Clause, sent: Sentence) -> bool:
+    """The speaker's mind on what the other speaker does or did: "I love how you paint", "I remember when you
+    started", "I can see why you like it", "I know you've found your thing". "You" is the subject of the
+    clause the verb takes; "I like the recipes you gave me" (a relative clause) is the speaker's liking, and
+    "I'd rather you emailed" is a wish about being answered, not one of these verbs."""
+    root = _root(sent)
+    if clause.subject != "user" or clause.question or clause.request or root is None or root.lemma not in _MIND_VERBS:
+        return False
+    inner = [c for c in sent.children(root.i) if c.dep in ("ccomp", "advcl", "xcomp")]
+    return any(s.dep in ("nsubj", "nsubjpass") and s.lower in ("you", "u", "ya") for c in inner for s in sent.children(c.i))
