@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 from kenning.lifecycle import extract as rules
 from kenning.lifecycle import safety, secrets, slots
 from kenning.lifecycle import changes as change_markers
-from kenning.lifecycle.extraction import addressee, corrections, ellipsis, mood, noise, pointers
+from kenning.lifecycle.extraction import addressee, corrections, ellipsis, exchange, mood, noise, pointers
 from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction.clauses import Clause, first_person, opener, read
 from kenning.lifecycle.extraction.normalise import trim
@@ -177,6 +177,8 @@ def _words(text: str) -> set[str]:
 def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bool, state: TurnState) -> list[rules.Claim]:
     if pointers.pointer_topic(sent) is None and noise.is_noise(clause, sent):
         return []
+    if exchange.between_friends(clause, sent):
+        return []  # "keep it up!", "need any help?", "let's make it count", "what was the best part?"
     text = piece
     if clause.subject == "other" and not _names_person(clause) and noise.owned_figure(sent):
         clause = replace(clause, subject="thing")  # "pb is 21:40": a lowercase word the tagger took for a name
