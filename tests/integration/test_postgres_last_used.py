@@ -14,7 +14,8 @@ import textwrap
 
 from kenning.stores.postgres import PostgresStore
 from kenning.stores.postgres.search import us
-from kenning.types import Memory, Scope, new_id
+from kenning.errors import Conflict
+from kenning.types import Changeset, Memory, Scope, Status, Transition, new_id
 
 pytestmark = pytest.mark.postgres
 
@@ -239,5 +240,30 @@ def test_a_database_from_m005_is_migrated_and_its_narrow_rows_still_count(pg_url
         store.fold_refreshes()
         assert {m.id: m.last_used_at for m in store.export(A)} == {a.id: _later(120), b.id: _later(60)}
         assert _row(pg_url, b.id)[2] == [("acme", "alice", _later(60))] and _log(pg_url) == []
+    finally:
+        store.close()
+
+
+def test_searches_go_on_after_a_rolled_back_write_drops_the_prepared_statements(pg_url):
+    # psycopg answers a rollback on a connection where it prepared statements of its own with DEALLOCATE ALL,
+    # which also drops the refresh and generation-check statements the search path prepared there.
+    store = PostgresStore(pg_url, dim=8, embedder_id="t", max_connections=1)
+    try:
+        a = _mem(A, "alpha")
+        store.insert(A, [a])
+        for _ in range(8):  # past psycopg's prepare threshold
+            store.get_many(A, [a.id])
+        store.partition(A)
+        store.ranked(A, lambda p: list(p.ids), lambda ids: ids, _later(10))
+        store.ranked(A, lambda p: list(p.ids), None, _later(10))
+        with pytest.raises(Conflict):  # a guard fails: the transaction rolls back
+            store.apply(A, Changeset(transitions=(Transition(a.id, (Status.PROVISIONAL,), Status.ACTIVE),)))
+        _, ids = store.ranked(A, lambda p: list(p.ids), lambda ids: ids, _later(20))
+        assert ids == [a.id] and store.get(A, a.id).last_used_at == _later(20)
+        with pytest.raises(Conflict):
+            store.apply(A, Changeset(transitions=(Transition(a.id, (Status.PROVISIONAL,), Status.ACTIVE),)))
+        assert store.ranked(A, lambda p: list(p.ids), None, _later(30))[1] == [a.id]
+        store.touch(A, [a.id], _later(40))
+        assert store.get(A, a.id).last_used_at == _later(40)
     finally:
         store.close()

@@ -22,6 +22,7 @@ from typing import Any
 from datetime import datetime, timedelta, timezone
 import numpy as np
 import psycopg
+from psycopg import errors as pg_errors
 
 from kenning.stores import keywords
 from kenning.stores.base import RETRIEVABLE, Scored, T
@@ -71,7 +72,9 @@ class SearchMixin:
         params = ["-1", "0", scope.tenant_id, scope.user_id, now.isoformat(), _text_array(list(ids)), "f"]
         with self._conn("touch") as conn:
             for _ in range(_TOUCH_TRIES):
-                rows = self._send(conn, "kenning_touch", params).rows()
+                rows = self._reply(self._send(conn, "kenning_touch", params))
+                if rows is None:
+                    continue
                 if rows and rows[0][2] == "t":
                     self._cache.touched(scope, int(rows[0][0]), int(rows[0][1]), ids, us(now))
                 if not rows or rows[0][2] == "t":
@@ -187,7 +190,9 @@ class SearchMixin:
             gen, touched = (row[0][0], row[0][1]) if row else (0, 0)
         else:
             with translated("search"):
-                got = pending.rows()
+                got = self._reply(pending)
+            if got is None:
+                return False
             gen, touched = (int(got[0][0]), int(got[0][1])) if got else (0, 0)
         return part.gen == gen and part.touched == touched
 
@@ -198,11 +203,23 @@ class SearchMixin:
         stale), so the count still orders every write of ``last_used_at``.
         """
         with translated("touch"):
-            rows = pending.rows()
+            rows = self._reply(pending)
         if not rows or rows[0][2] != "t":
             return False
         self._cache.touched(scope, int(rows[0][0]), int(rows[0][1]), ids, us(now))
         return True
+
+    def _reply(self, pending: Pending) -> list[tuple[str | None, ...]] | None:
+        """``pending``'s rows; None if its prepared statement had been dropped from the connection (then prepared again next time).
+
+        psycopg sends ``DEALLOCATE ALL`` after a rollback on a connection where
+        it prepared statements of its own, which drops ours too.
+        """
+        try:
+            return pending.rows()
+        except pg_errors.InvalidSqlStatementName:
+            self._prepared.pop(pending.conn, None)
+            return None
 
     def _send(self, conn: psycopg.Connection, name: str, params: Sequence[str]) -> Pending:
         """Send the statement ``name`` of ``_PREPARED`` (prepared on ``conn`` the first time) without waiting for its reply."""
