@@ -11,6 +11,8 @@ import pytest
 import subprocess
 import sys
 import textwrap
+import threading
+import time
 
 from kenning.stores.postgres import PostgresStore
 from kenning.stores.postgres.search import us
@@ -265,5 +267,31 @@ def test_searches_go_on_after_a_rolled_back_write_drops_the_prepared_statements(
         assert store.ranked(A, lambda p: list(p.ids), None, _later(30))[1] == [a.id]
         store.touch(A, [a.id], _later(40))
         assert store.get(A, a.id).last_used_at == _later(40)
+    finally:
+        store.close()
+
+
+def test_a_refresh_waiting_on_a_scope_deletion_logs_nothing_for_the_deleted_memories(pg_url):
+    store = PostgresStore(pg_url, dim=8, embedder_id="t")
+    try:
+        a = _mem(A, "alpha")
+        store.insert(A, [a])
+        with psycopg.connect(pg_url) as conn:  # a deletion of the scope, held open with the scope's row locked
+            conn.execute("DELETE FROM kenning_memories WHERE tenant_id = 'acme' AND user_id = 'alice'")
+            conn.execute("UPDATE kenning_scope_gen SET gen = gen + 1 WHERE tenant_id = 'acme' AND user_id = 'alice'")
+            refresh = threading.Thread(target=store.touch, args=(A, [a.id], _later(60)))
+            refresh.start()
+            deadline = time.monotonic() + 30
+            while not conn.execute(  # the refresh's snapshot still holds the memory; it waits for the row lock
+                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()"
+            ).fetchone()[0]:
+                assert time.monotonic() < deadline and refresh.is_alive()
+                time.sleep(0.01)
+            conn.commit()
+        refresh.join(30)
+        assert not refresh.is_alive()
+        assert _log(pg_url) == []  # sent again after the deletion: no memory of the scope left to log
+        store.insert(A, [a])  # the same id imported back carries no refresh from before
+        assert store.get(A, a.id).last_used_at == T0
     finally:
         store.close()
