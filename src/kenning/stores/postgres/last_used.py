@@ -27,23 +27,33 @@ MEMORIES = (
 )
 LAST_USED = "greatest(m.last_used_at, u.at, g.at)"
 
-# The refresh ($3, $4: the scope; $5: now; $6: the ids). It bumps the scope's refresh count, which
-# locks the scope's row, so refreshes of one scope are numbered in order and a write's generation
-# bump (made under the same lock) is seen. With $1 >= 0 the log row is written only if the
-# partition ranked is still current ($1, $2: its gen and touched before this refresh). With a
-# negative $1 it is written unless a write moved the generation between this statement's snapshot
-# and the lock (``ok`` false: send it again), since only the scope's memories among the ids are
-# logged, as read in that snapshot; $7 true says the ids are known to be the scope's (those of a
-# partition confirmed current), so they are logged as given. The count is bumped either way, so it
-# still orders every write of last_used_at. A recency hint: its commit does not wait for the WAL
-# flush.
+# A search's refresh ($3, $4: the scope; $5: now; $6: the ids, all of them in the cached partition
+# ranked), written only if that partition is still current ($1, $2: its gen and touched). It bumps
+# the scope's refresh count, which locks the scope's row, so refreshes of one scope are numbered in
+# order and a write's generation bump (made under the same lock) is seen; the count is bumped
+# either way, so it still orders every write of last_used_at. A recency hint: its commit does not
+# wait for the WAL flush. Kept this simple so the server plans it once per connection (a generic
+# plan): with the filter below in it, the planner judged every execution worth a plan of its own.
 TOUCH = (
+    "WITH c AS (SELECT set_config('synchronous_commit', 'off', true)), "
+    "g AS (UPDATE kenning_scope_gen SET touched = touched + 1 WHERE tenant_id = $3::text AND user_id = $4::text "
+    "RETURNING gen, touched, gen = $1::bigint AND touched = $2::bigint + 1 AS ok), "
+    "ins AS (INSERT INTO kenning_last_used_log (tenant_id, user_id, at, ids) SELECT $3::text, $4::text, $5::timestamptz, $6::text[] "
+    "FROM g, c WHERE g.ok RETURNING 1) "
+    "SELECT g.gen, g.touched, g.ok, (SELECT count(*) FROM ins) FROM g"
+)
+
+# Any other refresh (``Store.touch``, or ids not all in the partition): only the scope's memories
+# among the ids are logged, as read in this statement's snapshot. With $1 >= 0 it is checked as
+# above; with a negative $1 it is written unless a write moved the generation between the snapshot
+# and the lock (``ok`` false: send it again).
+TOUCH_ANY = (
     "WITH c AS (SELECT set_config('synchronous_commit', 'off', true)), "
     "g AS (UPDATE kenning_scope_gen SET touched = touched + 1 WHERE tenant_id = $3::text AND user_id = $4::text "
     "RETURNING gen, touched, CASE WHEN $1::bigint < 0 THEN gen = (SELECT s.gen FROM kenning_scope_gen s "
     "WHERE s.tenant_id = $3::text AND s.user_id = $4::text) ELSE gen = $1::bigint AND touched = $2::bigint + 1 END AS ok), "
-    "i AS (SELECT CASE WHEN $7::boolean THEN $6::text[] ELSE ARRAY(SELECT m.id FROM kenning_memories m "
-    "WHERE m.tenant_id = $3::text AND m.user_id = $4::text AND m.id = ANY($6::text[])) END AS ids), "
+    "i AS (SELECT ARRAY(SELECT m.id FROM kenning_memories m "
+    "WHERE m.tenant_id = $3::text AND m.user_id = $4::text AND m.id = ANY($6::text[])) AS ids), "
     "ins AS (INSERT INTO kenning_last_used_log (tenant_id, user_id, at, ids) SELECT $3::text, $4::text, $5::timestamptz, i.ids "
     "FROM g, i, c WHERE g.ok AND cardinality(i.ids) > 0 RETURNING 1) "
     "SELECT g.gen, g.touched, g.ok, (SELECT count(*) FROM ins) FROM g"

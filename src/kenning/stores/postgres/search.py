@@ -29,7 +29,7 @@ from kenning.stores.base import RETRIEVABLE, Scored, T
 from kenning.stores.partition import NEVER, Partition, best, encode_terms, kind_code_sql, similarities
 from kenning.stores.postgres.adapt import Pending, Vector, translated
 from kenning.stores.postgres.filters import predicate
-from kenning.stores.postgres.last_used import LAST_USED, MEMORIES, TOUCH
+from kenning.stores.postgres.last_used import LAST_USED, MEMORIES, TOUCH, TOUCH_ANY
 from kenning.errors import ValidationError
 from kenning.types import Filter, Memory, Scope, Status
 
@@ -37,7 +37,9 @@ SCOPE = "m.tenant_id = %(t)s AND m.user_id = %(u)s"
 # Statements sent through libpq (``Pending``), prepared once per connection.
 _PREPARED = {
     "kenning_gen": "SELECT gen, touched FROM kenning_scope_gen WHERE tenant_id = $1::text AND user_id = $2::text",
-    "kenning_touch": TOUCH,  # a refresh: one row appended to the log (``last_used``)
+    # A refresh: one row appended to the log (``last_used``); a search's, or any other.
+    "kenning_touch": TOUCH,
+    "kenning_touch_any": TOUCH_ANY,
 }
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 _TOUCH_TRIES = 3  # an unchecked refresh is sent again when a write landed in the middle of it
@@ -65,14 +67,14 @@ class SearchMixin:
     def touch(self, scope: Scope, ids: Sequence[str], now: datetime) -> None:
         if not ids:
             return
-        # One statement, one round trip (``kenning_touch``, unchecked), sent again in the rare case a
+        # One statement, one round trip (``kenning_touch_any``, unchecked), sent again in the rare case a
         # write to the scope landed between its snapshot and its lock. The scope's row lock orders
         # refreshes of one scope, so a cached partition exactly one behind missed none and is
         # brought forward, otherwise the next search reloads the column.
-        params = ["-1", "0", scope.tenant_id, scope.user_id, now.isoformat(), _text_array(list(ids)), "f"]
+        params = ["-1", "0", scope.tenant_id, scope.user_id, now.isoformat(), _text_array(list(ids))]
         with self._conn("touch") as conn:
             for _ in range(_TOUCH_TRIES):
-                rows = self._reply(self._send(conn, "kenning_touch", params))
+                rows = self._reply(self._send(conn, "kenning_touch_any", params))
                 if rows is None:
                     continue
                 if rows and rows[0][2] == "t":
@@ -160,10 +162,12 @@ class SearchMixin:
                     result = rank(part)
                     if refresh is not None:
                         ids = list(refresh(result))
+                        # The partition's own ids need no filter (the generic-plan statement); any other goes through one.
+                        touch = "kenning_touch" if all(part.position(i) is not None for i in ids) else "kenning_touch_any"
                         pending = self._local.held = (
-                            self._send(conn, "kenning_touch", [
+                            self._send(conn, touch, [
                                 str(part.gen), str(part.touched), scope.tenant_id, scope.user_id, now.isoformat(),  # type: ignore[union-attr]
-                                _text_array(ids), "t" if all(part.position(i) is not None for i in ids) else "f",
+                                _text_array(ids),
                             ])
                             if ids else self._send(conn, "kenning_gen", (scope.tenant_id, scope.user_id))
                         )
