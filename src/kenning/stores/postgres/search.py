@@ -42,7 +42,7 @@ _PREPARED = {
     "kenning_touch_any": TOUCH_ANY,
 }
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
-_TOUCH_TRIES = 3  # an unchecked refresh is sent again when a write landed in the middle of it
+_TOUCH_TRIES = 3  # sends of an unchecked refresh while writes keep landing in the middle of it; then it is dropped (a hint)
 _MARGIN = 16  # candidates beyond k that the server's vector ranking passes to the exact one
 # A timestamptz as microseconds since the epoch, exactly (extract returns an exact numeric).
 _US_SQL = "(extract(epoch FROM {}) * 1000000)::bigint"
