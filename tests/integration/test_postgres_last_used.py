@@ -96,7 +96,9 @@ def test_folding_moves_the_log_into_the_narrow_table_and_changes_no_last_use(pg_
         assert store.get(A, b.id).last_used_at == _later(120)
         assert store.fold_refreshes() == 1 and store.fold_refreshes() == 0
         assert _row(pg_url, b.id)[2] == [("acme", "alice", _later(120))]
-        store.purge_residue()  # what background passes run: it folds too
+        store.touch(B, [c.id], _later(150))
+        store.purge_residue()  # what background passes run (worker, server, maintain): it folds too
+        assert _log(pg_url) == [] and _row(pg_url, c.id)[2] == [("acme", "bob", _later(150))]
     finally:
         store.close()
 
