@@ -79,7 +79,7 @@ def test_migrations_run_once_and_are_recorded(pg_url):
         PostgresStore(pg_url, dim=8, embedder_id="t").close()
     with psycopg.connect(pg_url) as conn:
         names = [r[0] for r in conn.execute("SELECT name FROM kenning_migrations ORDER BY name")]
-    assert names == ["m001_initial", "m002_api_keys", "m003_search_partition", "m004_scope_work", "m005_last_used"]
+    assert names == ["m001_initial", "m002_api_keys", "m003_search_partition", "m004_scope_work", "m005_last_used", "m006_last_used_log"]
 
 
 def test_values_postgresql_refuses_are_validation_errors_and_write_nothing(pg_url):

@@ -138,12 +138,26 @@ CREATE TABLE kenning_last_used (
 ) WITH (fillfactor = 70);
 """
 
+# A search's refresh appends one row here (the scope, the time, the ids) instead of updating a
+# row of ``kenning_last_used`` per hit; background passes fold the rows into that table. Reads
+# take the latest of the memory's row, its narrow row and its scope's log rows (``last_used``).
+M006_LAST_USED_LOG = """
+CREATE TABLE kenning_last_used_log (
+    tenant_id text COLLATE "C" NOT NULL,
+    user_id text COLLATE "C" NOT NULL,
+    at timestamptz NOT NULL,
+    ids text[] COLLATE "C" NOT NULL
+);
+CREATE INDEX kenning_last_used_log_scope ON kenning_last_used_log (tenant_id, user_id);
+"""
+
 MIGRATIONS: list[tuple[str, str]] = [
     ("m001_initial", M001_INITIAL),
     ("m002_api_keys", M002_API_KEYS),
     ("m003_search_partition", M003_SEARCH_PARTITION),
     ("m004_scope_work", M004_SCOPE_WORK),
     ("m005_last_used", M005_LAST_USED),
+    ("m006_last_used_log", M006_LAST_USED_LOG),
 ]
 
 

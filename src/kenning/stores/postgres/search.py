@@ -10,8 +10,9 @@ so the engines agree on records, order and scores.
 A search costs one round trip: without a refresh, the generation check is
 sent before the ranking runs and read after it; with one, the refresh is one
 statement that writes only if the cached partition is still current and says
-whether it was, read after the hits' records (``ranked``). Refreshes go to
-the narrow ``kenning_last_used``, not the rows holding vectors.
+whether it was, read after the hits' records (``ranked``). A refresh is
+one row appended to a log (``last_used``), never an update of the rows
+holding vectors.
 """
 
 from __future__ import annotations
@@ -21,49 +22,27 @@ from typing import Any
 from datetime import datetime, timedelta, timezone
 import numpy as np
 import psycopg
+from psycopg import errors as pg_errors
 
 from kenning.stores import keywords
 from kenning.stores.base import RETRIEVABLE, Scored, T
 from kenning.stores.partition import NEVER, Partition, best, encode_terms, kind_code_sql, similarities
 from kenning.stores.postgres.adapt import Pending, Vector, translated
 from kenning.stores.postgres.filters import predicate
+from kenning.stores.postgres.last_used import LAST_USED, MEMORIES, TOUCH, TOUCH_ANY
 from kenning.errors import ValidationError
 from kenning.types import Filter, Memory, Scope, Status
 
 SCOPE = "m.tenant_id = %(t)s AND m.user_id = %(u)s"
-# The memories with their last use: a refresh is written to the narrow ``kenning_last_used``
-# (migration m005), never into the row holding the vector; a memory's last use is the later
-# of the two (the row's own value is the one inserted, or one an older process refreshed).
-MEMORIES = (
-    "kenning_memories m LEFT JOIN kenning_last_used u "
-    "ON u.tenant_id = m.tenant_id AND u.user_id = m.user_id AND u.id = m.id"
-)
-LAST_USED = "greatest(m.last_used_at, u.at)"
 # Statements sent through libpq (``Pending``), prepared once per connection.
 _PREPARED = {
     "kenning_gen": "SELECT gen, touched FROM kenning_scope_gen WHERE tenant_id = $1::text AND user_id = $2::text",
-    # The refresh ($3, $4: the scope; $5: now; $6: the ids), written only if the partition ranked is
-    # still current ($1, $2: its gen and touched; a negative $1 writes it regardless). The scope's
-    # rows of ``kenning_last_used`` move forward, and those missing are created for the scope's
-    # memories among the ids. They are written before the scope's row is locked (``up`` and ``ins``
-    # are read by the outer UPDATE), the order every write takes; the refresh count is bumped
-    # either way, so it still orders every write of last_used_at. A recency hint: its commit does
-    # not wait for the WAL flush.
-    "kenning_touch": (
-        "WITH s AS (SELECT $1::bigint < 0 OR coalesce((SELECT gen = $1::bigint AND touched = $2::bigint "
-        "FROM kenning_scope_gen WHERE tenant_id = $3::text AND user_id = $4::text), false) AS ok), "
-        "c AS (SELECT set_config('synchronous_commit', 'off', true)), "
-        "up AS (UPDATE kenning_last_used SET at = greatest(at, $5::timestamptz) "
-        "WHERE tenant_id = $3 AND user_id = $4 AND id = ANY($6::text[]) AND (SELECT ok FROM s) RETURNING id), "
-        "ins AS (INSERT INTO kenning_last_used (tenant_id, user_id, id, at) "
-        "SELECT m.tenant_id, m.user_id, m.id, $5 FROM kenning_memories m WHERE m.tenant_id = $3 AND m.user_id = $4 "
-        "AND m.id = ANY(ARRAY(SELECT unnest($6::text[]) EXCEPT SELECT id FROM up)) AND (SELECT ok FROM s) "
-        "ON CONFLICT (tenant_id, user_id, id) DO UPDATE SET at = greatest(kenning_last_used.at, excluded.at) RETURNING 1) "
-        "UPDATE kenning_scope_gen g SET touched = g.touched + 1 FROM (SELECT count(*) FROM up) a, "
-        "(SELECT count(*) FROM ins) b, c, s WHERE g.tenant_id = $3 AND g.user_id = $4 RETURNING g.gen, g.touched, s.ok"
-    ),
+    # A refresh: one row appended to the log (``last_used``); a search's, or any other.
+    "kenning_touch": TOUCH,
+    "kenning_touch_any": TOUCH_ANY,
 }
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+_TOUCH_TRIES = 3  # sends of an unchecked refresh while writes keep landing in the middle of it; then it is dropped (a hint)
 _MARGIN = 16  # candidates beyond k that the server's vector ranking passes to the exact one
 # A timestamptz as microseconds since the epoch, exactly (extract returns an exact numeric).
 _US_SQL = "(extract(epoch FROM {}) * 1000000)::bigint"
@@ -88,15 +67,20 @@ class SearchMixin:
     def touch(self, scope: Scope, ids: Sequence[str], now: datetime) -> None:
         if not ids:
             return
-        # One statement, one round trip (``kenning_touch``, unchecked). The scope's row lock orders
+        # One statement, one round trip (``kenning_touch_any``, unchecked), sent again in the rare case a
+        # write to the scope landed between its snapshot and its lock. The scope's row lock orders
         # refreshes of one scope, so a cached partition exactly one behind missed none and is
         # brought forward, otherwise the next search reloads the column.
+        params = ["-1", "0", scope.tenant_id, scope.user_id, now.isoformat(), _text_array(list(ids))]
         with self._conn("touch") as conn:
-            rows = self._send(conn, "kenning_touch", [
-                "-1", "0", scope.tenant_id, scope.user_id, now.isoformat(), _text_array(list(ids)),
-            ]).rows()
-        if rows:
-            self._cache.touched(scope, int(rows[0][0]), int(rows[0][1]), ids, us(now))
+            for _ in range(_TOUCH_TRIES):
+                rows = self._reply(self._send(conn, "kenning_touch_any", params))
+                if rows is None:
+                    continue
+                if rows and rows[0][2] == "t":
+                    self._cache.touched(scope, int(rows[0][0]), int(rows[0][1]), ids, us(now))
+                if not rows or rows[0][2] == "t":
+                    return
 
     def partition(self, scope: Scope) -> Partition:
         """The scope's active and provisional records as one in-memory ``Partition``, current as of this call."""
@@ -178,8 +162,10 @@ class SearchMixin:
                     result = rank(part)
                     if refresh is not None:
                         ids = list(refresh(result))
+                        # The partition's own ids need no filter (the generic-plan statement); any other goes through one.
+                        touch = "kenning_touch" if all(part.position(i) is not None for i in ids) else "kenning_touch_any"
                         pending = self._local.held = (
-                            self._send(conn, "kenning_touch", [
+                            self._send(conn, touch, [
                                 str(part.gen), str(part.touched), scope.tenant_id, scope.user_id, now.isoformat(),  # type: ignore[union-attr]
                                 _text_array(ids),
                             ])
@@ -208,7 +194,9 @@ class SearchMixin:
             gen, touched = (row[0][0], row[0][1]) if row else (0, 0)
         else:
             with translated("search"):
-                got = pending.rows()
+                got = self._reply(pending)
+            if got is None:
+                return False
             gen, touched = (int(got[0][0]), int(got[0][1])) if got else (0, 0)
         return part.gen == gen and part.touched == touched
 
@@ -219,11 +207,23 @@ class SearchMixin:
         stale), so the count still orders every write of ``last_used_at``.
         """
         with translated("touch"):
-            rows = pending.rows()
+            rows = self._reply(pending)
         if not rows or rows[0][2] != "t":
             return False
         self._cache.touched(scope, int(rows[0][0]), int(rows[0][1]), ids, us(now))
         return True
+
+    def _reply(self, pending: Pending) -> list[tuple[str | None, ...]] | None:
+        """``pending``'s rows; None if its prepared statement had been dropped from the connection (then prepared again next time).
+
+        psycopg sends ``DEALLOCATE ALL`` after a rollback on a connection where
+        it prepared statements of its own, which drops ours too.
+        """
+        try:
+            return pending.rows()
+        except pg_errors.InvalidSqlStatementName:
+            self._prepared.pop(pending.conn, None)
+            return None
 
     def _send(self, conn: psycopg.Connection, name: str, params: Sequence[str]) -> Pending:
         """Send the statement ``name`` of ``_PREPARED`` (prepared on ``conn`` the first time) without waiting for its reply."""

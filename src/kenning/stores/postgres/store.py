@@ -44,7 +44,8 @@ from kenning.stores.postgres.schedule import ScheduleMixin
 from kenning.stores.postgres.filters import predicate
 from kenning.stores.postgres.adapt import Vector, register_vector, translated
 from kenning.stores.postgres.migrations import migrate
-from kenning.stores.postgres.search import LAST_USED, MEMORIES, SCOPE as _SCOPE, SearchMixin
+from kenning.stores.postgres.last_used import LAST_USED, MEMORIES, fold_scope, logged_scopes
+from kenning.stores.postgres.search import SCOPE as _SCOPE, SearchMixin
 from kenning.types import ApiKey, AuditEntry, Changeset, Filter, Kind, Memory, Scope, Status
 
 # Read from ``MEMORIES`` (the rows joined with their last use).
@@ -239,10 +240,14 @@ class PostgresStore(SearchMixin, ScheduleMixin, StoreBase, KeyStore, LeaseStore,
     def delete_scope(self, scope: Scope) -> int:
         args = (scope.tenant_id, scope.user_id)
         with self._tx("delete scope") as conn:
+            conn.execute(_LOCK, args)  # no fold of the refresh log writes narrow rows for the scope meanwhile
             n = conn.execute("DELETE FROM kenning_memories WHERE tenant_id = %s AND user_id = %s", args).rowcount
             conn.execute("DELETE FROM kenning_audit WHERE tenant_id = %s AND user_id = %s", args)
             conn.execute("DELETE FROM kenning_last_used WHERE tenant_id = %s AND user_id = %s", args)
             conn.execute(_BUMP, (*args, 1))
+            # After the bump, which waits for a refresh holding the scope's row: its log row is committed
+            # and removed here, and a later one sees the generation move and writes none.
+            conn.execute("DELETE FROM kenning_last_used_log WHERE tenant_id = %s AND user_id = %s", args)
         self._cache.discard(scope)
         return n
 
@@ -357,7 +362,7 @@ class PostgresStore(SearchMixin, ScheduleMixin, StoreBase, KeyStore, LeaseStore,
             conn.execute("DELETE FROM kenning_leases WHERE name = %s AND holder = %s", (name, holder))
 
     def purge_residue(self) -> None:
-        """Reclaim the dead row versions that still hold deleted text.
+        """Fold the refresh log (``fold_refreshes``), then reclaim the dead row versions that still hold deleted text.
 
         A tombstone is an UPDATE: the old version of the row, text and vector
         included, stays in its heap page until vacuumed. ``VACUUM`` prunes
@@ -365,8 +370,25 @@ class PostgresStore(SearchMixin, ScheduleMixin, StoreBase, KeyStore, LeaseStore,
         rows it skips the index passes, so it costs a visit to the changed
         pages. (WAL segments holding the text are recycled at checkpoints.)
         """
+        self.fold_refreshes()
         with self._conn("purge") as conn:
             conn.execute("VACUUM (SKIP_LOCKED) kenning_memories")
+
+    def fold_refreshes(self) -> int:
+        """Fold every scope's ``last_used_at`` refresh log into the narrow table (one transaction per scope); how many scopes.
+
+        Run by background passes (``purge_residue``), off the request path. No
+        memory's last use changes, so no cached partition is invalidated.
+        """
+        done = 0
+        with self._conn("fold refreshes") as conn:
+            for t, u in list(logged_scopes(conn)):
+                try:
+                    fold_scope(conn, t, u, _LOCK)
+                    done += 1
+                except psycopg.errors.TransactionRollbackError:
+                    continue  # lost a deadlock to a refresh from a process older than m006: the next pass folds it
+        return done
 
     # -- API keys and secrets ---------------------------------------------------
 
