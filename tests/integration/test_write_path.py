@@ -350,3 +350,12 @@ def test_a_new_home_replaces_one_a_relationship_rewrite_just_touched(real_system
     texts = [m.text for m in mem.list()]
     assert any("East Belfast" in t for t in texts), texts
     assert not any("Holywood" in t for t in texts), texts  # the rewrite in this turn is no home said in this turn
+
+
+def test_a_new_number_said_as_it_replaces_the_old_one(real_system):
+    mem = real_system.scope("acme", "u-new-number")
+    say(mem, "my number is 07700 900461 if you need it", T0, wait=True)
+    say(mem, "got a new number, the old phone got stolen. its 07700 900872 now", T0 + timedelta(days=12), wait=True)
+    texts = [m.text for m in mem.list()]
+    assert any("900872" in t for t in texts), texts
+    assert not any("900461" in t for t in texts), texts

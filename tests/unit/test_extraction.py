@@ -687,3 +687,17 @@ def test_a_clause_taken_for_the_subject_of_the_next_verb_is_cut_from_it():
 def test_a_condition_on_the_other_speaker_needing_it_hedges_nothing():
     assert [c.kind for c in claims("my landline is 01632 960441 if you need it")] == [Kind.FACT]
     assert all(c.confidence <= 0.5 for c in claims("I'd take the allotment if you ever fancy giving it up"))
+
+
+def test_its_where_no_owner_can_stand_is_it_is():
+    assert normalise("its 5 not 6") == "it's 5 not 6"
+    assert normalise("Its actually fine") == "It's actually fine"
+    assert normalise("the dog wagged its tail") == "the dog wagged its tail"
+
+
+def test_it_right_after_something_new_is_that_thing():
+    got = texts("got a new landline last week. it's 01632 960118")
+    assert any(t.startswith("User's new landline is 01632 960118") for t in got), got
+    got = texts("picked up a new bike on saturday. it's a green Brompton")
+    assert any("new bike is a green Brompton" in t for t in got), got
+    assert not any("new" in t for t in texts("it's a green Brompton")), "nothing new was named"

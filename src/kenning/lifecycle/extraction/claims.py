@@ -54,6 +54,7 @@ class TurnState:
 
     others: list[str] = field(default_factory=list)
     things: list[str] = field(default_factory=list)
+    new: list[str] = field(default_factory=list)  # things the user just got: "got a new number" -> "my new number"
     parser: Parser | None = None
     hedged: bool = False  # the clause before was a hedge: "… I'd open a cafe. Or just repaint the flat."
     alone: bool = False  # the clause is the whole turn: "scratch that" then points at the turn before
@@ -98,6 +99,23 @@ def _things(sent: Sentence) -> list[str]:
     return out
 
 
+def _new_things(sent: Sentence) -> list[str]:
+    """What a clause says the user just got, as theirs: "got a new number" -> "my new number", "bought a new van"."""
+    return [f"my new {t.text}" for t in sent.tokens if t.dep == "dobj" and t.pos == "NOUN" and t.lemma not in lx.PERSON_NOUNS
+            and any(c.lower == "new" for c in sent.children(t.i)) and any(c.lower in ("a", "an") for c in sent.children(t.i))]
+
+
+_IT_IS = re.compile(r"(?i)^\W*(?:it's|it\s+is)\s+(?=\S)")
+
+
+def _what_it_is(sent: Sentence, piece: str, state: TurnState) -> str:
+    """ "it's 07700 900872 now" right after "got a new number": "it" is the new thing, so "my new number is …"."""
+    m = _IT_IS.match(piece)
+    if not state.new or m is None or not any(t.dep == "attr" for t in sent.tokens):
+        return piece
+    return f"{state.new[-1]} is {piece[m.end():]}"
+
+
 def _resolve_it(sent: Sentence, piece: str, state: TurnState) -> str:
     """ "I drive it to work" after "my Golf": the object "it" is the user's thing named last in the turn."""
     if not state.things:
@@ -136,6 +154,10 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
         if meant is not None:  # said with words left out or wrapped in a question: parsed as meant
             piece = meant
             sent = parser.parse([piece])[0][0]
+        said = _what_it_is(sent, piece, state)
+        used = said != piece
+        if used:  # "it's a white transit" after "bought a new van": said of the van
+            piece, sent = said, parser.parse([said])[0][0]
         clause = read(sent, others=state.others)
         named = [n for n in _people(sent) if n not in addressed]
         piece = _resolve_it(sent, piece, state)
@@ -155,6 +177,7 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
         state.hedged = clause.hedged
         state.others.extend(named)
         state.things.extend(_things(sent))
+        state.new = _new_things(sent) or ([] if used else state.new)
         at = _sentence_of(piece, spoken)
         if pointers.pointer_topic(sent) == pointers.LAST and made and not state.alone:
             # "I'll be in Denver the week of the 9th… actually scratch that, …": what the turn said just before is taken back

@@ -132,7 +132,13 @@ def normalise(text: str) -> str:
     text = _RETRACTING.sub("forget", text)
     for pattern, forms in _PHRASAL:
         text = pattern.sub(lambda m: forms[(m.group(2) or "").lower()], text)
+    text = _ITS.sub(r"\1t's", text)
     return re.sub(r"(?i)(^|[,;.!?]\s*)lets\b", lambda m: f"{m.group(1)}let's", text)
+
+
+# "its" where no owner can stand: before a number, an article or an adverb of state ("its 07700 900872 now",
+# "its actually 12", "its a white transit")
+_ITS = re.compile(r"\b([Ii])ts(?=\s+(?:\d|[£$€]|(?:a|an|the|actually|now|still|just|only|not|been|gone|going|getting|really|so|too)\b))")
 
 
 def trim(clause: str) -> str:
