@@ -701,3 +701,8 @@ def test_it_right_after_something_new_is_that_thing():
     got = texts("picked up a new bike on saturday. it's a green Brompton")
     assert any("new bike is a green Brompton" in t for t in got), got
     assert not any("new" in t for t in texts("it's a green Brompton")), "nothing new was named"
+
+
+def test_a_greeting_before_the_first_claim_is_no_part_of_it():
+    for said in ("hiya im a welder in hull", "yo im a welder in hull", "heyyy im a welder in hull"):
+        assert texts(said) == ["User is a welder in hull."], said

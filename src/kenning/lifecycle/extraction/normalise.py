@@ -23,7 +23,7 @@ _WORDS = {
     "b/c": "because", "w/": "with", "w": "with", "ppl": "people", "abt": "about", "rn": "right now", "tmrw": "tomorrow", "tmr": "tomorrow",
 }
 _WORD = re.compile(r"(?<![\w'])(" + "|".join(re.escape(w) for w in sorted(_WORDS, key=len, reverse=True)) + r")(?![\w'])", re.I)
-FILLERS = r"tho|tbh|lol|lmao|haha+|hehe+|ngl|imo|imho|fyi|btw|xx+|x|:\)|:\(|:D|lol+|omg|jk|nah|yeah|yep|yup|meh|hmm+|ugh"
+FILLERS = r"hiya|heya|hii+|heyy+|yo|howdy|tho|tbh|lol|lmao|haha+|hehe+|ngl|imo|imho|fyi|btw|xx+|x|:\)|:\(|:D|lol+|omg|jk|nah|yeah|yep|yup|meh|hmm+|ugh"
 _EDGE = re.compile(rf"(?i)^(?:(?:{FILLERS})\b[\s,.!]*)+|[\s,]*(?:\b(?:{FILLERS}))+[\s.!]*$")
 
 
