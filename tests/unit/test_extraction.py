@@ -701,6 +701,9 @@ def test_it_right_after_something_new_is_that_thing():
     got = texts("picked up a new bike on saturday. it's a green Brompton")
     assert any("new bike is a green Brompton" in t for t in got), got
     assert not any("new" in t for t in texts("it's a green Brompton")), "nothing new was named"
+    got = texts("got a new car, it's a blue Polo")
+    assert any("new car is a blue Polo" in t for t in got), got
+    assert any("950" in t and "rent" in t for t in texts("my rent went up, it's 950 now")), "the value stays with its clause"
 
 
 def test_a_greeting_before_the_first_claim_is_no_part_of_it():

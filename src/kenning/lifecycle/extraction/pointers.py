@@ -72,12 +72,16 @@ _REPLACES = re.compile(r"(?i)^(?:it'?s|it\s+is|its|it\s+should\s+be|actually|rat
 _IT_IS_VALUE = re.compile(r"(?i)^(?:it'?s|its|it\s+is|which\s+is|that'?s)\s+(?:now\s+)?(?=[^,;]*(?:\d|@|\b[A-Z]))[^,;]{1,40}$")
 
 
+# "got a new number | it's 07700 900456": the value is said of the new thing by itself (claims._what_it_is)
+_NEW_THING = re.compile(r"(?i)\b(?:a|an)\s+new\s+[a-z]+$")
+
+
 def keep_replacements(pieces: list[str]) -> list[str]:
     """ "disregard what I told you about the budget, it's actually £9,500": the replacement stays with its pointer;
-    "got a new number, it's 07700 900456": a value stays with the noun it belongs to."""
+    "my rent went up, it's 950 now": a value stays with the clause it belongs to (a new thing takes its own)."""
     out: list[str] = []
     for p in pieces:
-        if out and ((POINTS.search(out[-1]) and _REPLACES.match(p)) or _IT_IS_VALUE.match(p)):
+        if out and ((POINTS.search(out[-1]) and _REPLACES.match(p)) or (_IT_IS_VALUE.match(p) and not _NEW_THING.search(out[-1]))):
             out[-1] = f"{out[-1]}, {p}"
         else:
             out.append(p)
