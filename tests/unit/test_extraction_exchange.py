@@ -92,3 +92,7 @@ def test_the_speakers_mind_on_what_the_other_does_is_no_claim(said):
 def test_liking_what_the_other_gave_or_wanting_to_be_answered_a_way_is_kept():
     assert texts("I still like the bread recipe you sent.")
     assert texts("I'd rather you replied in French from now on.")
+
+
+def test_a_liking_of_a_thing_named_is_kept_whatever_the_other_does():
+    assert any("window table" in t for t in texts("I'd like a window table whenever you book us somewhere"))

@@ -173,5 +173,7 @@ def minds_the_other(clause: Clause, sent: Sentence) -> bool:
     root = _root(sent)
     if clause.subject != "user" or clause.question or clause.request or root is None or root.lemma not in _MIND_VERBS:
         return False
+    if any(c.dep == "dobj" and c.pos in ("NOUN", "PROPN") for c in sent.children(root.i)):
+        return False  # "I'd like a standing desk whenever you book me a room": the speaker's liking of a thing
     inner = [c for c in sent.children(root.i) if c.dep in ("ccomp", "advcl", "xcomp")]
     return any(s.dep in ("nsubj", "nsubjpass") and s.lower in ("you", "u", "ya") for c in inner for s in sent.children(c.i))
