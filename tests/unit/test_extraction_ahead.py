@@ -5,6 +5,7 @@ from __future__ import annotations
 from kenning.lifecycle.extraction.ahead import cut_all
 from kenning.lifecycle.extraction.parse import SpacyParser, default_parser
 from kenning.lifecycle.extraction.turns import turn_pieces
+from tests.unit.test_extraction import CountingPipeline  # spaCy's pipeline, counting the texts each call is given
 
 # each of these asks, while it is cut, for short texts of its own: "I moved through to glasgow …" (does the
 # piece read as a verb once "I" is restored?), "the wife, Carol, does all the books" (a clause the long parse missed)
@@ -15,18 +16,6 @@ TURNS = [
     "yeah set it up last night, works great",
     "been up since 4, fed the baby and walked the dog",
 ]
-
-
-class CountingPipeline:
-    """spaCy's pipeline, counting the texts each call is given."""
-
-    def __init__(self, nlp):
-        self.nlp, self.calls = nlp, []
-
-    def pipe(self, texts, **kw):
-        texts = list(texts)
-        self.calls.append(len(texts))
-        return self.nlp.pipe(texts, **kw)
 
 
 def _shape(cut):
