@@ -205,6 +205,13 @@ def said_otherwise(text: str) -> tuple[str, list[str]] | None:
     return (olds[-1].rstrip("."), [new]) if olds else None
 
 
+def says_said(piece: str, old: str) -> bool:
+    """Whether ``piece`` is the part of a said-otherwise contrast that says what was said ("told you plot 14",
+    cut from "told you plot 14 but it's actually 41")."""
+    said = re.search(r"(?i)\b(?:said|told\s+(?:you|u)|wrote|put\s+down)\b", piece)
+    return said is not None and re.search(rf"(?i)\b{re.escape(old)}\b", piece[said.end():]) is not None
+
+
 def contrast(sent: Sentence) -> tuple[str, list[str]] | None:
     """A value set against another in so many words, whatever the wording around it: "its 850 not 500",
     "mondays and thursdays i climb, not tuesdays", "it was a V5 i sent not a V4", "its Dewi not Dai", and
