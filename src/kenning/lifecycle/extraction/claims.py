@@ -331,7 +331,7 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
 def _contrasted(piece: str, contrasts: list[tuple[str, list[str]]]) -> tuple[str, list[str]] | None:
     """The contrast of the turn ("its 850 not 500") that ``piece`` holds, or None."""
     return next((c for c in contrasts if re.search(rf"(?i)\bnot\s+(?:a\s+|an\s+|the\s+)?[£$€]?{re.escape(c[0])}\b", piece)
-                 or corrections.said_otherwise(piece) == c or corrections.says_said(piece, c[0])), None)
+                 or corrections.says_said(piece, c[0])), None)
 
 
 def _instruction(text: str, index: int, **meta: object) -> rules.Claim:

@@ -184,8 +184,9 @@ def _token_shape(word: str) -> str | None:
 
 # "i said 10 years at the Crown, its actually 12", "told you thursday but it's actually friday": what was said
 # before, then what is so
+_SAYING = r"\b(?:said|told\s+(?:you|u)|wrote|put\s+down)\b"
 _SAID = re.compile(
-    r"(?i)\b(?:said|told\s+(?:you|u)|wrote|put\s+down)\b(?P<said>[^.;!?]{1,60}?)[\s,;-]*(?:but\s+)?"
+    rf"(?i){_SAYING}(?P<said>[^.;!?]{{1,60}}?)[\s,;-]*(?:but\s+)?"
     r"(?:(?:it'?s|its|it\s+is|it\s+was|that'?s|thats)\s+actually|actually\s+(?:it'?s|its|it\s+is|it\s+was))\s+(?:a\s+|the\s+)?(?P<new>[\w£$€:.,-]+)"
 )
 
@@ -208,8 +209,8 @@ def said_otherwise(text: str) -> tuple[str, list[str]] | None:
 def says_said(piece: str, old: str) -> bool:
     """Whether ``piece`` is the part of a said-otherwise contrast that says what was said ("told you plot 14",
     cut from "told you plot 14 but it's actually 41")."""
-    said = re.search(r"(?i)\b(?:said|told\s+(?:you|u)|wrote|put\s+down)\b", piece)
-    return said is not None and re.search(rf"(?i)\b{re.escape(old)}\b", piece[said.end():]) is not None
+    said = re.search(rf"(?i){_SAYING}", piece)
+    return said is not None and re.search(rf"(?i)(?<!\w){re.escape(old)}(?!\w)", piece[said.end():]) is not None
 
 
 def contrast(sent: Sentence) -> tuple[str, list[str]] | None:

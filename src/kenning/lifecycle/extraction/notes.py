@@ -36,6 +36,11 @@ def _top_level_commas(sentence: str) -> list[str]:
     return [p.strip().rstrip(".!").strip() for p in pieces]
 
 
+def _a(noun: str) -> str:
+    """``noun`` with its indefinite article: "a joiner", "an optician"."""
+    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
+
+
 def _is_job(words: list[str]) -> bool:
     return any(re.fullmatch(slots.JOB, w.lower()) for w in words[:3])
 
@@ -61,12 +66,12 @@ def introduction(sentence: str) -> list[str] | None:
             out.append(f"I'm {piece}.")
         elif i == 0 and len(words) == 2 and words[1].lower() == "here" and words[0].isalpha():
             named = words[0][:1].isupper() and not lx.JOB_WORD.fullmatch(words[0])  # "Peter here", "farrier here"
-            out.append(f"My name is {words[0]}." if named else f"I'm {'an' if piece[0].lower() in 'aeiou' else 'a'} {words[0]}.")
+            out.append(f"My name is {words[0]}." if named else f"I'm {_a(words[0])}.")
         elif i == 0 and len(words) == 1 and words[0].isalpha() and not _is_job(words):
             if words[0].lower() not in lx.FIRST_PERSON_STARTS | lx.FILLER_WORDS:  # "me, 45, …": no name
                 out.append(f"My name is {words[0]}.")
         elif _is_job(words) and not _ARTICLE.match(piece):
-            out.append(f"I'm {'an' if piece[0].lower() in 'aeiou' else 'a'} {piece}.")
+            out.append(f"I'm {_a(piece)}.")
         elif words[0].lower() not in lx.FILLER_WORDS:
             out.append(f"I'm {piece}.")
     return out
@@ -121,7 +126,7 @@ def note(piece: str) -> str | None:
     if lx.AGE.fullmatch(piece):
         return f"I'm {piece}."
     if _job_note(words) and not _ARTICLE.match(piece) and len(words) <= 10:
-        return f"I'm {'an' if piece[0].lower() in 'aeiou' else 'a'} {piece}."
+        return f"I'm {_a(piece)}."
     if _COUNTED.fullmatch(piece):
         return f"I have {piece}."
     if len(words) == 2 and words[0].lower() in lx.PERSON_NOUNS and words[1][:1].isupper():
@@ -209,7 +214,7 @@ def _strong(piece: list[Token]) -> bool:
 def _after_be(piece: list[Token]) -> list[Token]:
     """What "I'm …" says the speaker is: "I'm a locksmith in cardiff" -> "a locksmith in cardiff"."""
     at = next((t for t in piece if t.lemma == "be"), None)
-    return [t for t in piece if at is not None and t.i > at.i] or piece[:0]
+    return [t for t in piece if at is not None and t.i > at.i]
 
 
 def _shaped_job(tokens: list[Token], n: int) -> bool:
@@ -242,8 +247,7 @@ def _said(piece: list[Token], kind: str) -> str:
     if words[0].tag == "VBG":
         return f"I'm {text}."  # "doing an electrician apprenticeship"
     if len(words) > 1 and words[-1].lower == "here" and words[-2].pos == "NOUN" and _strong(piece):
-        job = _text(words[:-1])
-        return f"I'm {'an' if job[0].lower() in 'aeiou' else 'a'} {job}."  # "farrier here": who is speaking, by trade
+        return f"I'm {_a(_text(words[:-1]))}."  # "farrier here": who is speaking, by trade
     if (said := note(text)) is not None:
         return said
     if words[-1].tag in ("VBN", "JJ") and all(t.pos in ("NOUN", "ADJ", "VERB", "ADV") for t in words) and len(words) <= 3:
@@ -255,8 +259,7 @@ def _said(piece: list[Token], kind: str) -> str:
     head = next((t for t in words if t.pos not in ("ADJ", "NUM", "DET")), words[0])
     if head.tag == "NN" and head.lemma not in lx.TIME_NOUNS and not corrections.shape(head.text) and words[0].pos != "NUM" and any(
             t.pos in ("NOUN", "PROPN") and (re.fullmatch(slots.JOB, t.lower) or t.lemma in lx.PERSON_NOUNS) for t in words):
-        # "radiographer in leeds", "self employed joiner", "mum of two": who the speaker is; "route 46A" is no one
-        return f"I'm {'an' if text[0].lower() in 'aeiou' else 'a'} {text}."  # "radiographer in leeds", "mum of two"
+        return f"I'm {_a(text)}."  # "radiographer in leeds", "self employed joiner", "mum of two"; "route 46A" is no one
     return f"{text}."  # a shift, a count, "no pork": as written
 
 

@@ -67,10 +67,8 @@ def _swallowed_subjects(sent: Sentence) -> set[int]:
     noun with its article or owner that ends right before it, and a clause begins there."""
     out = set()
     for verb in sent.tokens:
-        if verb.i == 0 or not any(c.dep == "csubj" and c.i < verb.i and any(g.dep in ("nsubj", "nsubjpass") for g in sent.children(c.i))
-                                  and not any(sent.tokens[i].tag in ("WP", "WDT", "WRB", "WP$") for i in sent.subtree(c.i))
-                                  for c in sent.children(verb.i)):
-            continue  # "what I want for my birthday is a bike": a clause that is the subject, as it should be
+        if verb.i == 0 or not any(_swallowing(sent, c) for c in sent.children(verb.i) if c.i < verb.i):
+            continue
         first = verb.i  # back over the noun phrase before the verb, to its article or owner: "my sister jo"
         while first > 0 and sent.tokens[first - 1].pos in ("NOUN", "PROPN", "ADJ", "NUM") and sent.tokens[first - 1].dep != "poss":
             first -= 1
@@ -81,6 +79,13 @@ def _swallowed_subjects(sent: Sentence) -> set[int]:
         if before is not None and before.pos not in ("SCONJ", "CCONJ", "PUNCT") and before.lower not in SEPARATORS | _LEAD_WORDS:
             out.add(first)
     return out
+
+
+def _swallowing(sent: Sentence, c: Token) -> bool:
+    """A clausal subject with a subject of its own, opened by no "what"/"where" ("what I want for my birthday is a
+    bike" is a clause that is the subject, as it should be)."""
+    return c.dep == "csubj" and any(g.dep in ("nsubj", "nsubjpass") for g in sent.children(c.i)) and not any(
+        sent.tokens[i].tag in ("WP", "WDT", "WRB", "WP$") for i in sent.subtree(c.i))
 
 
 def _run_on_relative(sent: Sentence, verb: Token, subj: Token) -> bool:
