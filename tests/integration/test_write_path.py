@@ -262,6 +262,8 @@ def test_what_was_said_last_is_looked_up_in_the_speakers_own_scope_only(real_sys
         ("I'm saving for a house deposit, about 10k so far", "deposit savings are up to 14k", "14k", "10k"),
         ("my colonoscopy is booked for march 12th", "the scope got pushed back to the 19th", "19th", "12th"),  # a clipped name
         ("My granddaughter Elin is 4 and loves the lambs", "Elin's 5 now, had a party", "Elin is 5", "is 4"),  # by name
+        # of two sums, the one said of what the new one is ("base"); the other is kept
+        ("base salary is $58,400 plus a $6,000 band stipend", "board approved the raise, base is $61,900 now", "$61,900 plus a $6,000", "58,400"),
     ],
 )
 def test_another_value_of_the_same_shape_said_as_a_change_rewrites_the_old_memory(real_system, first, then, now_held, gone):
@@ -327,6 +329,19 @@ def test_a_couple_no_longer_together_makes_the_partner_an_ex(real_system):
     assert not any("boyfriend Maxime" in t and "ex-" not in t for t in texts), texts
 
 
+@pytest.mark.parametrize("ended", ["me and Andrei are finished, he went back to Iasi", "Andrei and I are over"])
+def test_a_couple_said_to_be_finished_makes_the_partner_an_ex(real_system, ended):
+    texts = _after(real_system, "u-finished", "My boyfriend Andrei is a lorry driver, we live in Kincorth", ended, 30)
+    assert any("ex-boyfriend Andrei" in t for t in texts), texts
+    assert not any("boyfriend Andrei" in t and "ex-" not in t for t in texts), texts
+
+
+def test_what_was_said_denied_before_the_value_is_corrected(real_system):
+    texts = _after(real_system, "u-said-no", "I coach hockey, the U15 AA Chevaliers in Lévis",
+                   "ah wait I said U15, no no it's the U13 this year, they moved me down", 5)
+    assert any("U13" in t for t in texts) and not any("U15" in t for t in texts), texts
+
+
 def test_two_other_people_no_longer_a_couple_replace_the_memory_naming_both(real_system):
     texts = _after(real_system, "u-couple-off", "my best mate Dev just got engaged to his girlfriend Sophie. I play five-a-side on mondays",
                    "Dev and Sophie have called it all off", 30)
@@ -359,3 +374,31 @@ def test_a_new_number_said_as_it_replaces_the_old_one(real_system):
     texts = [m.text for m in mem.list()]
     assert any("900872" in t for t in texts), texts
     assert not any("900461" in t for t in texts), texts
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "now_held", "gone"),
+    [
+        ("my rent is £650 a month", "the new landlord put the rent up to £720 from june", "720", "650"),
+        ("my salary is 38k", "they bumped my salary up to 42k after the review", "42k", "38k"),
+        ("my number is 0803 555 0142", "please change my number, the old line was stolen. New one is 0706 555 0198", "0198", "0142"),
+    ],
+)
+def test_a_value_of_the_users_changed_by_someone_else_or_said_as_new_one_replaces_the_old(real_system, first, then, now_held, gone):
+    texts = _after(real_system, "u-changed-by", first, then, 20)
+    assert any(now_held in t for t in texts), texts
+    assert not any(gone in t for t in texts), texts
+
+
+@pytest.mark.parametrize(
+    ("then", "now_held"),
+    [
+        ("moved to leeds last month", "leeds"),  # "moved" opening a clause is no feeling ("so moved by it")
+        ("finally did it, moved through to glasgow last month", "glasgow"),  # a lowercase place read as a verb
+        ("Moved down to London in june for the new job", "London"),
+    ],
+)
+def test_a_move_said_without_i_replaces_the_old_home(real_system, then, now_held):
+    texts = _after(real_system, "u-moved-bare", "hiya, so for context i'm in edinburgh, just off leith walk", then, 30)
+    assert any(now_held in t for t in texts), texts
+    assert not any("edinburgh" in t.lower() and now_held not in t for t in texts), texts

@@ -709,3 +709,77 @@ def test_it_right_after_something_new_is_that_thing():
 def test_a_greeting_before_the_first_claim_is_no_part_of_it():
     for said in ("hiya im a welder in hull", "yo im a welder in hull", "heyyy im a welder in hull"):
         assert texts(said) == ["User is a welder in hull."], said
+
+
+def test_a_new_one_is_the_thing_the_turn_called_old_or_named_last():
+    got = texts("the old line got cut off. new one is 0706 555 0198")
+    assert any(t.startswith("User's new line is 0706 555 0198") for t in got), got
+    got = texts("please change my number. New one is 0706 555 0198")
+    fact = of_text(default_parser(), next(t for t in got if "0198" in t))
+    assert fact is not None and fact.attribute.name == "phone" and "0198" in fact.value, got
+    assert not any("new" in t for t in texts("new one is 0706 555 0198")), "nothing was named for 'one'"
+
+
+@pytest.mark.parametrize(
+    ("text", "row", "value"),
+    [
+        ("The landlord raised the rent to £720.", "rent", "720"),
+        ("The new landlord put the rent up to £720 from june.", "rent", "720"),
+        ("They bumped my salary up to 42k.", "pay", "42k"),
+        ("User changed their number to 0770 123 456.", "phone", "0770 123 456"),
+    ],
+)
+def test_a_row_of_the_users_changed_to_a_value_by_anyone_sets_it(text, row, value):
+    fact = of_text(default_parser(), text)
+    assert fact is not None and (fact.subject, fact.attribute.name) == ("user", row) and value in fact.value
+
+
+def test_a_change_to_someone_elses_row_is_not_the_users():
+    assert of_text(default_parser(), "Her landlord raised her rent to £900.") is None
+    assert of_text(default_parser(), "The landlord raised the rent.") is None, "no new value"
+
+
+def test_a_denial_before_what_is_so_sets_it_against_what_was_said():
+    assert corrections.said_otherwise("ah wait I said U15, no no it's the U13 this year") == ("U15", ["U13"])
+    assert corrections.said_otherwise("I said 6, sorry its 7") == ("6", ["7"])
+    assert corrections.said_otherwise("i said i would go, its friday") is None, "no denial, no 'actually'"
+
+
+def test_i_before_a_verb_the_tagger_took_for_a_noun_is_no_note():
+    assert not any("is a" in t or "is an" in t for t in texts("I coach hockey, the U15 AA Chevaliers in Lévis"))
+
+
+def test_a_participle_after_a_present_be_is_a_state_after_a_past_one_an_event():
+    assert [c.kind for c in claims("me and Andrei are finished")] == [Kind.FACT]
+    parsed = default_parser().parse(["the car was stolen", "the couple are finished"])
+    assert read(parsed[0][0]).past and not read(parsed[1][0]).past
+
+
+def test_an_order_on_what_the_assistant_does_for_the_user_is_a_rule():
+    got = claims("Please correct my grammar mistake always when I write.")
+    assert [c.kind for c in got] == [Kind.PROCEDURE], got  # the "I" is the condition's, not the order's
+    got = claims("please when you write to me use short sentences")
+    assert [c.kind for c in got] == [Kind.PROCEDURE], got
+    assert Kind.PROCEDURE not in {c.kind for c in claims("now I never want to see a hill again")}
+
+
+def test_a_relative_clauses_subject_is_not_the_clauses_own():
+    assert texts("Sold the Fiesta to a student from Loughborough who seemed thrilled.") == [
+        "User sold the Fiesta to a student from Loughborough who seemed thrilled."]
+
+
+def test_moved_is_a_feeling_only_when_it_goes_nowhere():
+    assert texts("moved to leeds last month") == ["User moved to leeds last month."]
+    assert texts("moved by your kindness") == []
+
+
+def test_a_lowercase_place_after_to_that_is_no_verb_is_the_value():
+    fact = of_text(default_parser(), "User moved through to glasgow last month.")
+    assert fact is not None and (fact.attribute.name, fact.value) == ("residence", "glasgow")
+    assert of_text(default_parser(), "User moved to study.") is None, "'study' is a verb the lemmatiser knows"
+
+
+def test_a_framing_phrase_and_where_in_the_place_leave_a_home_a_home():
+    fact = of_text(default_parser(), "For context the user is in edinburgh, just off leith walk.")
+    assert fact is not None and (fact.attribute.name, fact.value) == ("residence", "edinburgh")
+    assert of_text(default_parser(), "User is in London for work.") is None, "a stay, not a home"

@@ -155,6 +155,8 @@ _REQUEST_LEAD = re.compile(
 _ON_ACTION = re.compile(
     r"(?i)^(?:when(?:ever)?|if|each\s+time|every\s+time|any\s?time|for\s+(?:all\s+)?(?:future\s+)?)\s+(?:you\s+(?:ever\s+)?)?"
     r"(?:book|order|schedule|plan|arrange|reserve|buy|send|email|call|pick|choose|make)\w*\b.*\b(?:me|my|us|our)\b"
+    # whatever the assistant does to or for the user, said as the time of an order: "please when you write to me use …"
+    r"|^(?:please\s+|pls\s+)?(?:when(?:ever)?|each\s+time|every\s+time|any\s?time)\s+you\s+(?:ever\s+)?[a-z]+\w*\s+(?:to\s+|for\s+)?(?:me|us)\b"
 )
 _QUESTION = re.compile(r"(?i)^(?:can|could|would|will|shall|should|what|what's|where|when|who|whom|why|how|which|is|are|do|does|did|any)\b")
 IMPERATIVES = frozenset(

@@ -25,10 +25,10 @@ _PARTNER_NAMED = (
                r"(?:split|splits|broke|break|breaks)\s+up|separated|divorced|called\s+it\s+(?:off|quits))\b"),
     # "the user n Shannon split up", "Maxime and the user aren't a thing anymore", "…are no longer together"
     re.compile(rf"(?i:\bthe\s+user\s+(?:and|n|&)\s+){_WHO}\s+(?:have\s+|has\s+|just\s+|finally\s+)*(?P<event>"
-               r"(?:split|splits|broke|break|breaks)\s+up|separated|divorced)\b"),
+               r"(?:split|splits|broke|break|breaks)\s+up|separated|divorced|(?:are|is)\s+(?:finished|over|done|through))\b"),
     re.compile(rf"\b{_WHO}\s+(?:and|n|&)\s+the\s+user\s+(?P<event>(?:are|is|were|was)(?:n't|\s+not|\s+no\s+longer)\s+"
                r"(?:together|a\s+thing|an\s+item|a\s+couple|dating|seeing\s+each\s+other)(?:\s+any\s?more)?\s*(?=[.!,;]|$)|"
-               r"(?:are|is)\s+done)"),
+               r"(?:are|is)\s+(?:finished|over|done|through))"),
 )
 _AFTER_EVENT = {"married": {"boyfriend": "husband", "girlfriend": "wife", "fiance": "husband", "fiancé": "husband",
                             "fiancee": "wife", "fiancée": "wife", "partner": "spouse"},
@@ -41,7 +41,7 @@ def _partner_status(text: str) -> tuple[str, str] | None:
         m = rx.search(text)
         if m and m.group("name").lower() not in ("user", "they", "the"):
             event = m.groupdict().get("event") or ""
-            word = m.groupdict().get("rel") or ("off" if re.search(r"(?i)n't|\bnot\b|no\s+longer|\bdone\b", event) else event.split()[-1])
+            word = m.groupdict().get("rel") or ("off" if re.search(r"(?i)n't|\bnot\b|no\s+longer|\b(?:done|finished|over|through)\b", event) else event.split()[-1])
             return m.group("name"), word.lower()
     return None
 

@@ -15,9 +15,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from kenning.lifecycle.changes import _WEAK_MARKER, CHANGE_MARKER, _evidence, _said_before, _subject
+from kenning.lifecycle.changes import _NOT_EVIDENCE, _WEAK_MARKER, CHANGE_MARKER, _evidence, _said_before, _subject
 from kenning.lifecycle.extraction import corrections
-from kenning.lifecycle.matching import CHANGED, Neighbour
+from kenning.lifecycle.matching import CHANGED, Neighbour, stems
+from kenning.lifecycle.retrieve import terms
 from kenning.types import Decision, Kind, Memory, Op, Source
 
 # a change said as such: "now", "these days", "moved to", "pushed back to", "went up to", "changed to"
@@ -87,6 +88,8 @@ def value_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | N
         theirs = _values(old.text)
         for shape, (new,) in mine.items():
             held = theirs.get(shape, [])
+            if len(held) > 1:  # "base salary is $58,400 plus a $6,000 stipend": the one said of what the new one is
+                held = [h for h in held if _lead(old.text, h) & _lead(candidate.text, new)]
             if len(held) != 1 or not _same_kind(new.group(0), held[0].group(0), shape):
                 continue
             if shape != "code" and not _evidence(_without(candidate.text, new), _without(old.text, held[0])):
@@ -109,6 +112,12 @@ def _whom(memory: Memory) -> set[str]:
     if named is None:
         return {rel}
     return {named.group(1).lower()} | ({rel} if rel != "user" else set())
+
+
+def _lead(text: str, value: re.Match[str]) -> set[str]:
+    """The content words (by stem) of the three words said just before a value: what the value is of."""
+    before = re.findall(r"[\w'-]+", text[: value.start()])[-3:]
+    return stems(" ".join(terms(" ".join(before)) - _NOT_EVIDENCE))
 
 
 def _without(text: str, value: re.Match[str]) -> str:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 
 from kenning.lifecycle import slots
 from kenning.lifecycle.extraction import lexicon as lx
-from kenning.lifecycle.extraction.parse import Parser, Sentence, Token
+from kenning.lifecycle.extraction.parse import Parser, Sentence, Token, known_verb
 from kenning.types import Kind
 
 _DIETS = frozenset(re.sub(r"\(\?:\w+\)\?", "", w).replace("[- ]", "-") for w in re.split(r"\|", slots.DIETS) if "\\" not in w)
@@ -72,7 +72,10 @@ TABLE: tuple[Attribute, ...] = (
     Attribute("diet", Kind.FACT, 0.7, verbs=_set("do follow try go"), copula=_DIETS),
     Attribute("gym", Kind.FACT, 0.4, verbs=_set("train lift exercise swim") | {"work out"}, preps=_set("at"), nouns=_set("gym")),
     Attribute("car", Kind.FACT, 0.5, verbs=_set("drive"), nouns=_set("car")),
+    Attribute("rent", Kind.FACT, 0.5, nouns=_set("rent")),
+    Attribute("pay", Kind.FACT, 0.5, nouns=_set("salary wage")),
 )
+NOUNS = frozenset(n for a in TABLE for n in a.nouns)  # the nouns that name a row: "number", "team", "car"
 _FAN_NOUNS = frozenset({"fan", "supporter", "follower"})
 # what an ending names when no row holds it ("quit Grindhouse", "sold the Fiesta"): reconciliation retires
 # the user's fact, of whatever attribute, that holds this value; ANY_VALUE ("switched gyms") retires the
@@ -227,6 +230,9 @@ def _read(sent: Sentence) -> list[Fact]:
     lost = _lost(sent, root, subject)
     if lost is not None:  # "got laid off", "they let me go": whatever employer it was
         return [Fact("user", lost, ANY_VALUE, True)]
+    changed = _changed_to(sent, root, subject)
+    if changed is not None:  # "the landlord raised the rent to £720": whoever did it, the user's rent is new
+        return [changed]
     if not subject:
         return []
     must = next((c for c in sent.children(root.i) if c.dep == "xcomp" and c.pos == "VERB"), None) if root.lemma == "have" else None
@@ -237,7 +243,8 @@ def _read(sent: Sentence) -> list[Fact]:
     negated = ending or any(t.dep == "neg" or t.lower in ("never", "longer") for t in sent.tokens)
     kids = sent.children(root.i)
     # "moved back to Gdańsk", "went home to Cork": the parser hangs the place on the adverb
-    kids += [g for c in kids if c.dep == "advmod" and c.lower in ("back", "home", "over", "away", "out") for g in sent.children(c.i) if g.dep == "prep"]
+    kids += [g for c in kids if c.dep == "advmod" and c.lower in ("back", "home", "over", "away", "out", "through", "up", "down", "across")
+             for g in sent.children(c.i) if g.dep == "prep"]  # "moved through to glasgow", "moved down to London"
     out: list[Fact] = []
     obj = next((c for c in kids if c.dep == "dobj"), None)
     if ending and obj is None:  # "resigned from GTBank", "gave up on the italian": what was left
@@ -277,6 +284,27 @@ def _lost(sent: Sentence, root: Token, subject: str) -> Attribute | None:
     return next((a for a in TABLE if said in a.lost_by), None)
 
 
+_CHANGING = frozenset({"raise", "increase", "up", "bump", "hike", "put up", "put down", "drop", "cut", "lower", "reduce", "change", "switch"})
+
+
+def _changed_to(sent: Sentence, root: Token, subject: str) -> Fact | None:
+    """A row's noun of the user's changed to a new value, by whoever: "the landlord raised the rent to £720",
+    "they bumped my salary up to 42k", "changed my number to 0770 …"; None otherwise."""
+    kids = sent.children(root.i)
+    up = next((c.lower for c in kids if c.dep in ("prt", "advmod") and c.lower in ("up", "down")), "")
+    if f"{root.lemma} {up}" not in _CHANGING and root.lemma not in _CHANGING:
+        return None
+    noun = next((c for c in kids if c.dep in ("dobj", "nsubjpass")), None)
+    row = next((a for a in TABLE if noun is not None and noun.lemma in a.nouns), None)
+    owner = [c for c in sent.children(noun.i) if c.dep in ("poss", "det")] if noun is not None else []
+    if row is None or not (subject == "user" or any(c.lower in ("my", "our", "user", "the") for c in owner)):
+        return None
+    # "to £720" on the verb, or on its "up"/"down" ("put the rent up to £720" parses "720" as the object of "up")
+    heads = [c for c in kids if c.dep == "prep" and c.lower == "to"] + [c for c in kids if c.dep in ("prt", "advmod")]
+    value = next((c for h in heads for c in sent.children(h.i) if c.dep == "pobj"), None)
+    return Fact("user", row, _phrase(sent, value)) if value is not None else None
+
+
 def _one(sent: Sentence, root: Token, verb: str, kids: list[Token], attr: Attribute, subject: str, subj: Token | None, negated: bool) -> Fact | None:
     # a noun that names the attribute: "User's phone number is …", "User got a new mobile number: …"
     if attr.nouns:
@@ -313,6 +341,9 @@ def _one(sent: Sentence, root: Token, verb: str, kids: list[Token], attr: Attrib
                     continue
                 if obj is not None and _a_value(sent, prep, obj):
                     return Fact(subject, attr, _phrase(sent, obj), negated)
+            named = _to_name(sent, kids) if "to" in attr.preps and attr.located else None
+            if named is not None:  # "moved through to glasgow": the name the tagger took for a verb
+                return Fact(subject, attr, named.text, negated)
             for prep in (c for c in kids if c.dep == "prep" and c.lower in attr.place_preps):
                 obj = next((c for c in sent.children(prep.i) if c.dep == "pobj"), None)
                 if obj is not None and _determined(sent, obj):
@@ -337,15 +368,31 @@ def _one(sent: Sentence, root: Token, verb: str, kids: list[Token], attr: Attrib
 _GETTING = frozenset({"take", "get", "accept", "start", "land", "find", "begin", "have", "sign", "rent", "buy", "share"})
 
 
+def _to_name(sent: Sentence, kids: list[Token]) -> Token | None:
+    """A lowercase place after "to" that the tagger read as a bare verb ("moved to glasgow"): a "verb" with
+    "to" and nothing else, that the lemmatiser knows as no verb."""
+    for c in kids:
+        own = sent.children(c.i)
+        if c.dep == "xcomp" and c.pos == "VERB" and c.tag == "VB" and [g.lower for g in own] == ["to"] and not known_verb(c.lower):
+            return c
+    return None
+
+
 def _object_of_prep(tok: Token) -> bool:
     """The object of a preposition; a lowercase name the parser reads as a clause ("in surulere") counts."""
     return tok.dep == "pobj" or (tok.dep == "pcomp" and tok.pos not in ("VERB", "AUX"))
 
 
+_WHEREABOUTS = frozenset({"off", "near", "by", "outside", "beside", "behind", "opposite"})
+
+
 def _located_in(sent: Sentence, root: Token, kids: list[Token]) -> Token | None:
     """The named place a "be" clause puts its subject in, with nothing beside it that makes it a stay: "User
     is in Calgary", "we're in the new place in Kelowna now"; not "in Paris this week", "in London for work"."""
-    preps = [c for c in kids if c.dep == "prep"]
+    # a framing phrase before the verb ("for context I'm in …") and where in the place after it ("…, just off
+    # Leith Walk", "near the station") say no more than where
+    preps = [c for c in kids if c.dep == "prep" and c.i > root.i]
+    preps = preps[:1] + [c for c in preps[1:] if c.lower not in _WHEREABOUTS]
     lasting = any(c.dep == "aux" and c.lemma == "have" for c in kids)  # "has been in dublin 3 weeks now": still there
     if len(preps) != 1 or preps[0].lower != "in" or any(c.dep in ("attr", "acomp", "advcl") or (c.dep == "npadvmod" and not lasting) for c in kids):
         return None

@@ -55,6 +55,7 @@ class TurnState:
     others: list[str] = field(default_factory=list)
     things: list[str] = field(default_factory=list)
     new: list[str] = field(default_factory=list)  # things the user just got: "got a new number" -> "my new number"
+    replaced: list[str] = field(default_factory=list)  # things called old: "the old MTN line" -> "my MTN line"
     parser: Parser | None = None
     hedged: bool = False  # the clause before was a hedge: "… I'd open a cafe. Or just repaint the flat."
     alone: bool = False  # the clause is the whole turn: "scratch that" then points at the turn before
@@ -99,6 +100,12 @@ def _things(sent: Sentence) -> list[str]:
     return out
 
 
+def _replaced(sent: Sentence) -> list[str]:
+    """What a clause calls the user's old one: "the old MTN line" -> "my MTN line" (a "new one" replaces it)."""
+    return ["my " + " ".join(sent.tokens[i].text for i in sent.subtree(t.i) if sent.tokens[i].dep == "compound" or i == t.i)
+            for t in sent.tokens if t.pos == "NOUN" and t.lemma not in lx.PERSON_NOUNS and any(c.lower == "old" for c in sent.children(t.i))]
+
+
 def _new_things(sent: Sentence) -> list[str]:
     """What a clause says the user just got, as theirs: "got a new number" -> "my new number", "bought a new van"."""
     return [f"my new {t.text}" for t in sent.tokens if t.dep == "dobj" and t.pos == "NOUN" and t.lemma not in lx.PERSON_NOUNS
@@ -106,14 +113,21 @@ def _new_things(sent: Sentence) -> list[str]:
 
 
 _IT_IS = re.compile(r"(?i)^\W*(?:it's|it\s+is)\s+(?=\S)")
+_NEW_ONE = re.compile(r"(?i)^\W*(?:(?:the|my|our)\s+)?new\s+one(?:'s|\s+is)\s+(?=\S)")
 
 
 def _what_it_is(sent: Sentence, piece: str, state: TurnState) -> str:
-    """ "it's 07700 900872 now" right after "got a new number": "it" is the new thing, so "my new number is …"."""
+    """ "it's 07700 900872 now" right after "got a new number": "it" is the new thing, so "my new number is …";
+    "new one is 0706 …" after "change my number" or "the old line": "one" is the thing the turn named last, one
+    that names an attribute first ("number" before "phone")."""
     m = _IT_IS.match(piece)
-    if not state.new or m is None or not any(t.dep == "attr" for t in sent.tokens):
+    if state.new and m is not None and any(t.dep == "attr" for t in sent.tokens):
+        return f"{state.new[-1]} is {piece[m.end():]}"
+    m = _NEW_ONE.match(piece)
+    named = [n for n in state.replaced + state.things if n.split()[-1].lower() in attributes.NOUNS] or state.replaced + state.things
+    if m is None or not named:
         return piece
-    return f"{state.new[-1]} is {piece[m.end():]}"
+    return f"my new {named[-1].split(maxsplit=1)[-1]} is {piece[m.end():]}"
 
 
 def _resolve_it(sent: Sentence, piece: str, state: TurnState) -> str:
@@ -177,6 +191,7 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
         state.hedged = clause.hedged
         state.others.extend(named)
         state.things.extend(_things(sent))
+        state.replaced.extend(_replaced(sent))
         state.new = _new_things(sent) or ([] if used else state.new)
         at = _sentence_of(piece, spoken)
         if pointers.pointer_topic(sent) == pointers.LAST and made and not state.alone:
@@ -185,6 +200,22 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
             made = [(n, c) for n, c in made if n != back]
         made.extend((at, c) for c in got)
     return [c for _, c in made], withheld
+
+
+_WHERE_TO = frozenset("to into through back out over away abroad home house in up down across from".split())
+
+
+def _went(sent: Sentence, first: Token) -> bool:
+    """A word of feeling used as a verb of going somewhere: "moved to Leeds in March", "moved house" (not
+    "moved by the speech")."""
+    return first.pos == "VERB" and first.lemma == "move" and any(
+        c.lower in _WHERE_TO for c in sent.children(first.i) if c.dep in ("prep", "advmod", "prt", "dobj", "npadvmod"))
+
+
+def _sets_users(text: str, state: TurnState) -> bool:
+    """Whether a clause about someone else sets one of the user's own attributes ("they let me go")."""
+    fact = attributes.read(parser_sentence(third_person(text), state))
+    return fact is not None and fact.subject == "user"
 
 
 def _sentence_of(piece: str, spoken: list[set[str]]) -> int:
@@ -207,8 +238,8 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
         clause = replace(clause, subject="thing")  # "pb is 21:40": a lowercase word the tagger took for a name
     if clause.subject == "other":
         m = _PRONOUN_SUBJECT.match(text)
-        if m and m.group(1).lower() == "they" and not state.others and attributes.read(parser_sentence(third_person(text), state)):
-            m = None  # "they let me go last month": whoever "they" are, what it does to the user is known
+        if m and m.group(1).lower() == "they" and _sets_users(text, state):
+            m = None  # "they let me go last month", "they raised the rent to £720": whoever "they" are, the user's own is known
         if m:
             if not state.others or any(t.tag == "MD" for t in sent.tokens):
                 return []  # "she loves it" with nobody named: not knowable; "he can control the lights": no fact
@@ -220,12 +251,12 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
             many = _plural(who)
             rest = re.sub(r"^'ve\b", " have" if many else " has", re.sub(r"^'re\b", " are" if many else " is", text[m.end(1) :]))
             text = text[: m.start(1)] + who + rest
-        elif not first_person(text) and not _names_person(clause):
-            return []
+        elif not first_person(text) and not _names_person(clause) and not _sets_users(text, state):
+            return []  # (but "the landlord raised the rent to £720" sets the user's rent)
     if clause.subject == "none" and not (clause.request or clause.question):
         lead = ellipsis.dropped_subject(sent)
         first = opener(sent)
-        if lead and first is not None and (first.lower in lx.FEELINGS or first.lemma in lx.FEELINGS):
+        if lead and first is not None and (first.lower in lx.FEELINGS or first.lemma in lx.FEELINGS) and not _went(sent, first):
             return []  # "thankful for all the support", "relaxing": a mood, not a claim
         if lead and not noise.has_content(sent) and not any(t.dep == "xcomp" and t.pos == "VERB" for t in sent.tokens):
             return []  # "Relaxing.", "loving it": a word or two of mood, nothing to keep ("learning to drive" is something)
@@ -285,8 +316,10 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
     if got is None:
         return []
     body, kind, importance = got
-    if kind is Kind.PROCEDURE and (not noise.for_the_user(sent) or clause.subject == "user"):
-        return []  # "never give up!", "take care of yourself", "now I never want to see a hill again": no rule
+    if kind is Kind.PROCEDURE and (not noise.for_the_user(sent) or (clause.subject == "user" and _has_subject(sent))):
+        # "never give up!", "take care of yourself", "now I never want to see a hill again": no rule ("correct my
+        # grammar always when I write" is one: the "I" is the condition's, the order has no subject)
+        return []
     asked = (clause.request or body.startswith(rules.ASKED)) and kind is not Kind.PROCEDURE  # the classifier read a request
     yours = any(t.dep != "nsubj" for t in addressee.addressed(sent)) and not any(t.lower in ("my", "our") for t in sent.tokens)
     if asked and (addressee.passes_on(sent) or yours):

@@ -305,7 +305,7 @@ def read(sent: Sentence, *, others: Sequence[str] = ()) -> Clause:
     ended = "used" in words and any(t.lower == "used" and t.i + 1 < len(toks) and toks[t.i + 1].lower == "to" for t in toks)
     future = bool(aux & {"will", "shall"}) or (root.lemma == "go" and any(c.dep == "xcomp" for c in sent.children(root.i)) and root.tag == "VBG")
     got = root.lower == "got" and "have" in aux  # "I've got two kids": having, not a past event
-    past = not ended and not got and (root.tag == "VBD" or "did" in words or ("have" in aux and root.tag == "VBN" and root.lower != "got") or bool(aux & {"be"} and root.tag == "VBN" and not toks[0].lower.startswith("i")))
+    past = not ended and not got and (root.tag == "VBD" or "did" in words or ("have" in aux and root.tag == "VBN" and root.lower != "got") or (_past_passive(toks, root) and not toks[0].lower.startswith("i")))
     if root.lemma == "be" and root.tag == "VBD":
         past = True
     return Clause(text, subject, subject_text, root.lemma, negated, hedged, question, request, past, ended, future)
@@ -317,8 +317,9 @@ def _subject(sent: Sentence, root: Token) -> Token | None:
             continue  # "been there 10 years": a place after a participle, the "I" left out
         if c.dep in ("nsubj", "nsubjpass", "expl"):
             return c
-    # a misattached subject ("he loves/AUX fishing/ROOT"): the first subject anywhere
-    return next((t for t in sent.tokens if t.dep in ("nsubj", "nsubjpass")), None)
+    # a misattached subject ("he loves/AUX fishing/ROOT"): the first subject anywhere, but not a relative
+    # pronoun ("sold the Fiesta to a student who seemed thrilled": "who" is no subject of "sold")
+    return next((t for t in sent.tokens if t.dep in ("nsubj", "nsubjpass") and t.tag not in ("WP", "WDT")), None)
 
 
 def _who(sent: Sentence, subj: Token | None, others: Sequence[str]) -> tuple[str, str]:
@@ -429,3 +430,13 @@ def _inflected(word: str) -> set[str]:
 
 def first_person(text: str) -> bool:
     return bool(re.search(r"(?i)\b(?:i|i'm|im|i've|ive|i'd|i'll|me|my|mine|we|we're|our|us)\b", text))
+
+
+def _past_passive(toks: tuple[Token, ...] | list[Token], root: Token) -> bool:
+    """A participle after a past "be" ("the car was stolen"): an event; after a present one ("Andrei and I are
+    finished", "the windows are cleaned weekly") a state or a habit."""
+    if root.tag != "VBN":
+        return False
+    be = [t for t in toks if t.dep in ("aux", "auxpass") and t.lemma == "be"]
+    return bool(be) and not all(t.tag in ("VBP", "VBZ") for t in be)
+

@@ -187,7 +187,9 @@ def _token_shape(word: str) -> str | None:
 _SAYING = r"\b(?:said|told\s+(?:you|u)|wrote|put\s+down)\b"
 _SAID = re.compile(
     rf"(?i){_SAYING}(?P<said>[^.;!?]{{1,60}}?)[\s,;-]*(?:but\s+)?"
-    r"(?:(?:it'?s|its|it\s+is|it\s+was|that'?s|thats)\s+actually|actually\s+(?:it'?s|its|it\s+is|it\s+was))\s+(?:a\s+|the\s+)?(?P<new>[\w£$€:.,-]+)"
+    r"(?:(?:it'?s|its|it\s+is|it\s+was|that'?s|thats)\s+actually|actually\s+(?:it'?s|its|it\s+is|it\s+was)"
+    # or a denial before it: "i said U15, no no it's the U13"
+    r"|(?:(?:no|nope|sorry|wrong|oops)\b[\s,!-]*)+(?:it'?s|its|it\s+is|it\s+was|that'?s|thats))\s+(?:a\s+|the\s+)?(?P<new>[\w£$€:.,-]+)"
 )
 
 

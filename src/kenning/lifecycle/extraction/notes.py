@@ -180,6 +180,8 @@ def _kind(piece: list[Token]) -> str:
     verbs = [t for t in words if t.pos in ("VERB", "AUX") and t.tag not in ("VBN", "VBG")]
     if _has_subject(words) and verbs:
         return "clause"
+    if words[0].lower in ("i", "we") and len(words) > 1:
+        return "clause"  # "I coach hockey": a verb the tagger took for a noun ("coach"), still the speaker's clause
     if words[0].tag in ("VB", "VBP") and words[0].pos == "VERB" and words[0].lower not in lx.NOT_PREDICATES:
         return "verb"
     if _strong(piece) and all(t.tag in ("VBN", "VBD") and t.i < words[-1].i for t in verbs):

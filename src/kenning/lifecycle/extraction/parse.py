@@ -11,6 +11,8 @@ runs offline from site-packages; nothing is downloaded at run time.
 
 from __future__ import annotations
 
+import functools
+
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -201,3 +203,20 @@ def default_parser() -> Parser:
         if _DEFAULT is None:
             _DEFAULT = SpacyParser()
         return _DEFAULT
+
+
+def known_verb(word: str) -> bool:
+    """Whether the model's lemmatiser lists ``word`` as the base form of a verb: a lowercase name the tagger
+    took for one ("moved to glasgow") is not; True when the model has no such table."""
+    verbs = _verbs()
+    return verbs is None or word.lower() in verbs
+
+
+@functools.cache
+def _verbs() -> frozenset[str] | None:
+    parser = default_parser()
+    try:
+        return frozenset(parser.nlp.get_pipe("lemmatizer").lookups.get_table("lemma_index")["verb"])  # type: ignore[attr-defined]
+    except (AttributeError, KeyError):
+        return None
+

@@ -58,4 +58,6 @@ def turn_pieces(parser: Parser, text: str) -> Pieces:
             known[s.text] = [s]  # a one-clause sentence: its parse is the clause's, no second parse
         pieces.extend(cut_up)
     contrasts = [c for s in parsed_sentences if (c := corrections.contrast(s)) is not None]
+    said = corrections.said_otherwise(" ".join(spoken))  # "i said U15, no | no it's the U13": cut in two by the parser
+    contrasts += [said] if said is not None and said not in contrasts else []
     return Pieces(corrections.apply(pieces), known, addressed, parser, contrasts, spoken)
