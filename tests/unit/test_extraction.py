@@ -783,3 +783,13 @@ def test_a_framing_phrase_and_where_in_the_place_leave_a_home_a_home():
     fact = of_text(default_parser(), "For context the user is in edinburgh, just off leith walk.")
     assert fact is not None and (fact.attribute.name, fact.value) == ("residence", "edinburgh")
     assert of_text(default_parser(), "User is in London for work.") is None, "a stay, not a home"
+
+
+@pytest.mark.parametrize("text", ["I have a group from Hamburg arriving friday", "im going Newcastle Australia for coal next week"])
+def test_something_under_way_for_one_coming_day_is_no_lasting_fact(text):
+    assert [c.kind for c in claims(text)] == [Kind.EPISODE]
+
+
+@pytest.mark.parametrize("text", ["I'm working fridays now", "I'm training for the marathon every friday"])
+def test_a_progressive_habit_with_days_stays_a_fact(text):
+    assert [c.kind for c in claims(text)] == [Kind.FACT]

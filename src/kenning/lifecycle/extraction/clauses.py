@@ -303,7 +303,8 @@ def read(sent: Sentence, *, others: Sequence[str] = ()) -> Clause:
     negated = any(t.dep == "neg" or t.lower in lx.NEGATORS for t in toks)
     hedged = _hedged(sent, root, aux, words, lemmas)
     ended = "used" in words and any(t.lower == "used" and t.i + 1 < len(toks) and toks[t.i + 1].lower == "to" for t in toks)
-    future = bool(aux & {"will", "shall"}) or (root.lemma == "go" and any(c.dep == "xcomp" for c in sent.children(root.i)) and root.tag == "VBG")
+    future = bool(aux & {"will", "shall"}) or (root.lemma == "go" and any(c.dep == "xcomp" for c in sent.children(root.i)) and root.tag == "VBG") or (
+        _coming(sent, root) and not words & lx.HABITUAL)
     got = root.lower == "got" and "have" in aux  # "I've got two kids": having, not a past event
     past = not ended and not got and (root.tag == "VBD" or "did" in words or ("have" in aux and root.tag == "VBN" and root.lower != "got") or (_past_passive(toks, root) and not toks[0].lower.startswith("i")))
     if root.lemma == "be" and root.tag == "VBD":
@@ -439,4 +440,14 @@ def _past_passive(toks: tuple[Token, ...] | list[Token], root: Token) -> bool:
         return False
     be = [t for t in toks if t.dep in ("aux", "auxpass") and t.lemma == "be"]
     return bool(be) and not all(t.tag in ("VBP", "VBZ") for t in be)
+
+
+_ONE_DAY = frozenset("monday tuesday wednesday thursday friday saturday sunday tomorrow tonight".split())
+
+
+def _coming(sent: Sentence, root: Token) -> bool:
+    """Something under way for one coming day: "going Newcastle for coal on friday", "have a group from Hamburg
+    arriving friday" (a progressive with a single day, not "fridays" or "every friday")."""
+    progressive = root.tag == "VBG" or any(t.tag == "VBG" and t.dep in ("acl", "xcomp", "ccomp") for t in sent.tokens)
+    return progressive and any(t.lower in _ONE_DAY or (t.lower == "next" and t.dep == "amod") for t in sent.tokens)
 
