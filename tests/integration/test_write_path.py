@@ -329,11 +329,19 @@ def test_a_couple_no_longer_together_makes_the_partner_an_ex(real_system):
     assert not any("boyfriend Maxime" in t and "ex-" not in t for t in texts), texts
 
 
-@pytest.mark.parametrize("ended", ["me and Andrei are finished, he went back to Iasi", "Andrei and I are over"])
+@pytest.mark.parametrize("ended", ["me and Andrei are finished, he went back to Iasi", "Andrei and I are over",
+                                   "me and andrei went our separate ways in feb", "me and Andrei called it a day last month"])
 def test_a_couple_said_to_be_finished_makes_the_partner_an_ex(real_system, ended):
     texts = _after(real_system, "u-finished", "My boyfriend Andrei is a lorry driver, we live in Kincorth", ended, 30)
     assert any("ex-boyfriend Andrei" in t for t in texts), texts
     assert not any("boyfriend Andrei" in t and "ex-" not in t for t in texts), texts
+
+
+def test_a_couple_ended_retires_the_wedding_they_planned(real_system):
+    texts = _after(real_system, "u-wedding-off", "ok my news: me and Liam are getting married!! next september",
+                   "bit of a rubbish update. me and liam called it a day last month, it was mutual", 60)
+    assert not any("getting married" in t for t in texts), texts
+    assert any("called it a day" in t for t in texts), texts
 
 
 def test_what_was_said_denied_before_the_value_is_corrected(real_system):
@@ -402,3 +410,8 @@ def test_a_move_said_without_i_replaces_the_old_home(real_system, then, now_held
     texts = _after(real_system, "u-moved-bare", "hiya, so for context i'm in edinburgh, just off leith walk", then, 30)
     assert any(now_held in t for t in texts), texts
     assert not any("edinburgh" in t.lower() and now_held not in t for t in texts), texts
+
+
+def test_a_partner_named_in_lowercase_as_gf_is_matched_by_name(real_system):
+    texts = _after(real_system, "u-gf-lower", "my gf is shannon, 2 yrs now", "me n shannon split up", 30)
+    assert not any("gf is shannon" in t and "ex-" not in t for t in texts), texts

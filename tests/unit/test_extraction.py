@@ -793,3 +793,7 @@ def test_something_under_way_for_one_coming_day_is_no_lasting_fact(text):
 @pytest.mark.parametrize("text", ["I'm working fridays now", "I'm training for the marathon every friday"])
 def test_a_progressive_habit_with_days_stays_a_fact(text):
     assert [c.kind for c in claims(text)] == [Kind.FACT]
+
+
+def test_an_age_and_where_from_open_a_list_of_notes():
+    assert texts("yo im 16 from stockport, main fortnite on ps5, in year 11 at harrytown")[0] == "User is 16 from stockport."

@@ -13,7 +13,7 @@ from kenning.lifecycle.changes import _said_before
 from kenning.lifecycle.matching import RELATION, Neighbour
 from kenning.types import Decision, Kind, Memory, Op, Source, Status
 
-_PARTNER = r"boyfriend|girlfriend|partner|fianc[eé]e?|husband|wife|spouse"
+_PARTNER = r"boyfriend|girlfriend|partner|fianc[eé]e?|husband|wife|spouse|gf|bf|hubby|missus"
 _WHO = r"(?P<name>[A-Z][a-z][\w-]*)"
 _OWNER = r"(?:User's|the\s+user's|their)"
 _PARTNER_NAMED = (
@@ -22,14 +22,18 @@ _PARTNER_NAMED = (
     re.compile(rf"\b{_WHO}(?:'s|\s+is)\s+(?:now\s+|officially\s+)*{_OWNER}\s+(?:new\s+)?(?P<rel>{_PARTNER})\b"),
     # "Ciaran and the user got engaged", "Sam and the user split up"
     re.compile(rf"\b{_WHO}\s+and\s+the\s+user\s+(?:have\s+|has\s+|just\s+|finally\s+)*(?P<event>got\s+(?:married|engaged|hitched)|"
-               r"(?:split|splits|broke|break|breaks)\s+up|separated|divorced|called\s+it\s+(?:off|quits))\b"),
+               r"(?:split|splits|broke|break|breaks)\s+up|separated|divorced|called\s+it\s+(?:off|quits|a\s+day)|"
+               r"went\s+(?:our|their|the\s+user's)\s+separate\s+ways|parted\s+ways)\b"),
     # "the user n Shannon split up", "Maxime and the user aren't a thing anymore", "…are no longer together"
     re.compile(rf"(?i:\bthe\s+user\s+(?:and|n|&)\s+){_WHO}\s+(?:have\s+|has\s+|just\s+|finally\s+)*(?P<event>"
-               r"(?:split|splits|broke|break|breaks)\s+up|separated|divorced|(?:are|is)\s+(?:finished|over|done|through))\b"),
+               r"(?:split|splits|broke|break|breaks)\s+up|separated|divorced|(?:are|is)\s+(?:finished|over|done|through)|"
+               r"called\s+it\s+(?:off|quits|a\s+day)|went\s+(?:our|their|the\s+user's)\s+separate\s+ways|parted\s+ways)\b"),
     re.compile(rf"\b{_WHO}\s+(?:and|n|&)\s+the\s+user\s+(?P<event>(?:are|is|were|was)(?:n't|\s+not|\s+no\s+longer)\s+"
                r"(?:together|a\s+thing|an\s+item|a\s+couple|dating|seeing\s+each\s+other)(?:\s+any\s?more)?\s*(?=[.!,;]|$)|"
                r"(?:are|is)\s+(?:finished|over|done|through))"),
 )
+# the partner named in a memory held: also "User's Partner is Kayla", "User's gf is shannon" (lowercase in chat)
+_HELD_PARTNER = re.compile(rf"\b{_OWNER}\s+(?:new\s+)?(?P<rel>(?i:{_PARTNER})),?\s+(?:is\s+)?(?P<name>[A-Za-z][a-z][\w-]*)")
 _AFTER_EVENT = {"married": {"boyfriend": "husband", "girlfriend": "wife", "fiance": "husband", "fiancé": "husband",
                             "fiancee": "wife", "fiancée": "wife", "partner": "spouse"},
                 "engaged": {"boyfriend": "fiancé", "girlfriend": "fiancée"}}
@@ -41,7 +45,7 @@ def _partner_status(text: str) -> tuple[str, str] | None:
         m = rx.search(text)
         if m and m.group("name").lower() not in ("user", "they", "the"):
             event = m.groupdict().get("event") or ""
-            word = m.groupdict().get("rel") or ("off" if re.search(r"(?i)n't|\bnot\b|no\s+longer|\b(?:done|finished|over|through)\b", event) else event.split()[-1])
+            word = m.groupdict().get("rel") or ("off" if re.search(r"(?i)n't|\bnot\b|no\s+longer|\b(?:done|finished|over|through|day|ways)\b", event) else event.split()[-1])
             return m.group("name"), word.lower()
     return None
 
@@ -51,21 +55,21 @@ def relation_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision 
     "Sam and I split up" after "my girlfriend Sam"): the memory naming the partner is rewritten with the
     new relation (or as an ex-), keeping whatever else it says. Only the user's own claims, matched by name.
     """
-    if candidate.source is not Source.USER_SAID or candidate.kind is not Kind.FACT:
+    if candidate.source is not Source.USER_SAID or candidate.kind not in (Kind.FACT, Kind.EPISODE):
         return None
     new = _partner_status(candidate.text)
     if new is None:
         return None
-    name, word = new
+    name, word = new  # said as a fact or as what happened ("me and kayla went our separate ways in feb")
     for n in ranked:
         old = n.memory
         if old.id == candidate.id or old.source is not Source.USER_SAID or old.status is not Status.ACTIVE:
             continue
-        m = _PARTNER_NAMED[0].search(old.text)
-        if not m or m.group("name") != name:
+        m = _HELD_PARTNER.search(old.text)
+        if not m or m.group("name").lower() != name.lower():
             continue
         was = m.group("rel").lower()
-        if word in ("up", "separated", "divorced", "off", "quits"):
+        if word in _ENDINGS:
             now = f"ex-{was}"
         elif word in _AFTER_EVENT:
             now = _AFTER_EVENT[word].get(was)
@@ -75,6 +79,20 @@ def relation_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision 
             return None
         text = old.text[: m.start("rel")] + now + old.text[m.end("rel"):]
         return Decision(Op.UPDATE, old.id, text, RELATION)
+    return _plans_ended(candidate, ranked, name) if word in _ENDINGS else None
+
+
+_ENDINGS = frozenset({"up", "separated", "divorced", "off", "quits"})
+# what a couple plans or is, said of the user and the partner by name: "the user and Liam are getting married"
+_TOGETHER = re.compile(r"(?i)\b(?:getting\s+married|engaged|wedding|moving\s+in|together|dating|seeing\s+each\s+other)\b")
+
+
+def _plans_ended(candidate: Memory, ranked: Sequence[Neighbour], name: str) -> Decision | None:
+    """A couple ended: the newest memory of the user and the partner together ("the user and Liam are getting
+    married!!") is replaced by the candidate."""
+    for old in _said_before(candidate, ranked):
+        if re.search(rf"\b{re.escape(name)}\b", old.text) and re.search(r"(?i)\bthe\s+user\b", old.text) and _TOGETHER.search(old.text):
+            return Decision(Op.UPDATE, old.id, None, RELATION)
     return None
 
 

@@ -208,6 +208,8 @@ def _strong(piece: list[Token]) -> bool:
         return True
     if len(words) >= 3 and lx.AGE.fullmatch(words[0]) and words[1].lower() in ("years", "yrs", "yo") and words[2].lower() == "old":
         return True
+    if len(words) >= 3 and lx.AGE.fullmatch(words[0]) and words[1].lower() == "from":
+        return True  # "16 from stockport": an age and where from
     if any(t.dep == "poss" or t.lower in ("the", "his", "her", "their") for t in piece):
         return False  # "my manager Priscilla": someone else's job
     return _job_note(words) or any(_shaped_job(tokens, n) for n in range(min(3, len(tokens))))
@@ -215,8 +217,13 @@ def _strong(piece: list[Token]) -> bool:
 
 def _after_be(piece: list[Token]) -> list[Token]:
     """What "I'm …" says the speaker is: "I'm a locksmith in cardiff" -> "a locksmith in cardiff"."""
-    at = next((t for t in piece if t.lemma == "be"), None)
+    at = next((t for t in piece if _is_be(t)), None)
     return [t for t in piece if at is not None and t.i > at.i]
+
+
+def _is_be(tok: Token) -> bool:
+    """ "be", or the "m" the tokeniser cuts from "im" (its lemma left as "m")."""
+    return tok.lemma == "be" or tok.lower in ("m", "'m")
 
 
 def _shaped_job(tokens: list[Token], n: int) -> bool:
@@ -283,7 +290,7 @@ def read(sent: Sentence) -> list[str] | None:
     if any(t.lower in lx.SECOND_PERSON for t in sent.tokens) or any(corrections.is_marker(_text(p[i:])) for p in parts for i in range(len(p))):
         return None  # "and charge nurse, you absolute legend": said to someone; "two cats, sorry, three": corrected
     opening = _content(parts[0])
-    if kinds[0] == "clause" and not (opening[0].lower in ("i", "im", "i'm") and any(t.lemma == "be" for t in opening[:3])):
+    if kinds[0] == "clause" and not (opening[0].lower in ("i", "im", "i'm") and any(_is_be(t) for t in opening[:3])):
         return None  # "I go every thursday, …": an ordinary clause goes on; "I'm jess, 38, …" lists
     if not any(k == "note" and _strong(p) for p, k in zip(parts, kinds)) and not (
             kinds[0] == "clause" and "clause" not in kinds[1:] and _strong(_after_be(opening))):
