@@ -46,6 +46,7 @@ GRID: dict[str, list] = {
     "entity_weight": [0.0, 0.15, 0.25, 0.4, 0.6],
     "entity_mention": [0.0, 0.3, 0.6, 1.0],
     "time_weight": [0.0, 0.05, 0.1, 0.15, 0.2, 0.3],
+    "question_weight": [0.0, 0.005, 0.01, 0.015, 0.02, 0.03],
 }
 
 

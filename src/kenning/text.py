@@ -71,6 +71,18 @@ def states_time(text: str) -> bool:
     return _STATES_TIME.search(text) is not None
 
 
+_ASIDE = re.compile(r"\s*(\([^()]*\)|\[[^\[\]]*\])\s*$")
+
+
+def asks(text: str) -> bool:
+    """Whether ``text`` ends by asking: its last sentence is a question, once trailing asides in brackets or
+    parentheses (a date, "[shares a photo]") are set apart ("How was the trip?", "Did it rain? (8 May, 2023)")."""
+    end = text.rstrip()
+    while (cut := _ASIDE.sub("", end)) != end:
+        end = cut.rstrip()
+    return end.endswith("?")
+
+
 def asks_when(query: str) -> bool:
     """Whether ``query`` asks when something happened ("When did …", "What year …", "How long ago …")."""
     return _ASKS_WHEN.search(query) is not None
@@ -85,4 +97,4 @@ def stem(w: str) -> str:
     return w
 
 
-__all__ = ["MONTHS", "STOPWORDS", "WEEKDAYS", "asks_when", "states_time", "stem", "subject", "terms"]
+__all__ = ["MONTHS", "STOPWORDS", "WEEKDAYS", "asks", "asks_when", "states_time", "stem", "subject", "terms"]

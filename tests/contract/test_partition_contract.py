@@ -63,6 +63,23 @@ def test_terms_stored_under_an_older_version_are_recomputed_on_open(engine):
         other.close()
 
 
+def test_a_record_that_asks_is_marked_and_terms_of_version_3_gain_the_mark_on_open(engine):
+    """``ASKS`` marks a record whose text ends by asking; terms written before the mark (version 3) gain it."""
+    from kenning.stores.partition import ASKS
+
+    q, s = mem(A, "Does Alice drink tea? (8 May, 2023)"), mem(A, "Alice drinks tea")
+    engine.insert(A, [q, s])
+    part = engine.partition(A)
+    assert part.postings(ASKS).tolist() == [part.position(q.id)]
+    _set_raw(engine, "UPDATE {table} SET terms = 'alice drink tea ^alice' WHERE id = '" + q.id + "'", "3")
+    other = _reopen(engine)
+    try:
+        part = other.partition(A)
+        assert part.postings(ASKS).tolist() == [part.position(q.id)]
+    finally:
+        other.close()
+
+
 def _set_raw(engine, update: str, version: str) -> None:
     """Run ``update`` on the engine's terms table and record ``version`` as the terms' version, bypassing the store."""
     from kenning.stores.sqlite import SQLiteStore

@@ -274,3 +274,46 @@ def test_a_when_question_lifts_the_memory_saying_when_through_the_facade(real_sy
     without = relevance(cos, hits[0].components["keyword"], Policy())
     assert when[timed] == pytest.approx(min(1.0, without + Policy().time_weight), abs=1e-6)
     assert what[timed] < what["User goes to pottery with friends."] + 0.01  # no lift for a question that is not "when"
+
+
+# -- memories that ask: lowered whatever the query ------------------------------------
+
+
+def test_a_text_asks_when_its_last_sentence_is_a_question_asides_apart():
+    from kenning.text import asks
+
+    for text in ["How was the trip?", "Bo: Great news! Did you get the job? (1:56 pm on 8 May, 2023)",
+                 "Ann: What do you think? [shares a photo of a dog] (8 May, 2023)", "is it vegan?  "]:
+        assert asks(text), text
+    for text in ["User lives in Bristol.", "Ann: Did it rain? No, it was sunny. (8 May, 2023)",
+                 "User asked whether the clinic opens on Sunday", "Why not (really?)", ""]:
+        assert not asks(text), text
+
+
+def test_a_memory_that_asks_loses_question_weight_of_relevance_whatever_the_query():
+    policy = Policy()
+    assert policy.question_weight > 0
+    base = relevance(0.3, 0.2, policy)
+    assert relevance(0.3, 0.2, policy, asks=1.0) == pytest.approx(base - policy.question_weight)
+    assert relevance(0.9, 1.0, policy, entity=1.0, timed=1.0, asks=1.0) == pytest.approx(1.0 - policy.question_weight)
+    assert relevance(-1.0, 0.0, policy, asks=1.0) == 0.0  # floored at 0
+    statement = memory(kind=Kind.FACT, text="Ann went to a pottery class.")
+    question = memory(kind=Kind.FACT, text="Bo: How was the pottery class?")
+    cands = [Candidate(question, 0.402, 0.5, 0.0, 0.0, 1.0), Candidate(statement, 0.40, 0.5)]
+    assert [h.memory.text for h in rank(cands, T0, policy, 2)] == [statement.text, question.text]
+    off = replace(policy, question_weight=0.0)
+    assert [h.memory.text for h in rank(cands, T0, off, 2)] == [question.text, statement.text]
+
+
+@pytest.mark.parametrize("flt", [{}, {"kinds": ["fact"]}])
+def test_a_memory_that_asks_is_lowered_alike_on_both_search_paths(real_system, minilm, flt):
+    """The partition and the filtered path: the asking memory's relevance is exactly ``question_weight`` under what
+    its cosine and keywords give; the one that tells is not lowered."""
+    mem = real_system.scope("acme", "alex")
+    asking, telling = "Did the user enjoy the pottery class?", "User enjoyed the pottery class."
+    for text in (asking, telling):
+        mem.remember(text, kind="fact", now=T0)
+    hits = {h.memory.text: h.components for h in mem.search("pottery class", k=2, now=T0, refresh=False, **flt)}
+    for text, lowered in ((asking, Policy().question_weight), (telling, 0.0)):
+        c = hits[text]
+        assert c["relevance"] == pytest.approx(max(0.0, relevance(c["cosine"], c["keyword"], Policy()) - lowered), abs=1e-6)

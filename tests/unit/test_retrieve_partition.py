@@ -123,6 +123,34 @@ def test_time_evidence_is_the_same_on_the_partition_and_the_reference(tmp_path, 
     store.close()
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_asking_records_are_lowered_the_same_on_the_partition_and_the_reference(tmp_path, seed):
+    """Some texts end by asking ("… ?", a date aside after it); both paths lower them by ``question_weight`` alike."""
+    from kenning.lifecycle.evidence import asking_scores
+
+    rng = random.Random(300 + seed)
+    mems = [m.evolve(text=f"{m.text}?" + rng.choice(["", " (8 May, 2023)"])) if rng.random() < 0.4 else m
+            for m in _memories(rng, 40)]
+    store = SQLiteStore(tmp_path / "p.db", dim=EMB.dim, embedder_id=EMB.model_id)
+    store.insert(SCOPE, mems)
+    policy = Policy()
+    part = store.partition(SCOPE)
+    live = [m for m in mems if not m.is_expired(T0)]
+    asking = asking_scores([m.text for m in live])
+    assert any(asking) and not all(asking)
+    for _ in range(10):
+        query = " ".join(rng.choice(WORDS) for _ in range(3))
+        vector, qt = EMB.embed([query])[0], query_terms(query, SCOPE.user_id)
+        got = search_partition(part, vector, qt, T0, policy, 10)
+        kws = keyword_scores(qt, [m.text for m in live], [m.metadata.get("context") for m in live], policy.context_keyword_weight)
+        want = rank([Candidate(m, float(m.embedding @ vector), w, 0.0, 0.0, a) for m, w, a in zip(live, kws, asking)],
+                    T0, policy, 10)
+        assert [part.ids[r.position] for r in got] == [h.memory.id for h in want], query
+        for r, h in zip(got, want):
+            assert r.score == pytest.approx(h.score, abs=1e-6)
+    store.close()
+
+
 def test_keyword_candidates_come_from_the_whole_partition(tmp_path):
     # 200 records; the one holding the rare word is far from the query's vector, but its word brings it in.
     rng = random.Random(1)

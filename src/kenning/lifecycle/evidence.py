@@ -2,10 +2,10 @@
 
 Entity evidence: the names a query writes ("What does Melanie do?"), which of them are some memory's
 subject in a partition, and how far each memory is about them. Time evidence: whether a memory says when
-something happened, for a query asking when. The partition path (``retrieve.search_partition``) reads
-the same from markers stored with each record's terms (``stores.partition.SUBJECT``, ``TIMED``); the
-filtered path (``lifecycle.search``) scores its candidates' texts with these functions. The weights and
-how they were chosen are ``retrieve.Policy``'s.
+something happened, for a query asking when. And whether a memory ends by asking. The partition path
+(``retrieve.search_partition``) reads the same from markers stored with each record's terms
+(``stores.partition.SUBJECT``, ``TIMED``, ``ASKS``); the filtered path (``lifecycle.search``) scores its
+candidates' texts with these functions. The weights and how they were chosen are ``retrieve.Policy``'s.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections.abc import Collection, Sequence
 from typing import Any
 
 from kenning.lifecycle.retrieve import user_names
-from kenning.text import _text_terms, states_time, subject, terms
+from kenning.text import _text_terms, asks, states_time, subject, terms
 
 _WORDS = re.compile(r"[^\W\d_]+", re.UNICODE)
 
@@ -51,6 +51,11 @@ def entity_scores(entities: Collection[str], texts: Sequence[str], mention: floa
         lead, held = subject(t), _text_terms(t)
         out.append(sum(1.0 if e == lead else mention if e in held else 0.0 for e in entities) / len(entities))
     return out
+
+
+def asking_scores(texts: Sequence[str]) -> list[float]:
+    """For each text, 1 when it ends by asking (``text.asks``), else 0."""
+    return [1.0 if asks(t) else 0.0 for t in texts]
 
 
 def time_scores(texts: Sequence[str]) -> list[float]:

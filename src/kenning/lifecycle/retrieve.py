@@ -35,6 +35,10 @@ Time evidence. A query asking when ("When did …", "What year …") adds
 ``time_weight`` to memories whose text says when something happened
 (``text.states_time``: "yesterday", "last week", "in May"): the answer is
 in them more often than in memories on the same topic that do not.
+
+Asking memories. A memory whose text ends by asking (``text.asks``: "How was
+the trip?") states less than one that tells, so its relevance is lowered by
+``question_weight`` whatever the query.
 """
 
 from __future__ import annotations
@@ -101,6 +105,10 @@ class Policy:
     # asking when (``text.asks_when``). 0: off. LoCoMo pooled R@10 (conversations 1-5 / 6-10): off 0.811 / 0.796;
     # 0.1 (chosen on either half) 0.815 / 0.804; see docs/benchmarks.md, "LoCoMo out of sample, session 9".
     time_weight: float = 0.1
+    # Taken from the relevance of a memory whose text ends by asking (``text.asks``), whatever the query. 0: off.
+    # LoCoMo pooled R@10 (conversations 1-5 / 6-10): off 0.815 / 0.804; 0.01 (chosen on 1-5) 0.820 / 0.806; 0.015
+    # (chosen on 6-10) 0.819 / 0.809; see docs/benchmarks.md, "LoCoMo out of sample, session 12".
+    question_weight: float = 0.01
 
     def half_life(self, kind: Kind) -> float | None:
         return self.half_life_days.get(kind)
@@ -186,6 +194,7 @@ class Candidate:
     keyword: float = 0.0
     entity: float = 0.0
     timed: float = 0.0
+    asks: float = 0.0
 
 
 def vector_relevance(cosine: float, policy: Policy) -> float:
@@ -194,15 +203,19 @@ def vector_relevance(cosine: float, policy: Policy) -> float:
     return min(1.0, max(0.0, (cosine - policy.cos_floor) / span))
 
 
-def relevance(cosine: float, keyword: float, policy: Policy, entity: float = 0.0, timed: float = 0.0) -> float:
-    """Hybrid relevance in [0, 1], increasing in each: calibrated cosine plus weighted keyword and entity evidence,
-    soft-capped, then time evidence (outside the cap, so it lifts a memory as much however relevant it is), capped at 1."""
+def relevance(
+    cosine: float, keyword: float, policy: Policy, entity: float = 0.0, timed: float = 0.0, asks: float = 0.0
+) -> float:
+    """Hybrid relevance in [0, 1], increasing in each but ``asks``: calibrated cosine plus weighted keyword and entity
+    evidence, soft-capped, then time evidence (outside the cap, so it lifts a memory as much however relevant it is),
+    capped at 1, less ``question_weight`` for a memory that asks (floored at 0)."""
     x = vector_relevance(cosine, policy) + policy.keyword_weight * max(0.0, min(1.0, keyword))
     x += policy.entity_weight * max(0.0, min(1.0, entity))
     t = policy.saturation
     if x > t:
         x = 1.0 if t >= 1.0 else min(1.0, t + (1.0 - t) * -math.expm1(-(x - t) / (1.0 - t)))
-    return min(1.0, x + policy.time_weight * max(0.0, min(1.0, timed)))
+    x = min(1.0, x + policy.time_weight * max(0.0, min(1.0, timed)))
+    return max(0.0, x - policy.question_weight * max(0.0, min(1.0, asks)))
 
 
 def recency(memory: Memory, now: datetime, policy: Policy) -> float:
@@ -235,7 +248,7 @@ def rank(candidates: Iterable[Candidate], now: datetime, policy: Policy, k: int,
     for c in candidates:
         if c.memory.is_expired(now):
             continue
-        rel = relevance(c.cosine, c.keyword, policy, c.entity, c.timed)
+        rel = relevance(c.cosine, c.keyword, policy, c.entity, c.timed, c.asks)
         if rel < floor:
             continue
         s, comps = score(c.memory, rel, now, policy)
@@ -278,7 +291,8 @@ def search_partition(
     equals; keyword evidence is then weighted by IDF over those candidates.
     Ties in score go to the smaller id (partition positions are in id order).
     ``entities`` (terms of ``query_names``) add entity evidence, and
-    ``asks_time`` (the query asks when) time evidence.
+    ``asks_time`` (the query asks when) time evidence. Records marked as asking (``ASKS``) lose
+    ``policy.question_weight``.
 
     Two options, off by default: ``policy.feedback`` > 0 ranks a second time
     with the query vector moved towards the first pass's best hits (pseudo-
@@ -289,7 +303,7 @@ def search_partition(
     """
     import numpy as np
 
-    from kenning.stores.partition import TIMED
+    from kenning.stores.partition import ASKS, TIMED
 
     if len(part) == 0 or k <= 0:
         return []
@@ -304,12 +318,13 @@ def search_partition(
     keywords = _keyword_marks(part, words, live, n_live, policy, ents)
     q = np.asarray(vector, dtype=np.float32)
     timed = part.postings(TIMED) if asks_time and policy.time_weight > 0 else None
-    found = _score_pass(part, q, keywords, live, now_us, policy, k, floor, timed)
+    asking = part.postings(ASKS) if policy.question_weight > 0 else None
+    found = _score_pass(part, q, keywords, live, now_us, policy, k, floor, timed, asking)
     if policy.feedback > 0 and found is not None:
         top = found[0][np.lexsort((found[0], -found[1]))[: policy.feedback_hits]]
         moved = q + policy.feedback * part.matrix[top].mean(axis=0)
         moved = moved / max(float(np.linalg.norm(moved)), 1e-12)
-        found = _score_pass(part, moved.astype(np.float32), keywords, live, now_us, policy, k, floor, timed) or found
+        found = _score_pass(part, moved.astype(np.float32), keywords, live, now_us, policy, k, floor, timed, asking) or found
     if found is None:
         return []
     pool, scores, comps = found
@@ -366,11 +381,13 @@ def _keyword_marks(part: Any, words: list[str], live: Any, n_live: int, policy: 
 
 
 def _score_pass(
-    part: Any, q: Any, keywords: Any, live: Any, now_us: int, policy: Policy, k: int, floor: float, timed: Any = None
+    part: Any, q: Any, keywords: Any, live: Any, now_us: int, policy: Policy, k: int, floor: float, timed: Any = None,
+    asking: Any = None,
 ) -> Any:
     """Candidates for query vector ``q``, scored: (positions, scores, components) above ``floor``; None if none.
 
-    ``timed``: positions of the records whose text says when, for a query asking when (None: no time evidence)."""
+    ``timed``: positions of the records whose text says when, for a query asking when (None: no time evidence);
+    ``asking``: positions of the records whose text ends by asking (None: not lowered)."""
     import numpy as np
 
     from kenning.stores import keywords as kw_rank
@@ -401,7 +418,8 @@ def _score_pass(
         ent = None
     cos = sims[pool].astype(np.float64)
     tim = None if timed is None else np.isin(pool, timed).astype(np.float64)
-    rel = _relevance(cos, kw, policy, ent, tim)
+    ask = None if asking is None or asking.size == 0 else _members(pool, asking)
+    rel = _relevance(cos, kw, policy, ent, tim, ask)
     keep = rel >= floor
     pool, cos, kw, rel = pool[keep], cos[keep], kw[keep], rel[keep]
     if pool.size == 0:
@@ -459,7 +477,15 @@ def _top(values: Any, n: int, live: Any) -> Any:
     return chosen if idx is None else idx[chosen]
 
 
-def _relevance(cos: Any, kw: Any, policy: Policy, ent: Any = None, tim: Any = None) -> Any:
+def _members(pool: Any, positions: Any) -> Any:
+    """1.0 where an entry of ``pool`` is among ``positions`` (both ascending), else 0.0: ``np.isin`` for sorted input."""
+    import numpy as np
+
+    at = np.minimum(np.searchsorted(positions, pool), positions.size - 1)
+    return (positions[at] == pool).astype(np.float64)
+
+
+def _relevance(cos: Any, kw: Any, policy: Policy, ent: Any = None, tim: Any = None, ask: Any = None) -> Any:
     """``relevance`` over arrays."""
     import numpy as np
 
@@ -477,4 +503,6 @@ def _relevance(cos: Any, kw: Any, policy: Policy, ent: Any = None, tim: Any = No
             x[over] = np.minimum(1.0, t + (1.0 - t) * -np.expm1(-(x[over] - t) / (1.0 - t)))
     if tim is not None:
         x = np.minimum(1.0, x + policy.time_weight * tim)
+    if ask is not None:
+        x = np.maximum(0.0, x - policy.question_weight * ask)
     return x

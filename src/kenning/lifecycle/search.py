@@ -97,8 +97,10 @@ def _search_candidates(
     )
     ents = evidence.entity_scores(entities, [c.memory.text for c in pool], policy.entity_mention)
     timed = evidence.time_scores([c.memory.text for c in pool]) if asks_time else [0.0] * len(pool)
+    asking = evidence.asking_scores([c.memory.text for c in pool]) if policy.question_weight > 0 else [0.0] * len(pool)
     return retrieve.rank(
-        [Candidate(c.memory, c.cosine, w, e, t) for c, w, e, t in zip(pool, kws, ents, timed)], at, policy, k, min_relevance
+        [Candidate(c.memory, c.cosine, w, e, t, a) for c, w, e, t, a in zip(pool, kws, ents, timed, asking)],
+        at, policy, k, min_relevance,
     )
 
 

@@ -34,12 +34,13 @@ from typing import Any
 
 import numpy as np
 
-from kenning.text import states_time, subject, terms
+from kenning.text import asks, states_time, subject, terms
 from kenning.types import Kind, Memory
 
 # Bump when ``retrieve.terms`` (or ``encode_terms``) changes meaning: engines that persist terms recompute them.
-# 2: a record's subject is stored with its terms. 3: and whether its text says when (``TIMED``).
-TERMS_VERSION = "3"
+# 2: a record's subject is stored with its terms. 3: and whether its text says when (``TIMED``). 4: and whether
+# it ends by asking (``ASKS``).
+TERMS_VERSION = "4"
 NEVER = np.iinfo(np.int64).max
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 KIND_CODES = {k: i for i, k in enumerate(Kind)}
@@ -47,17 +48,21 @@ KINDS = tuple(Kind)
 _CTX = "|"  # never inside a term (terms are letters and digits)
 SUBJECT = "^"  # marks a record's subject among its text terms: "^maya" (no query word starts with it)
 TIMED = "~when"  # among a record's text terms when its text says when something happened (``text.states_time``)
+ASKS = "~asks"  # among a record's text terms when its text ends by asking (``text.asks``)
 
 
 def encode_terms(text: str, context: object = None) -> str:
     """The stored form of a record's keyword terms: its text's terms (sorted, space-separated), its subject
-    (``text.subject``) marked ``^``, ``TIMED`` when the text says when, then ``|`` and its context's terms."""
+    (``text.subject``) marked ``^``, ``TIMED`` when the text says when, ``ASKS`` when it ends by asking, then ``|`` and
+    its context's terms."""
     out = " ".join(sorted(terms(text)))
     lead = subject(text)
     if lead is not None:
         out += f" {SUBJECT}{lead}"
     if states_time(text):
         out += f" {TIMED}"
+    if asks(text):
+        out += f" {ASKS}"
     if isinstance(context, str) and context.strip():
         out += _CTX + " ".join(sorted(terms(context)))
     return out
