@@ -182,11 +182,15 @@ def load_model() -> Any:
         import spacy
     except ImportError as exc:  # pragma: no cover - spaCy is a core dependency
         raise ConfigError("the offline extraction engine needs spaCy: pip install kenning") from exc
+    from kenning.lifecycle.extraction import ruler
+
     for name in MODELS:
         try:
-            return spacy.load(name)
+            nlp = spacy.load(name)
         except OSError:
             continue
+        ruler.install(nlp)  # the same matches, looked up instead of searched for
+        return nlp
     raise ConfigError(f"no spaCy English model installed (tried {', '.join(MODELS)}); pip install kenning installs one")
 
 

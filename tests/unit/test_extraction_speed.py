@@ -1,0 +1,61 @@
+"""How texts are parsed faster without parsing differently: the attribute ruler's table (extraction/ruler.py)."""
+
+from __future__ import annotations
+
+import pytest
+from spacy.pipeline import AttributeRuler
+
+from kenning.lifecycle.extraction import ruler
+from kenning.lifecycle.extraction.parse import default_parser
+
+# every kind of pattern the small model's ruler holds: tag map entries, word + tag exceptions, two-word runs
+# ("gonna", "gotta", "let's", "y'all", "ain't"), dependency tests ("I" as subject or object, "there is"), spaces
+TEXTS = [
+    "I'm gonna move to Leeds, y'all, and I ain't coming back",
+    "we gotta go, let's get the 9am train  tomorrow",
+    "there is a dog and there's a cat, but it isn't mine",
+    "she gave it to me because I'd asked; nothin' else",
+    "c'mon, do you have what I did? I don't, tho",
+    "Jo gets the bus, Sam got a lift\n\nand    that's that",
+    "",
+]
+
+
+def _matches(match, nlp, text):
+    doc = nlp(text, disable=["attribute_ruler", "lemmatizer", "ner"])  # what the ruler sees: tagged and parsed
+    return sorted(set(match(doc)))
+
+
+def test_the_table_finds_what_spacys_matcher_finds():
+    nlp = default_parser().nlp
+    attribute_ruler = nlp.get_pipe("attribute_ruler")
+    table = ruler.indexed(attribute_ruler)
+    assert table is not None
+    for text in TEXTS * 2:  # the second time from the table alone
+        assert _matches(table, nlp, text) == _matches(lambda d: AttributeRuler.match(attribute_ruler, d), nlp, text), text
+    assert any(_matches(table, nlp, TEXTS[0])), "the test must see matches"
+
+
+def test_the_loaded_pipeline_uses_the_table_and_tags_as_the_model_does():
+    nlp = default_parser().nlp
+    assert isinstance(nlp.get_pipe("attribute_ruler").match, ruler.IndexedMatch)
+    doc = nlp("I'm gonna sell it")
+    assert [(t.lemma_, t.pos_) for t in doc] == [("I", "PRON"), ("be", "AUX"), ("go", "VERB"), ("to", "PART"), ("sell", "VERB"), ("it", "PRON")]
+
+
+@pytest.mark.parametrize("pattern", [
+    [{"LOWER": "a", "OP": "+"}],  # an operator
+    [{"ORTH": "A"}],  # an attribute the table does not read
+    [{"LOWER": {"FUZZY": "colour"}}],  # a predicate it does not answer
+])
+def test_a_ruler_with_a_pattern_outside_the_table_keeps_its_matcher(pattern):
+    import spacy
+
+    nlp = spacy.blank("en")
+    attribute_ruler = nlp.add_pipe("attribute_ruler")
+    attribute_ruler.add([[{"LOWER": "the"}]], {"LEMMA": "THE"})
+    assert ruler.indexed(attribute_ruler) is not None
+    attribute_ruler.add([pattern], {"LEMMA": "x"})
+    assert ruler.indexed(attribute_ruler) is None
+    ruler.install(nlp)
+    assert not isinstance(attribute_ruler.match, ruler.IndexedMatch)
