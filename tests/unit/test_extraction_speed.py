@@ -59,3 +59,18 @@ def test_a_ruler_with_a_pattern_outside_the_table_keeps_its_matcher(pattern):
     assert ruler.indexed(attribute_ruler) is None
     ruler.install(nlp)
     assert not isinstance(attribute_ruler.match, ruler.IndexedMatch)
+
+
+def test_a_turn_cut_ahead_is_not_cut_again_and_parses_what_is_cut_from_it_with_the_parser_itself():
+    from kenning.lifecycle.extraction.ahead import cut_all
+    from kenning.lifecycle.extraction.parse import SpacyParser
+    from kenning.lifecycle.extraction.turns import turn_pieces
+
+    text = "finally did it, moved through to glasgow last month, and the wife, Carol, does all the books"
+    parser = SpacyParser(default_parser().nlp)
+    (ahead,) = cut_all(parser, [text])
+    assert turn_pieces(parser, text) is ahead  # handed out once, to the extraction of the same turn
+    again = turn_pieces(parser, text)
+    assert again is not ahead and (again.pieces, sorted(again.known)) == (ahead.pieces, sorted(ahead.known))
+    assert turn_pieces(SpacyParser(default_parser().nlp), text) is not ahead  # another parser cuts for itself
+    assert ahead.parser.parse(["a text nobody parsed before, Carol"])[0]  # not the cache-only parser it was cut with
