@@ -1,11 +1,12 @@
-"""How texts are parsed faster without parsing differently: the attribute ruler's table (extraction/ruler.py)."""
+"""How texts are parsed faster without parsing differently: the attribute ruler's table and the lemmatiser's kept
+answers (extraction/pipeline.py), a turn cut ahead kept for its extraction (extraction/turns.py)."""
 
 from __future__ import annotations
 
 import pytest
 from spacy.pipeline import AttributeRuler
 
-from kenning.lifecycle.extraction import ruler
+from kenning.lifecycle.extraction import pipeline as ruler
 from kenning.lifecycle.extraction.parse import default_parser
 
 # every kind of pattern the small model's ruler holds: tag map entries, word + tag exceptions, two-word runs
@@ -41,6 +42,26 @@ def test_the_loaded_pipeline_uses_the_table_and_tags_as_the_model_does():
     assert isinstance(nlp.get_pipe("attribute_ruler").match, ruler.IndexedMatch)
     doc = nlp("I'm gonna sell it")
     assert [(t.lemma_, t.pos_) for t in doc] == [("I", "PRON"), ("be", "AUX"), ("go", "VERB"), ("to", "PART"), ("sell", "VERB"), ("it", "PRON")]
+
+
+def test_kept_lemmas_are_the_lemmatisers_own_and_base_forms_are_worked_out_once():
+    nlp = default_parser().nlp
+    lemmatizer = nlp.get_pipe("lemmatizer")
+    kept = lemmatizer.lemmatize
+    assert isinstance(kept, ruler.KeptLemmas)
+    asked = []
+
+    def counting(token):
+        asked.append(token.text)
+        return kept.lemmatize(token)
+
+    fresh = ruler.KeptLemmas(counting)
+    for text in TEXTS * 2:
+        doc = nlp(text, disable=["lemmatizer", "ner"])
+        assert [fresh(t) for t in doc] == [lemmatizer.rule_lemmatize(t) for t in doc], text
+    words = [t for text in TEXTS for t in nlp(text, disable=["lemmatizer", "ner"])]
+    assert len(asked) == len({(t.orth, t.pos, t.morph.key) for t in words})  # each reading worked out once
+    assert [t.lemma_ for t in nlp("the kids were running to houses")] == ["the", "kid", "be", "run", "to", "house"]
 
 
 @pytest.mark.parametrize("pattern", [

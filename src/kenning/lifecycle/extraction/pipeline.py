@@ -1,6 +1,6 @@
-"""spaCy's attribute ruler matched through a table of the words it has seen, not its ``Matcher``.
+"""Two of spaCy's pipeline components made cheaper without changing what they give.
 
-The small English pipeline's attribute ruler (the tag map: a fine tag's part of speech and morphology,
+The attribute ruler, matched through a table of the words it has seen instead of its ``Matcher``. The small English pipeline's attribute ruler (the tag map: a fine tag's part of speech and morphology,
 and exceptions such as "'m" read as the lemma "be") runs spaCy's general ``Matcher`` on every text,
 which tries each of its 180 patterns at each word: about a tenth of parsing a turn. Every pattern
 there is a fixed run of words, each word tested on its lowercase form, tag, dependency or whether it
@@ -8,6 +8,10 @@ is a space. So which patterns a word starts or continues depends only on those f
 worked out once per distinct word reading and kept; a text then costs a lookup a word. The matches
 are the ``Matcher``'s own (same patterns, same spans, same order) and are set by the ruler as before.
 A ruler with a pattern outside that shape keeps its ``Matcher``.
+
+The rule lemmatiser, with every answer kept. Its answer is a function of the word, its part of speech
+and its morphology, and spaCy keeps it for a word only when it took the rules to find it: the common
+case, a word already in its base form ("house", "walk", "big"), is worked out again each time.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 ATTRS = ("LOWER", "TAG", "DEP", "IS_SPACE")  # what a pattern may test, in the order a word's reading lists them
-TABLE_SIZE = 65536  # distinct word readings kept before the table starts again
+TABLE_SIZE = 65536  # distinct word readings (or lemmas) kept before the table starts again
 
 Test = Callable[[tuple[int, ...]], bool]
 Anchor = tuple[int, int] | None  # an exact value a word test needs: (place in ATTRS, value)
@@ -127,11 +131,34 @@ def _searches(at: int, pattern: re.Pattern[str], strings: Any) -> Test:
     return lambda row: bool(pattern.search(strings[row[at]]))
 
 
-def install(nlp: Any, names: Sequence[str] = ("attribute_ruler",)) -> None:
-    """Give each named attribute ruler of ``nlp`` the table lookup, where its patterns allow it."""
-    for name in names:
+class KeptLemmas:
+    """A drop-in for a rule lemmatiser's ``lemmatize``: its answers, each worked out once."""
+
+    def __init__(self, lemmatize: Callable[[Any], list[str]]) -> None:
+        self.lemmatize = lemmatize
+        self.kept: dict[tuple[int, int, int], list[str]] = {}
+
+    def __call__(self, token: Any) -> list[str]:
+        key = (token.orth, token.pos, token.morph.key)  # what spaCy keys its own cache on
+        got = self.kept.get(key)
+        if got is None:
+            if len(self.kept) >= TABLE_SIZE:
+                self.kept.clear()
+            got = self.kept[key] = self.lemmatize(token)
+        return got
+
+
+def install(nlp: Any, rulers: Sequence[str] = ("attribute_ruler",), lemmatizers: Sequence[str] = ("lemmatizer",)) -> None:
+    """Give each named attribute ruler of ``nlp`` the table lookup, where its patterns allow it, and each named
+    rule lemmatiser its kept answers."""
+    for name in rulers:
         if name in nlp.pipe_names:
             ruler = nlp.get_pipe(name)
             match = indexed(ruler)
             if match is not None:
                 ruler.match = match
+    for name in lemmatizers:
+        if name in nlp.pipe_names:
+            lemmatizer = nlp.get_pipe(name)
+            if getattr(lemmatizer, "mode", None) == "rule" and not isinstance(lemmatizer.lemmatize, KeptLemmas):
+                lemmatizer.lemmatize = KeptLemmas(lemmatizer.lemmatize)
