@@ -1,12 +1,13 @@
 """Two of spaCy's pipeline components made cheaper without changing what they give.
 
-The attribute ruler, matched through a table of the words it has seen instead of its ``Matcher``. The small English pipeline's attribute ruler (the tag map: a fine tag's part of speech and morphology,
-and exceptions such as "'m" read as the lemma "be") runs spaCy's general ``Matcher`` on every text,
-which tries each of its 180 patterns at each word: about a tenth of parsing a turn. Every pattern
+The attribute ruler, matched through a table of the words it has seen instead of its ``Matcher``. The
+small English pipeline's ruler (the tag map: a fine tag's part of speech and morphology, and exceptions
+such as "'m" read as the lemma "be") runs spaCy's general ``Matcher`` on every text, which tries each
+of its 180 patterns at each word: about a tenth of parsing a turn. Every pattern
 there is a fixed run of words, each word tested on its lowercase form, tag, dependency or whether it
 is a space. So which patterns a word starts or continues depends only on those four values, and is
 worked out once per distinct word reading and kept; a text then costs a lookup a word. The matches
-are the ``Matcher``'s own (same patterns, same spans, same order) and are set by the ruler as before.
+are the ``Matcher``'s (same patterns, same spans), sorted as the ruler sorts them and set by it as before.
 A ruler with a pattern outside that shape keeps its ``Matcher``.
 
 The rule lemmatiser, with every answer kept. Its answer is a function of the word, its part of speech
@@ -31,7 +32,6 @@ class IndexedMatch:
     """A drop-in for ``AttributeRuler.match``: (rule id, match id, start, end) of every match, sorted."""
 
     def __init__(self, ruler: Any, patterns: list[tuple[int, list[tuple[Test, Anchor]]]]) -> None:
-        self.ruler = ruler
         self.patterns = patterns  # (rule, one test per word of the pattern); a rule may have several patterns
         self.keys = {rule: ruler.vocab.strings[str(rule)] for rule, _ in patterns}  # the Matcher's match ids
         self.table: dict[tuple[int, ...], tuple[tuple[int, int], ...]] = {}
