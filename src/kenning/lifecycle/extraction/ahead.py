@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kenning.lifecycle.extraction.parse import Parser, Sentence
-from kenning.lifecycle.extraction.turns import Pieces, turn_pieces
+from kenning.lifecycle.extraction.parse import InContext, Parser, Sentence
+from kenning.lifecycle.extraction.turns import Pieces, keep, turn_pieces
 
 ROUNDS = 6  # a turn is rarely set aside more than twice; past this it is cut with the parser itself
 
@@ -56,7 +56,7 @@ def cut_all(parser: Parser, texts: Sequence[str]) -> list[Pieces]:
         ahead, again = _CacheOnly(parser), []
         for n in pending:
             try:
-                cuts[n] = turn_pieces(ahead, texts[n])
+                cuts[n] = _rebound(turn_pieces(ahead, texts[n]), ahead, parser)
             except _Asked:
                 again.append(n)
         if ahead.asked[True]:
@@ -66,4 +66,13 @@ def cut_all(parser: Parser, texts: Sequence[str]) -> list[Pieces]:
         pending = again
     for n in pending:
         cuts[n] = turn_pieces(parser, texts[n])
+    for n, text in enumerate(texts):
+        keep(parser, text, cuts[n])  # extracting the turn takes this cut instead of cutting it again
     return [cuts[n] for n in range(len(texts))]
+
+
+def _rebound(cut: Pieces, ahead: _CacheOnly, parser: Parser) -> Pieces:
+    """``cut`` with what is cut from the turn parsed by ``parser`` itself, not the cache-only one it was cut with."""
+    if isinstance(cut.parser, InContext) and cut.parser.parser is ahead:
+        cut.parser.parser = parser
+    return cut

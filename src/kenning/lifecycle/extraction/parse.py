@@ -184,11 +184,16 @@ def load_model() -> Any:
         import spacy
     except ImportError as exc:  # pragma: no cover - spaCy is a core dependency
         raise ConfigError("the offline extraction engine needs spaCy: pip install kenning") from exc
+    from kenning.lifecycle.extraction import blas, pipeline
+
     for name in MODELS:
         try:
-            return spacy.load(name)
+            nlp = spacy.load(name)
         except OSError:
             continue
+        pipeline.install(nlp)  # the same tags and lemmas, looked up instead of worked out again
+        blas.use_numpy_blas(nlp)  # numpy's products where they run on one thread (faster than blis's generic kernels)
+        return nlp
     raise ConfigError(f"no spaCy English model installed (tried {', '.join(MODELS)}); pip install kenning installs one")
 
 

@@ -5,6 +5,9 @@ ahead in a batch (``extraction.prefetch``).
 
 from __future__ import annotations
 
+import threading
+import weakref
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from kenning.lifecycle.extraction import addressee, corrections, notes, pointers
@@ -39,8 +42,29 @@ def _again(parser: Parser, sents: list[Sentence], said: dict[int, str]) -> list[
     return [t for n, s in enumerate(sents) for t in (again[n] if n in again else [s])]
 
 
+AHEAD_SIZE = 4096  # turns cut ahead and not extracted yet, per parser
+_ahead: weakref.WeakKeyDictionary[Parser, OrderedDict[str, Pieces]] = weakref.WeakKeyDictionary()
+_ahead_lock = threading.Lock()
+
+
+def keep(parser: Parser, text: str, cut: Pieces) -> None:
+    """Keep ``cut`` (``turn_pieces(parser, text)``, made ahead in a batch) for the next ``turn_pieces`` of the
+    same turn with the same parser, so a turn prefetched is not cut twice."""
+    with _ahead_lock:
+        kept = _ahead.setdefault(parser, OrderedDict())
+        kept[text] = cut
+        kept.move_to_end(text)
+        while len(kept) > AHEAD_SIZE:
+            kept.popitem(last=False)
+
+
 def turn_pieces(parser: Parser, text: str) -> Pieces:
     """Parse one (masked) user turn and cut it into clauses; the clauses themselves are not parsed yet."""
+    try:
+        with _ahead_lock:
+            return _ahead[parser].pop(text)  # cut ahead by ``extraction.prefetch``: handed out once
+    except (KeyError, TypeError):  # not cut ahead; a parser that cannot be weakly referenced
+        pass
     spoken = sentences(normalise(text))
     cut = [one for s in spoken for one in (notes.introduction(s) or [s])]
     parsed_sentences = [s for doc in parser.parse(cut) for s in doc] if cut else []
