@@ -16,18 +16,17 @@ from kenning.types import Decision, Kind, Memory, Op, Source, Status
 _PARTNER = r"boyfriend|girlfriend|partner|fianc[eé]e?|husband|wife|spouse|gf|bf|hubby|missus"
 _WHO = r"(?P<name>[A-Z][a-z][\w-]*)"
 _OWNER = r"(?:User's|the\s+user's|their)"
+# how a couple's ending is said after the two of them: "split up", "are finished", "called it a day", "went our separate ways"
+_ENDED = (r"(?:split|splits|broke|break|breaks)\s+up|separated|divorced|(?:are|is)\s+(?:finished|over|done|through)|"
+          r"called\s+it\s+(?:off|quits|a\s+day)|went\s+(?:our|their|the\s+user's)\s+separate\s+ways|parted\s+ways")
 _PARTNER_NAMED = (
     # "User's boyfriend Ciaran …", "Ciaran's the user's fiancé now", "Priya is now their wife"
     re.compile(rf"\b{_OWNER}\s+(?:new\s+)?(?P<rel>{_PARTNER}),?\s+{_WHO}"),
     re.compile(rf"\b{_WHO}(?:'s|\s+is)\s+(?:now\s+|officially\s+)*{_OWNER}\s+(?:new\s+)?(?P<rel>{_PARTNER})\b"),
     # "Ciaran and the user got engaged", "Sam and the user split up"
-    re.compile(rf"\b{_WHO}\s+and\s+the\s+user\s+(?:have\s+|has\s+|just\s+|finally\s+)*(?P<event>got\s+(?:married|engaged|hitched)|"
-               r"(?:split|splits|broke|break|breaks)\s+up|separated|divorced|called\s+it\s+(?:off|quits|a\s+day)|"
-               r"went\s+(?:our|their|the\s+user's)\s+separate\s+ways|parted\s+ways)\b"),
+    re.compile(rf"\b{_WHO}\s+and\s+the\s+user\s+(?:have\s+|has\s+|just\s+|finally\s+)*(?P<event>got\s+(?:married|engaged|hitched)|{_ENDED})\b"),
     # "the user n Shannon split up", "Maxime and the user aren't a thing anymore", "…are no longer together"
-    re.compile(rf"(?i:\bthe\s+user\s+(?:and|n|&)\s+){_WHO}\s+(?:have\s+|has\s+|just\s+|finally\s+)*(?P<event>"
-               r"(?:split|splits|broke|break|breaks)\s+up|separated|divorced|(?:are|is)\s+(?:finished|over|done|through)|"
-               r"called\s+it\s+(?:off|quits|a\s+day)|went\s+(?:our|their|the\s+user's)\s+separate\s+ways|parted\s+ways)\b"),
+    re.compile(rf"(?i:\bthe\s+user\s+(?:and|n|&)\s+){_WHO}\s+(?:have\s+|has\s+|just\s+|finally\s+)*(?P<event>{_ENDED})\b"),
     re.compile(rf"\b{_WHO}\s+(?:and|n|&)\s+the\s+user\s+(?P<event>(?:are|is|were|was)(?:n't|\s+not|\s+no\s+longer)\s+"
                r"(?:together|a\s+thing|an\s+item|a\s+couple|dating|seeing\s+each\s+other)(?:\s+any\s?more)?\s*(?=[.!,;]|$)|"
                r"(?:are|is)\s+(?:finished|over|done|through))"),
@@ -82,7 +81,7 @@ def relation_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision 
     return _plans_ended(candidate, ranked, name) if word in _ENDINGS else None
 
 
-_ENDINGS = frozenset({"up", "separated", "divorced", "off", "quits"})
+_ENDINGS = frozenset({"up", "separated", "divorced", "off", "quits"})  # the last word of an ending, or "off"
 # what a couple plans or is, said of the user and the partner by name: "the user and Liam are getting married"
 _TOGETHER = re.compile(r"(?i)\b(?:getting\s+married|engaged|wedding|moving\s+in|together|dating|seeing\s+each\s+other)\b")
 

@@ -124,9 +124,10 @@ def _what_it_is(sent: Sentence, piece: str, state: TurnState) -> str:
     if state.new and m is not None and any(t.dep == "attr" for t in sent.tokens):
         return f"{state.new[-1]} is {piece[m.end():]}"
     m = _NEW_ONE.match(piece)
-    named = [n for n in state.replaced + state.things if n.split()[-1].lower() in attributes.NOUNS] or state.replaced + state.things
-    if m is None or not named:
+    held = state.replaced + state.things
+    if m is None or not held:
         return piece
+    named = [n for n in held if n.split()[-1].lower() in attributes.NOUNS] or held
     return f"my new {named[-1].split(maxsplit=1)[-1]} is {piece[m.end():]}"
 
 
