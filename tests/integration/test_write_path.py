@@ -371,19 +371,15 @@ def test_a_relationship_rewrite_cites_the_first_turn_too(real_system):
 
 
 def test_a_new_home_replaces_one_a_relationship_rewrite_just_touched(real_system):
-    mem = real_system.scope("acme", "u-split-home")
-    say(mem, "I'm a joiner, living in Holywood with my boyfriend Ciaran", T0, wait=True)
-    say(mem, "me and Ciaran broke up. I've moved back in with my ma in East Belfast", T0 + timedelta(days=20), wait=True)
-    texts = [m.text for m in mem.list()]
+    texts = _after(real_system, "u-split-home", "I'm a joiner, living in Holywood with my boyfriend Ciaran",
+                   "me and Ciaran broke up. I've moved back in with my ma in East Belfast", 20)
     assert any("East Belfast" in t for t in texts), texts
     assert not any("Holywood" in t for t in texts), texts  # the rewrite in this turn is no home said in this turn
 
 
 def test_a_new_number_said_as_it_replaces_the_old_one(real_system):
-    mem = real_system.scope("acme", "u-new-number")
-    say(mem, "my number is 07700 900461 if you need it", T0, wait=True)
-    say(mem, "got a new number, the old phone got stolen. its 07700 900872 now", T0 + timedelta(days=12), wait=True)
-    texts = [m.text for m in mem.list()]
+    texts = _after(real_system, "u-new-number", "my number is 07700 900461 if you need it",
+                   "got a new number, the old phone got stolen. its 07700 900872 now", 12)
     assert any("900872" in t for t in texts), texts
     assert not any("900461" in t for t in texts), texts
 
