@@ -238,7 +238,6 @@ def test_chit_chat_praise_feelings_and_fragments_store_nothing(text):
 @pytest.mark.parametrize(
     "text, word",
     [
-        ("If i were rich i'd buy a boat", "boat"),
         ("might quit my job, will see how it goes", "job"),
         ("thinking about getting a dog tbh", "dog"),
         ("I would love to see Japan one day", "Japan"),
@@ -251,6 +250,26 @@ def test_chit_chat_praise_feelings_and_fragments_store_nothing(text):
 def test_hedges_are_low_confidence_episodes_marked_hedge(text, word):
     got = [c for c in claims(text) if word in c.text]
     assert got and all(c.kind is Kind.EPISODE and c.confidence < 0.5 and c.metadata.get("hedge") for c in got)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "If i were rich i'd buy a boat",
+        "if i won the lottery id buy the field next door and never think about hay again",
+        "and if i ever win the lottery im buying a second kiln",
+        "If money were ever no object, a cottage in Sligo would be rather lovely",
+    ],
+)
+def test_a_daydream_on_an_unlikely_condition_stores_nothing_not_even_a_plan(text):
+    assert claims(text) == []
+
+
+def test_a_condition_on_someone_else_needing_it_leaves_the_fact_standing():
+    assert [(c.kind, c.confidence) for c in claims("if the school ever needs to reach me, my mobile is 07700 900461")] == [(Kind.FACT, 0.9)]
+    assert [c.kind for c in claims("if anyone asks, i'm vegetarian")] == [Kind.FACT]
+    got = claims("if it rains on saturday i'll probably take the bus")  # a real condition of the speaker's own: a maybe
+    assert got and all(c.confidence < 0.5 for c in got)
 
 
 def test_a_relative_named_by_a_bare_noun_is_the_users_relative():

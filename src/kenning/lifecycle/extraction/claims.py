@@ -297,6 +297,8 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
         return []  # "don't tell the crossfit lads": a secret between the speakers, no rule and no fact
     if clause.question and not clause.request and not first_person(text) and (noise.asks_back(sent) or noise.asks_after(sent)):
         return []  # "what concert was it?", "got any pics?": a question about the other speaker, asking for nothing
+    if mood.imagined(sent) and not clause.request:
+        return []  # "if I won the lottery I'd buy the farm next door": a daydream, not even a plan
     if clause.hedged and not clause.request:
         return _hedge(text, clause, index) if noise.has_content(sent) else []
     if clause.subject in ("none", "thing") and not noise.has_content(sent) and not clause.request:

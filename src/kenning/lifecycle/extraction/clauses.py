@@ -407,7 +407,7 @@ def _hedged(sent: Sentence, root: Token, aux: set[str], words: set[str], lemmas:
         return True  # "looking at either the YHA or an airbnb": not chosen yet ("I either walk or cycle" is a habit)
     if root.lemma == "decide" and any(t.dep == "neg" for t in sent.children(root.i)):
         return True  # "still haven't decided about clydesdale"
-    if any(t.dep == "mark" and t.lower in ("if", "unless") and not _yours(sent, t.head) for t in sent.tokens):
+    if any(t.dep == "mark" and t.lower in ("if", "unless") and not _yours(sent, t.head) and not mood.for_others(sent, t.head) for t in sent.tokens):
         return True
     return False
 

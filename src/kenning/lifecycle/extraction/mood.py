@@ -77,3 +77,29 @@ def told(sent: Sentence) -> str | None:
         return None
     span = [i for i in sent.subtree(said.i) if sent.tokens[i].dep != "mark" or i != sent.subtree(said.i)[0]]
     return "".join(sent.tokens[i].text + sent.tokens[i].space for i in span).strip(" ?")
+
+
+_RELEVANCE = lx.WANT_VERBS | {"need", "ask", "wonder", "care"}
+
+
+def for_others(sent: Sentence, verb: int) -> bool:
+    """A condition on someone else wanting what is said: "if the clinic ever needs to reach me, my cell is …",
+    "if anyone asks, I'm vegetarian". What follows is said for whoever needs it, and is still true."""
+    subj = next((c for c in sent.children(verb) if c.dep in ("nsubj", "nsubjpass")), None)
+    return sent.tokens[verb].lemma in _RELEVANCE and subj is not None and subj.lower not in lx.FIRST_PERSON_STARTS | lx.SECOND_PERSON
+
+
+def imagined(sent: Sentence) -> bool:
+    """A daydream on a condition the speaker does not expect: "if I won the lottery I'd …", "if the lottery were
+    ever kind to me …", "if i ever win the lottery im buying …" (a past-tense or "ever" condition). Nothing is
+    claimed, not even a plan; a condition on the listener ("my number, if you ever need it") is theirs."""
+    for t in sent.tokens:
+        if t.dep != "mark" or t.lower != "if" or t.head == t.i:
+            continue
+        verb = sent.tokens[t.head]
+        kids = sent.children(verb.i)
+        if any(c.dep in ("nsubj", "nsubjpass") and c.lower in lx.SECOND_PERSON for c in kids) or for_others(sent, verb.i):
+            continue
+        if verb.tag == "VBD" or any(c.lower == "ever" and c.dep == "advmod" for c in kids):
+            return True
+    return False
