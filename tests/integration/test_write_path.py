@@ -377,11 +377,24 @@ def test_a_new_home_replaces_one_a_relationship_rewrite_just_touched(real_system
     assert not any("Holywood" in t for t in texts), texts  # the rewrite in this turn is no home said in this turn
 
 
-def test_a_new_number_said_as_it_replaces_the_old_one(real_system):
-    texts = _after(real_system, "u-new-number", "my number is 07700 900461 if you need it",
-                   "got a new number, the old phone got stolen. its 07700 900872 now", 12)
+@pytest.mark.parametrize(
+    ("first", "then"),
+    [
+        ("my number is 07700 900461 if you need it", "got a new number, the old phone got stolen. its 07700 900872 now"),
+        ("if the surgery ever needs to reach me, my mobile is 07700 900461", "new phone! mobile is 07700 900872 from today"),
+        ("my phone for customers is 07700 900461", "two things: the business line is now 07700 900872. and we moved premises"),  # "the" line: the speaker's
+    ],
+)
+def test_a_new_number_said_as_it_replaces_the_old_one(real_system, first, then):
+    texts = _after(real_system, "u-new-number", first, then, 12)
     assert any("900872" in t for t in texts), texts
     assert not any("900461" in t for t in texts), texts
+
+
+def test_a_new_count_replaces_the_count_not_the_hour_said_of_the_same_thing(real_system):
+    texts = _after(real_system, "u-herd", "milking 90 friesians. milking at 6 and 5 every day", "so im milking 120 now", 30)
+    assert any("120" in t and "friesian" in t for t in texts) and any("at 6 and 5" in t for t in texts), texts
+    assert not any("90 friesians" in t for t in texts), texts
 
 
 @pytest.mark.parametrize(

@@ -78,6 +78,7 @@ def value_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | N
         return None
     who = _whom(candidate)
     owned = {m.group(1).lower() for m in _USERS_THING.finditer(candidate.text)}  # "…upped the user's citalopram to 30mg"
+    fallback: Decision | None = None
     for old in _said_before(candidate, ranked):
         if old.kind is Kind.PROCEDURE or set(old.source_refs) & set(candidate.source_refs):
             continue  # a standing rule, or said in the same turn (no change from it)
@@ -96,8 +97,12 @@ def value_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | N
                 continue
             at = held[0]
             text = old.text[: at.start()] + corrections.fitted(new.group(0), at.group(0)) + old.text[at.end() :]
-            return Decision(Op.UPDATE, old.id, text, CHANGED)
-    return None
+            decision = Decision(Op.UPDATE, old.id, text, CHANGED)
+            if shape == "number" and _placed(old.text, at) != _placed(candidate.text, new):
+                fallback = fallback or decision  # "milking 120 now" is a count: rather "milking 90 friesians" than
+                continue  # the hour of "milking at 6 and 5 every day", if the user said both
+            return decision
+    return fallback
 
 
 # a claim that opens with someone's name, alone or after the relation: "Elin is 5 now", "User's granddaughter Elin is 4"
@@ -118,6 +123,16 @@ def _lead(text: str, value: re.Match[str]) -> set[str]:
     """The content words (by stem) of the three words said just before a value: what the value is of."""
     before = re.findall(r"[\w'-]+", text[: value.start()])[-3:]
     return stems(" ".join(terms(" ".join(before)) - _NOT_EVIDENCE))
+
+
+_PLACING = frozenset("at since from before after".split())
+
+
+def _placed(text: str, value: re.Match[str]) -> bool:
+    """Whether a number is the object of a preposition that places it ("at 6", "since 2019") rather
+    than counting something ("milking 90 friesians", "rent's 2,400"); "up to" and "till" introduce a new value."""
+    before = re.findall(r"[\w'-]+", text[: value.start()])[-1:]
+    return bool(before) and before[0].lower() in _PLACING
 
 
 def _without(text: str, value: re.Match[str]) -> str:

@@ -34,6 +34,8 @@ def _subject(sent: Sentence, root: Token) -> tuple[str, Token | None]:
         return "user", subj  # "You can reach the user on …": how to reach the user
     if poss is None and subj.pos == "PROPN" and subj.ent not in ("GPE", "LOC", "FAC", "ORG"):
         return subj.lower, subj  # "Marek moved back to Gdańsk": a named person's own attribute
+    if poss is None and subj.lemma in _CONTACT and any(c.lower == "the" for c in sent.children(subj.i)):
+        return "user", subj  # "the number is now …", "the business line is …": the speaker's own contact
     if poss is not None and poss.lemma in ("user", "my", "their", "our"):
         if subj.lemma in lx.PERSON_NOUNS:
             return subj.lemma, subj
@@ -41,6 +43,7 @@ def _subject(sent: Sentence, root: Token) -> tuple[str, Token | None]:
     return "", subj
 
 
+_CONTACT = frozenset(n for a in TABLE if a.shape for n in a.nouns)  # nouns of a row whose value has a shape
 _CALLED_OFF = frozenset({"cancel", "scrap", "axe", "call off"})
 
 
@@ -103,7 +106,7 @@ def read(sent: Sentence) -> Fact | None:
 def read_all(sent: Sentence) -> list[Fact]:
     """Every attribute one parsed claim sets, in table order: "User started as an associate at Kessler"
     sets the employer and the occupation."""
-    found = [f for f in _read(sent) if not f.attribute.shape or f.attribute.shape in f.value]
+    found = [f for f in _read(sent) if not f.attribute.shape or re.search(f.attribute.shape, f.value)]
     root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
     name = _name(sent, root) if found and root is not None else ""
     return [replace(f, name=name) for f in found] if name else found
@@ -244,7 +247,7 @@ def _one(sent: Sentence, root: Token, verb: str, kids: list[Token], attr: Attrib
     as_role = verb in attr.role_verbs and any(c.dep == "prep" and c.lower == "as" for c in kids)
     if (attr.verbs and verb in attr.verbs) or as_role:
         if attr.shape:  # "use kwame@… from now on", "reach me on kwame@…": the address wherever it sits
-            found = next((t.text for t in sent.tokens if attr.shape in t.text), None)
+            found = next((t.text for t in sent.tokens if re.search(attr.shape, t.text)), None)
             if found:
                 return Fact(subject or "user", attr, found, negated)
         if attr.preps:

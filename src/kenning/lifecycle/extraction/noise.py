@@ -12,6 +12,7 @@ from __future__ import annotations
 from kenning.lifecycle import extract as rules
 from kenning.lifecycle import changes
 from kenning.lifecycle.extraction import corrections
+from kenning.lifecycle.extraction import attributes
 from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction.clauses import Clause, first_person, opener
 from kenning.lifecycle.extraction.addressee import addressed
@@ -42,8 +43,8 @@ def is_noise(clause: Clause, sent: Sentence) -> bool:
         return True  # "sorry for the radio silence", "sorry I went quiet": an apology, not news
     if reaction(sent):
         return True  # "can't believe I was paying Vodafone £45", "can't remember what I was going to ask"
-    if clause.subject == "thing" and owned_figure(sent):
-        return False  # "total budget is £12,000": a figure the user gives about their own plans
+    if clause.subject == "thing" and (owned_figure(sent) or any(f.subject == "user" for f in attributes.read_all(sent))):
+        return False  # "total budget is £12,000", "the business line is now …": the user's own figure or row
     if clause.subject in ("thing", "you") and not clause.request and not first_person(clause.text) and _opens_with(sent, clause.subject_text or "it"):
         return True  # "that sounds amazing", "you both looked so great", "it was so powerful"
     if clause.subject == "thing" and clause.root in lx.EVALUATIVE_VERBS | {"be"} and not clause.request and _opens_with(sent, clause.subject_text or "it"):

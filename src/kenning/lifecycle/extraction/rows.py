@@ -32,7 +32,7 @@ class Attribute:
     nouns: frozenset[str] = frozenset()
     copula: frozenset[str] | str = frozenset()
     fan: bool = False  # "a Spurs fan", "a Liverpool supporter": the noun's modifier is the value
-    shape: str = ""  # a value must hold this ("@" for an e-mail address), else the row does not apply
+    shape: str = ""  # a value must match this pattern ("@" for an e-mail address), else the row does not apply
     role_verbs: frozenset[str] = frozenset()  # verbs that set it only beside "as <role>": "started at X as an archivist"
     # preps that set it only with a determined common noun: "work in a bike shop", "in GTBank's risk team"
     # (not "work in London", "work in marketing")
@@ -59,7 +59,7 @@ TABLE: tuple[Attribute, ...] = (
               lost_by=_set("sack fire axe dismiss") | {"lay off", "let go", "make redundant"}),
     Attribute("occupation", Kind.FACT, 0.6, verbs=_set("work retrain train qualify requalify start begin join become promote"),
               preps=_set("as to"), copula="occupation"),
-    Attribute("phone", Kind.FACT, 0.6, nouns=_set("number mobile phone cell")),
+    Attribute("phone", Kind.FACT, 0.6, nouns=_set("number mobile phone cell line landline whatsapp"), shape=r"\d{3}"),
     Attribute("email", Kind.FACT, 0.6, verbs=_set("reach contact email use message"), preps=_set("on at via"), nouns=_set("email e-mail"), shape="@"),
     Attribute("team", Kind.PREFERENCE, 0.5, verbs=_set("support follow"), nouns=_set("team club"), fan=True),
     Attribute("diet", Kind.FACT, 0.7, verbs=_set("do follow try go"), copula=_DIETS),
