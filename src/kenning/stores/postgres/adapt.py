@@ -16,7 +16,7 @@ import numpy as np
 import psycopg
 from psycopg import errors as pg_errors
 from psycopg.adapt import Dumper, Loader
-from psycopg.pq import ExecStatus, Format
+from psycopg.pq import Format
 
 from kenning.errors import Conflict, StoreError, ValidationError
 
@@ -81,25 +81,31 @@ def _first_line(exc: BaseException) -> str:
 class Pending:
     """A query sent now whose reply is read later, so the client can work while the server answers.
 
-    Text parameters and text results, through libpq's asynchronous calls on a
-    connection the caller holds exclusively (outside any pipeline). ``rows``
-    reads the reply (once; later calls return it again); it must be called
-    before the connection runs anything else or goes back to its pool.
+    Text parameters and raw text results (``bytes``: the replies read this way
+    are numbers and booleans, which ``int`` and ``== b"t"`` read directly),
+    through libpq's asynchronous calls on a connection the caller holds
+    exclusively (outside any pipeline). ``rows`` reads the reply (once; later
+    calls return it again); it must be called before the connection runs
+    anything else or goes back to its pool. Every PostgreSQL search goes
+    through it, so it stays close to libpq: no cursor, no adaptation, no
+    decoding.
     """
+
+    __slots__ = ("conn", "_pg", "_reply", "_error")
 
     def __init__(self, conn: psycopg.Connection, sql: str, params: Sequence[str], *, prepared: bool = False) -> None:
         """Send ``sql`` (``$1``-style placeholders), or with ``prepared`` the statement of that name prepared on ``conn``."""
         self.conn = conn
-        self._pg = conn.pgconn
-        self._reply: list[tuple[str | None, ...]] | None = None
+        self._pg = pg = conn.pgconn
+        self._reply: list[tuple[bytes | None, ...]] | None = None
         self._error: BaseException | None = None
-        send = self._pg.send_query_prepared if prepared else self._pg.send_query_params
-        send(sql.encode(), [p.encode() for p in params])
-        while self._pg.flush():  # a non-blocking connection may keep part of the message
-            select.select([], [self._pg.socket], [])
+        (pg.send_query_prepared if prepared else pg.send_query_params)(sql.encode(), [p.encode() for p in params])
+        while pg.flush():  # a non-blocking connection may keep part of the message
+            select.select([], [pg.socket], [])
 
-    def rows(self) -> list[tuple[str | None, ...]]:
-        """The reply's rows (text values), once the server has answered; driver errors are raised as psycopg's."""
+    def rows(self) -> list[tuple[bytes | None, ...]]:
+        """The reply's rows (each value its text form as bytes, or None), once the server has answered; driver errors
+        are raised as psycopg's."""
         if self._reply is None and self._error is None:
             try:
                 self._reply = self._read()
@@ -109,9 +115,11 @@ class Pending:
             raise self._error
         return self._reply  # type: ignore[return-value]
 
-    def _read(self) -> list[tuple[str | None, ...]]:
+    def _read(self) -> list[tuple[bytes | None, ...]]:
         pg, out, error = self._pg, [], None
-        enc = self.conn.info.encoding
+        # The reply has usually arrived while the client worked: take what is there before
+        # waiting on the socket (the connection is non-blocking, so this never blocks).
+        pg.consume_input()
         while True:
             while pg.is_busy():
                 select.select([pg.socket], [], [])
@@ -119,11 +127,13 @@ class Pending:
             res = pg.get_result()
             if res is None:
                 break
-            if res.status == ExecStatus.TUPLES_OK:
-                for i in range(res.ntuples):
-                    out.append(tuple(None if (v := res.get_value(i, j)) is None else bytes(v).decode(enc) for j in range(res.nfields)))
-            elif error is None:
-                error = pg_errors.error_from_result(res, encoding=enc)
+            if res.error_message:  # only an error carries one (cheaper to read than ``status``)
+                if error is None:
+                    error = pg_errors.error_from_result(res, encoding=self.conn.info.encoding)
+                continue
+            get, nf = res.get_value, res.nfields
+            for i in range(res.ntuples):
+                out.append(tuple([get(i, j) for j in range(nf)]))
         if error is not None:
             raise error
         return out

@@ -77,9 +77,9 @@ class SearchMixin:
                 rows = self._reply(self._send(conn, "kenning_touch_any", params))
                 if rows is None:
                     continue
-                if rows and rows[0][2] == "t":
+                if rows and rows[0][2] == b"t":
                     self._cache.touched(scope, int(rows[0][0]), int(rows[0][1]), ids, us(now))
-                if not rows or rows[0][2] == "t":
+                if not rows or rows[0][2] == b"t":
                     return
 
     def partition(self, scope: Scope) -> Partition:
@@ -208,12 +208,12 @@ class SearchMixin:
         """
         with translated("touch"):
             rows = self._reply(pending)
-        if not rows or rows[0][2] != "t":
+        if not rows or rows[0][2] != b"t":
             return False
         self._cache.touched(scope, int(rows[0][0]), int(rows[0][1]), ids, us(now))
         return True
 
-    def _reply(self, pending: Pending) -> list[tuple[str | None, ...]] | None:
+    def _reply(self, pending: Pending) -> list[tuple[bytes | None, ...]] | None:
         """``pending``'s rows; None if its prepared statement had been dropped from the connection (then prepared again next time).
 
         psycopg sends ``DEALLOCATE ALL`` after a rollback on a connection where

@@ -176,8 +176,15 @@ class PostgresStore(SearchMixin, ScheduleMixin, StoreBase, KeyStore, LeaseStore,
                     pass  # ``ranked`` raises it when it reads the reply
                 yield held.conn
             return
-        with translated(what), self._pool.connection() as conn:
-            yield conn
+        # getconn/putconn rather than pool.connection(): the connection's own context (a commit, a
+        # no-op in autocommit) and the pool's usage clock cost a search several microseconds, and
+        # putconn already brings back a connection left in a transaction (rolled back) or mid-query (closed).
+        with translated(what):
+            conn = self._pool.getconn()
+            try:
+                yield conn
+            finally:
+                self._pool.putconn(conn)
 
     @contextmanager
     def _tx(self, what: str) -> Iterator[psycopg.Connection]:
