@@ -370,6 +370,13 @@ def test_a_relationship_rewrite_cites_the_first_turn_too(real_system):
     assert "ex-girlfriend" in now.text and set(first.source_refs) < set(now.source_refs), (now.text, now.source_refs)
 
 
+def test_a_break_up_rewrites_the_memory_about_the_partner_not_one_that_mentions_them(real_system):
+    texts = _after(real_system, "u-split-subject", "live in neukölln with my girlfriend Lena, she's a sound engineer",
+                   "me and lena split up in march, it's fine", 20)
+    assert any("ex-girlfriend Lena" in t and "sound engineer" in t for t in texts), texts
+    # (the home that mentions her is left as it was: one decision rewrites one memory)
+
+
 def test_a_new_home_replaces_one_a_relationship_rewrite_just_touched(real_system):
     texts = _after(real_system, "u-split-home", "I'm a joiner, living in Holywood with my boyfriend Ciaran",
                    "me and Ciaran broke up. I've moved back in with my ma in East Belfast", 20)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from kenning.lifecycle import slots
 from kenning.lifecycle.changes import _said_before
 from kenning.lifecycle.matching import RELATION, Neighbour
 from kenning.types import Decision, Kind, Memory, Op, Source, Status
@@ -60,12 +61,10 @@ def relation_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision 
     if new is None:
         return None
     name, word = new  # said as a fact or as what happened ("me and kayla went our separate ways in feb")
-    for n in ranked:
-        old = n.memory
+    held = [(m, n.memory) for n in ranked if (m := _HELD_PARTNER.search(n.memory.text)) and m.group("name").lower() == name.lower()]
+    held.sort(key=lambda p: p[0].start() > 0)  # the partner as the subject ("User's girlfriend Lena is …") before a mention
+    for m, old in held:
         if old.id == candidate.id or old.source is not Source.USER_SAID or old.status is not Status.ACTIVE:
-            continue
-        m = _HELD_PARTNER.search(old.text)
-        if not m or m.group("name").lower() != name.lower():
             continue
         was = m.group("rel").lower()
         if word in _ENDINGS:
@@ -77,6 +76,8 @@ def relation_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision 
         if not now or now == was or re.sub(r"[eé]+$", "e", now) == re.sub(r"[eé]+$", "e", was):
             return None
         text = old.text[: m.start("rel")] + now + old.text[m.end("rel"):]
+        if slots.distinctive(candidate.text) - slots.distinctive(text):  # "… split up in march": the when is kept too
+            text = f"{text.rstrip('.')}; {candidate.text[:1].lower()}{candidate.text[1:]}"
         return Decision(Op.UPDATE, old.id, text, RELATION)
     return _plans_ended(candidate, ranked, name) if word in _ENDINGS else None
 
