@@ -3,6 +3,8 @@ retrieval of the latest state. Wordings differ from the public scenarios on purp
 
 from __future__ import annotations
 
+import re
+
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -375,6 +377,20 @@ def test_a_break_up_rewrites_the_memory_about_the_partner_not_one_that_mentions_
                    "me and lena split up in march, it's fine", 20)
     assert any("ex-girlfriend Lena" in t and "sound engineer" in t for t in texts), texts
     # (the home that mentions her is left as it was: one decision rewrites one memory)
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "now_held", "name"),
+    [
+        ("my dog Bram (old beagle, 13) comes along in the van sometimes", "sad week. Bram died on monday", "User's dog Bram died on monday", "Bram"),
+        ("i got an old beagle named Waylon who is basically my whole personality", "we lost Waylon last week, vet said it was his heart", "lost Waylon", "Waylon"),
+        ("my nan Edith is 94 and still drives", "nan passed away on tuesday", "User's nan Edith passed away on tuesday", "Edith"),
+    ],
+)
+def test_a_death_of_someone_the_user_spoke_of_is_said_in_the_memory_about_them(real_system, first, then, now_held, name):
+    texts = _after(real_system, "u-died", first, then, 20)
+    assert any(now_held in t for t in texts), texts
+    assert not any(name in t and not re.search(r"died|passed|lost", t) for t in texts), texts
 
 
 def test_a_new_home_replaces_one_a_relationship_rewrite_just_touched(real_system):

@@ -34,7 +34,7 @@ from kenning.lifecycle.changes import (  # noqa: F401  (re-exported: reconcile.X
     about_last, attribute_change, change_target, contrast_correction, correction, fact_of, facts_of, pointed_retraction,
     retract_last, standalone_correction,
 )
-from kenning.lifecycle.relations import couple_change, relation_change
+from kenning.lifecycle.relations import couple_change, death_change, relation_change
 from kenning.lifecycle.matching import (  # noqa: F401  (re-exported)
     CHANGED, CHATTER, CORRECTED, DUPLICATE, DUPLICATE_COSINE, GENERIC, HEDGE, LESS_TRUSTED, MAX_MERGED, MERGED, NEW,
     NOT_ACTIVE, NOT_SHOWN, POINTED, POINTER_MISSED, PROCEDURE_REFINE_COSINE, REFINED, RELATION, RETRACTION,
@@ -56,7 +56,8 @@ def decide(candidate: Memory, neighbours: Sequence[Neighbour]) -> Decision:
         return corrected or pointed_retraction(candidate, ranked) or Decision(Op.NOOP, None, None, POINTER_MISSED)
     if corrected is not None:
         return corrected
-    fixed = pointed_retraction(candidate, ranked) or relation_change(candidate, ranked) or couple_change(candidate, ranked)
+    fixed = pointed_retraction(candidate, ranked) or relation_change(candidate, ranked) or couple_change(candidate, ranked) or death_change(
+        candidate, ranked)
     if fixed is not None:
         return fixed
     for n in ranked:

@@ -116,3 +116,38 @@ def couple_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | 
         if all(re.search(rf"\b{re.escape(m.group(k))}\b", old.text) for k in ("a", "b")):
             return Decision(Op.UPDATE, old.id, None, RELATION)
     return None
+
+
+# someone the user spoke of by name has died: "Bram died on monday", "User's nan Edith passed away", "we lost Waylon"
+_DIED = re.compile(
+    r"^(?:User's\s+(?P<rel>[\w-]+)\s+)?(?P<name>[A-Z][a-z][\w-]*\s+)?(?:has\s+|had\s+|just\s+|sadly\s+|finally\s+)*"
+    r"(?P<pred>died|passed(?:\s+away|\s+on)?|(?:was|had\s+to\s+be)\s+put\s+(?:down|to\s+sleep))\b(?P<rest>.*)$"
+    r"|^(?:The\s+user|User)\s+(?:just\s+|sadly\s+)*(?:lost|had\s+to\s+put\s+down)\s+(?P<lost>[A-Z][a-z][\w-]*)\b"
+)
+_HELD_NAMED = r"^(?P<head>User's\s+(?:(?:late|old|little|big|elderly)\s+)?[a-z-]+\s+){name}\b"
+
+
+def death_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | None:
+    """A death of someone the user spoke of by name ("Bram died on monday" after "my dog Bram (old beagle, 13)
+    comes along …"): the memory about them says so. "User's dog Bram …" becomes "User's dog Bram died on
+    monday."; any other memory naming them ("got an old beagle named Waylon") keeps its words and the death."""
+    if candidate.source is not Source.USER_SAID or candidate.kind not in (Kind.FACT, Kind.EPISODE):
+        return None
+    m = _DIED.match(candidate.text.strip())
+    if m is None:
+        return None
+    name, rel = (m.group("name") or m.group("lost") or "").strip(), m.group("rel")
+    if name.lower() in ("user", "the", "they") or not (name or rel):
+        return None  # "User's nan passed away": the relation is enough, when the user spoke of one
+    said = rf"\b{re.escape(name)}\b" if name else rf"^User's\s+(?:(?:late|old|little|big|elderly)\s+)?{re.escape(rel)}\b"
+    for old in _said_before(candidate, ranked):
+        if set(old.source_refs) & set(candidate.source_refs) or not old.text.startswith("User") or not re.search(said, old.text):
+            continue
+        held = re.match(_HELD_NAMED.format(name=re.escape(name) if name else r"(?P<named>[A-Z][a-z][\w-]*)"), old.text)
+        if held is not None and m.group("pred"):
+            text = f"{held.group('head')}{name or held.group('named')} {m.group('pred')}{m.group('rest')}"
+        else:
+            said_now = re.sub(r"^User\b", "the user", candidate.text)
+            text = f"{old.text.rstrip('.')}; {said_now[:1].lower()}{said_now[1:]}"
+        return Decision(Op.UPDATE, old.id, text, RELATION)
+    return None
