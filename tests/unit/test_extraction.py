@@ -332,6 +332,8 @@ def test_a_state_left_behind_without_its_subject_is_the_users():
 def test_a_pointer_carries_its_topic_and_a_correction_inside_it():
     (p,) = claims("ok please forget what i said about me and Dan splitting up")
     assert p.metadata["pointer"] and "Dan" in p.metadata["pointer_topic"]
+    (s,) = claims("Scrap what I said about the knee op.")  # British "scrap" takes back as "scratch" does
+    assert s.metadata["pointer"] and "knee" in s.metadata["pointer_topic"]
     (w,) = claims("i was wrong about my PB, it's 3:48 not 3:42")
     assert w.metadata["pointer"] and "3:48 not 3:42" in w.text
 

@@ -299,7 +299,7 @@ def change_target(candidate: Memory, ranked: Sequence[Neighbour]) -> Memory | No
     return None
 
 
-_DROP = r"(?:scratch|forget|ignore|disregard|strike|delete|cross\s+out|drop)"
+_DROP = r"(?:scratch|scrap|forget|ignore|disregard|strike|delete|cross\s+out|drop)"
 _TOPIC = r"(?P<x>[\w'-]+(?:\s+[\w'-]+){0,2}?)"
 # an earlier claim pointed at by a word of it, not restated: "ignore what I said about AQA",
 # "scratch the shellfish thing", "forget the bit about the gym", "that marathon stuff was wrong"

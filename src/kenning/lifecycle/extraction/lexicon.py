@@ -140,7 +140,7 @@ RESPONSE_VERBS = frozenset({"speak", "talk", "write", "explain", "reply", "answe
 # adverbs of habit: a bare verb with one of these describes the speaker's routine, not an order
 HABITUAL = frozenset({"now", "nowadays", "usually", "normally", "always", "daily", "weekly", "every", "most", "often"})
 # verbs that take back something said earlier: "forget what I said about…", "scratch the gym thing"
-RETRACT_VERBS = frozenset({"forget", "disregard", "ignore", "scratch", "strike", "delete", "drop", "erase", "remove", "cancel"})
+RETRACT_VERBS = frozenset({"forget", "disregard", "ignore", "scratch", "scrap", "strike", "delete", "drop", "erase", "remove", "cancel"})
 # "you can reach me on …", "you can call me Jo": the other speaker addressed about how to reach the user
 CONTACT_VERBS = frozenset({"reach", "contact", "call", "email", "text", "ring", "message", "find", "use"})
 THING_PRONOUNS = frozenset({"it", "this", "that", "there", "which", "what", "everything", "nothing", "something", "anything", "these", "those"})
