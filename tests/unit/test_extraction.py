@@ -265,6 +265,14 @@ def test_a_daydream_on_an_unlikely_condition_stores_nothing_not_even_a_plan(text
     assert claims(text) == []
 
 
+def test_a_bare_maybe_after_a_sentence_makes_that_sentence_a_hedge():
+    got = claims("My son wants me to move up to Knoxville near the grandkids. Might do it, might not, I go back and forth.")
+    knox = [c for c in got if "Knoxville" in c.text]
+    assert knox and all(c.confidence < 0.5 and c.metadata.get("hedge") for c in knox), got
+    got = claims("i bought a new kettle. we'll see")  # no maybe said: what happened stands
+    assert [c.confidence for c in got if "kettle" in c.text] == [0.9], got
+
+
 def test_a_condition_on_someone_else_needing_it_leaves_the_fact_standing():
     assert [(c.kind, c.confidence) for c in claims("if the school ever needs to reach me, my mobile is 07700 900461")] == [(Kind.FACT, 0.9)]
     assert [c.kind for c in claims("if anyone asks, i'm vegetarian")] == [Kind.FACT]

@@ -189,6 +189,9 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
             got = [_instruction(third_person(piece), index, pointer=True, pointer_topic="")]
         if contrast:  # reconciliation corrects a memory that holds the old value (changes.contrast_correction)
             got = [replace(c, metadata={**c.metadata, "contrast_old": contrast[0], "contrast_new": contrast[1]}) for c in got]
+        if clause.hedged and made and _hedges_back(sent):  # "… move up to Knoxville. Might do it, might not": a maybe
+            last = made[-1][0]
+            made = [(n, _as_hedge(c) if n == last and c.kind is not Kind.PROCEDURE else c) for n, c in made]
         state.hedged = clause.hedged
         state.others.extend(named)
         state.things.extend(_things(sent))
@@ -201,6 +204,23 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
             made = [(n, c) for n, c in made if n != back]
         made.extend((at, c) for c in got)
     return [c for _, c in made], withheld
+
+
+_BACK_VERBS = frozenset({"do", "see", "happen"})
+_MAYBE = frozenset({"might", "may", "maybe", "perhaps", "possibly", "probably", "could"})
+
+
+def _hedges_back(sent: Sentence) -> bool:
+    """A hedge with nothing of its own, said of what came just before: "might do it", "maybe, maybe not" (opening
+    with the maybe; no noun, name, number or adjective; no verb but do/see/happen)."""
+    words = [t for t in sent.tokens if t.pos not in ("PUNCT", "SPACE")]
+    return bool(words) and words[0].lower in _MAYBE and not any(t.pos in ("NOUN", "PROPN", "NUM", "ADJ") for t in words) and all(
+        t.lemma in _BACK_VERBS for t in words if t.pos == "VERB")
+
+
+def _as_hedge(claim: rules.Claim) -> rules.Claim:
+    return replace(claim, kind=Kind.EPISODE, importance=EPISODE_IMPORTANCE, confidence=min(claim.confidence, HEDGE_CONFIDENCE),
+                   metadata={**claim.metadata, "hedge": True})
 
 
 _WHERE_TO = frozenset("to into through back out over away abroad home house in up down across from".split())
