@@ -189,7 +189,7 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
             got = [_instruction(third_person(piece), index, pointer=True, pointer_topic="")]
         if contrast:  # reconciliation corrects a memory that holds the old value (changes.contrast_correction)
             got = [replace(c, metadata={**c.metadata, "contrast_old": contrast[0], "contrast_new": contrast[1]}) for c in got]
-        if clause.hedged and made and _hedges_back(sent):  # "… move up to Knoxville. Might do it, might not": a maybe
+        if clause.hedged and made and mood.hedges_back(sent):  # "… move up to Knoxville. Might do it, might not": a maybe
             last = made[-1][0]
             made = [(n, _as_hedge(c) if n == last and c.kind is not Kind.PROCEDURE else c) for n, c in made]
         state.hedged = clause.hedged
@@ -204,18 +204,6 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
             made = [(n, c) for n, c in made if n != back]
         made.extend((at, c) for c in got)
     return [c for _, c in made], withheld
-
-
-_BACK_VERBS = frozenset({"do", "see", "happen"})
-_MAYBE = frozenset({"might", "may", "maybe", "perhaps", "possibly", "probably", "could"})
-
-
-def _hedges_back(sent: Sentence) -> bool:
-    """A hedge with nothing of its own, said of what came just before: "might do it", "maybe, maybe not" (opening
-    with the maybe; no noun, name, number or adjective; no verb but do/see/happen)."""
-    words = [t for t in sent.tokens if t.pos not in ("PUNCT", "SPACE")]
-    return bool(words) and words[0].lower in _MAYBE and not any(t.pos in ("NOUN", "PROPN", "NUM", "ADJ") for t in words) and all(
-        t.lemma in _BACK_VERBS for t in words if t.pos == "VERB")
 
 
 def _as_hedge(claim: rules.Claim) -> rules.Claim:

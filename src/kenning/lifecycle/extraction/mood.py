@@ -1,5 +1,7 @@
 """How a clause is said, where the parse decides what a phrase list would guess: a one-off ask ("can you …"),
-a prohibition ("don't …") and whether it names a time, a question that lost its mark ("how do I …").
+a prohibition ("don't …") and whether it names a time, a question that lost its mark ("how do I …"), a
+daydream on an unlikely condition ("if I won the lottery …"), a condition on someone else's need ("if the
+clinic needs to reach me, …") and a bare maybe said of the sentence before ("might do it, might not").
 """
 
 from __future__ import annotations
@@ -103,3 +105,15 @@ def imagined(sent: Sentence) -> bool:
         if verb.tag == "VBD" or any(c.lower == "ever" and c.dep == "advmod" for c in kids):
             return True
     return False
+
+
+_BACK_VERBS = frozenset({"do", "see", "happen"})
+_MAYBE = frozenset({"might", "may", "maybe", "perhaps", "possibly", "probably", "could"})
+
+
+def hedges_back(sent: Sentence) -> bool:
+    """A hedge with nothing of its own, said of what came just before: "might do it", "maybe, maybe not" (opening
+    with the maybe; no noun, name, number or adjective; no verb but do/see/happen)."""
+    words = [t for t in sent.tokens if t.pos not in ("PUNCT", "SPACE")]
+    return bool(words) and words[0].lower in _MAYBE and not any(t.pos in ("NOUN", "PROPN", "NUM", "ADJ") for t in words) and all(
+        t.lemma in _BACK_VERBS for t in words if t.pos == "VERB")
