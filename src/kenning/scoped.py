@@ -9,6 +9,7 @@ before anything is embedded or written.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -286,10 +287,17 @@ class ScopedMemory:
         where = inputs.clean_filter(where, filters)
         session = session_id or at.date().isoformat()
 
-        def refreshed(ids: list[str]) -> list[str]:
-            return self.system._allowed_refreshes(self.scope, session, ids) if ids else []
+        touched: set[str] = set()
 
-        return run_search(self.ctx, self.scope, query, at, k, min_relevance, where, refreshed if refresh else None)
+        def refreshed(ids: list[str]) -> list[str]:
+            allowed = self.system._allowed_refreshes(self.scope, session, ids) if ids else []
+            touched.update(allowed)
+            return allowed
+
+        hits = run_search(self.ctx, self.scope, query, at, k, min_relevance, where, refreshed if refresh else None)
+        # the hits say the refresh they caused, whichever engine wrote it when (PostgreSQL reads the records while
+        # its refresh is in flight; SQLite after writing it)
+        return [replace(h, memory=replace(h.memory, last_used_at=max(h.memory.last_used_at, at))) if h.memory.id in touched else h for h in hits]
 
 
 

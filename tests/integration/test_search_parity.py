@@ -33,9 +33,11 @@ def test_same_hits_and_scores_on_sqlite_and_postgres(pg_url, tmp_path):
             got = []
             for query in queries:
                 hits = alice.search(query, k=8, now=T0, session_id="s")  # refreshes too: the second round sees them
-                got.append([(h.memory.text, round(h.score, 6), {n: round(v, 6) for n, v in h.components.items()}) for h in hits])
+                got.append([(h.memory.text, round(h.score, 6), {n: round(v, 6) for n, v in h.components.items()}, h.memory.last_used_at)
+                            for h in hits])  # a hit says the refresh it caused on both engines
             results.append(got)
     assert results[0][0] and results[0] == results[1]
+    assert all(used == T0 for *_, used in results[0][0])  # the first search's hits were refreshed by it
 
 
 # A fixed corpus of personal facts: words that stem alike ("running", "runs"), words the two
