@@ -77,7 +77,7 @@ def relation_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision 
             return None
         text = old.text[: m.start("rel")] + now + old.text[m.end("rel"):]
         if slots.distinctive(candidate.text) - slots.distinctive(text):  # "… split up in march": the when is kept too
-            text = f"{text.rstrip('.')}; {candidate.text[:1].lower()}{candidate.text[1:]}"
+            text = _and_said(text, candidate.text)
         return Decision(Op.UPDATE, old.id, text, RELATION)
     return _plans_ended(candidate, ranked, name) if word in _ENDINGS else None
 
@@ -124,7 +124,8 @@ _DIED = re.compile(
     r"(?P<pred>died|passed(?:\s+away|\s+on)?|(?:was|had\s+to\s+be)\s+put\s+(?:down|to\s+sleep))\b(?P<rest>.*)$"
     r"|^(?:The\s+user|User)\s+(?:just\s+|sadly\s+)*(?:lost|had\s+to\s+put\s+down)\s+(?P<lost>[A-Z][a-z][\w-]*)\b"
 )
-_HELD_NAMED = r"^(?P<head>User's\s+(?:(?:late|old|little|big|elderly)\s+)?[a-z-]+\s+){name}\b"
+_KIN = r"User's\s+(?:(?:late|old|little|big|elderly)\s+)?"  # "User's dog", "User's old cat"
+_HELD_NAMED = rf"^(?P<head>{_KIN}[a-z-]+\s+){{name}}\b"
 
 
 def death_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | None:
@@ -139,7 +140,7 @@ def death_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | N
     name, rel = (m.group("name") or m.group("lost") or "").strip(), m.group("rel")
     if name.lower() in ("user", "the", "they") or not (name or rel):
         return None  # "User's nan passed away": the relation is enough, when the user spoke of one
-    said = rf"\b{re.escape(name)}\b" if name else rf"^User's\s+(?:(?:late|old|little|big|elderly)\s+)?{re.escape(rel)}\b"
+    said = rf"\b{re.escape(name)}\b" if name else rf"^{_KIN}{re.escape(rel)}\b"
     for old in _said_before(candidate, ranked):
         if set(old.source_refs) & set(candidate.source_refs) or not old.text.startswith("User") or not re.search(said, old.text):
             continue
@@ -147,7 +148,12 @@ def death_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | N
         if held is not None and m.group("pred"):
             text = f"{held.group('head')}{name or held.group('named')} {m.group('pred')}{m.group('rest')}"
         else:
-            said_now = re.sub(r"^User\b", "the user", candidate.text)
-            text = f"{old.text.rstrip('.')}; {said_now[:1].lower()}{said_now[1:]}"
+            text = _and_said(old.text, candidate.text)
         return Decision(Op.UPDATE, old.id, text, RELATION)
     return None
+
+
+def _and_said(held: str, said: str) -> str:
+    """A memory with what was just said of it appended: "User got a beagle named Waylon; the user lost Waylon …"."""
+    said = re.sub(r"^User\b", "the user", said)
+    return f"{held.rstrip('.')}; {said[:1].lower()}{said[1:]}"
