@@ -437,3 +437,23 @@ def test_a_move_said_without_i_replaces_the_old_home(real_system, then, now_held
 def test_a_partner_named_in_lowercase_as_gf_is_matched_by_name(real_system):
     texts = _after(real_system, "u-gf-lower", "my gf is shannon, 2 yrs now", "me n shannon split up", 30)
     assert not any("gf is shannon" in t and "ex-" not in t for t in texts), texts
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "gone"),
+    [
+        ("black cab driver, live in romford. i'm allergic to penicillin", "turns out i'm not allergic to penicillin after all!", "is allergic"),
+        ("my mate Marek lives in Tilburg near me", "Marek is not in Tilburg anymore, he moved back to Gdansk", "lives in tilburg"),
+        ("bit about me - im 38, paramedic in hobart", "lol correction i'm actually 37 still, birthday isnt til october", "is 38"),
+    ],
+)
+def test_a_denial_or_a_corrected_age_retires_the_old_claim(real_system, first, then, gone):
+    texts = _after(real_system, "u-denied", first, then, 30)
+    assert not any(gone in t.lower() for t in texts), texts
+
+
+def test_a_new_employer_said_without_i_replaces_the_job_at_the_old_one(real_system):
+    texts = _after(real_system, "u-council", "im a mortgage adviser at barclays, been there 11 yrs",
+                   "handed my notice in at the bank, start at the council monday", 30)
+    assert any("council" in t for t in texts), texts
+    assert not any("barclays" in t and "council" not in t for t in texts), texts

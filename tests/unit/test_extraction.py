@@ -826,3 +826,48 @@ def test_a_progressive_habit_with_days_stays_a_fact(text):
 
 def test_an_age_and_where_from_open_a_list_of_notes():
     assert texts("yo im 16 from stockport, main fortnite on ps5, in year 11 at harrytown")[0] == "User is 16 from stockport."
+
+
+def test_a_verb_list_with_the_i_left_out_is_cut_into_one_claim_each():
+    got = texts("handed my notice in at the bank, start at the council monday")
+    assert got == ["User handed their notice in at the bank.", "User starts at the council monday."]
+    # an order has no "I" to restore: each part stays a request
+    assert all(t.startswith("User asked to") for t in texts("book a table for two, send me the link"))
+
+
+def test_a_pronoun_stands_for_a_name_the_tagger_does_not_know():
+    got = texts("Marek is not in Tilburg anymore, he moved back to Gdansk")
+    assert "Marek moved back to Gdansk." in got
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [("User is 38.", "38"), ("User is actually 37 still.", "37"), ("User turned 40 last week.", "40"), ("User is 9 years old.", "9")],
+)
+def test_an_age_is_a_row_of_the_table(text, value):
+    fact = of_text(default_parser(), text)
+    assert fact is not None and fact.attribute.name == "age" and fact.value == value
+
+
+@pytest.mark.parametrize("text", ["Cian is 8 months.", "User is 2 weeks into the job.", "User is 5 minutes from the station.", "User starts at 9."])
+def test_a_number_that_counts_something_else_is_no_age(text):
+    fact = of_text(default_parser(), text)
+    assert fact is None or fact.attribute.name != "age"
+
+
+@pytest.mark.parametrize(
+    "text, employer",
+    [("User is a mortgage adviser at barclays.", "barclays"), ("User works as a nurse at the QE.", "QE"),
+     ("User started last Monday as an associate at Kessler & Holt.", "Kessler & Holt"), ("User starts at the council on Monday.", "council")],
+)
+def test_where_a_job_is_sets_the_employer(text, employer):
+    from kenning.lifecycle.extraction.attributes import all_of_text
+
+    assert employer in [f.value for f in all_of_text(default_parser(), text) if f.attribute.name == "employer"]
+
+
+@pytest.mark.parametrize("text", ["User is a teacher at heart.", "User started as dry jan.", "User is here as a guest at the wedding."])
+def test_a_role_or_place_in_passing_sets_no_employer(text):
+    from kenning.lifecycle.extraction.attributes import all_of_text
+
+    assert not [f for f in all_of_text(default_parser(), text) if f.attribute.name == "employer"]

@@ -756,3 +756,55 @@ def test_someone_else_losing_a_job_ends_nothing_of_the_users():
     for new in ("User's sister got laid off.", "They let the dog go."):
         c = cand(new)
         assert decide(c, near(c, o)).op is Op.ADD, new
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("User is allergic to penicillin.", "User is not allergic to penicillin after all!"),
+        ("User's son Tinashe is at the Wolves academy.", "Tinashe is not at Wolves."),
+        ("User's mate Marek lives in Tilburg near the user.", "Marek is not in Tilburg anymore."),
+        ("User likes olives.", "User doesn't like olives."),
+    ],
+)
+def test_a_denial_retires_the_claim_it_denies(old, new):
+    o, c = mem(old), cand(new, kind=Kind.EPISODE if not new.startswith("User") else Kind.FACT)
+    d = reconcile.denial(c, [Neighbour(o, 0.8)])
+    assert d is not None and d.op is Op.UPDATE and d.target_id == o.id
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("User works at Tesco.", "User doesn't work weekends."),  # says something the old claim does not
+        ("User's dad is a smoker.", "User is not a smoker."),  # about the user, not the dad
+        ("User drinks coffee every morning.", "User doesn't drink coffee after 2pm."),
+        ("User isn't a fan of olives.", "User is not a fan of olives."),  # both say no
+    ],
+)
+def test_a_denial_of_something_else_retires_nothing(old, new):
+    o, c = mem(old), cand(new)
+    assert reconcile.denial(c, [Neighbour(o, 0.8)]) is None
+
+
+def test_a_hedged_or_unlike_denial_retires_nothing():
+    o = mem("User is allergic to penicillin.")
+    hedged = cand("User might not be allergic to penicillin.")
+    hedged = replace(hedged, metadata={"hedge": True})
+    assert reconcile.denial(hedged, [Neighbour(o, 0.8)]) is None
+    assert reconcile.denial(cand("User is not allergic to penicillin."), [Neighbour(o, 0.3)]) is None
+
+
+@pytest.mark.parametrize(
+    "old, new, op",
+    [
+        ("User is 38.", "User is actually 37 still.", Op.UPDATE),
+        ("User is 71.", "Taffy is 9.", Op.ADD),
+        ("User is a mortgage adviser at Barclays.", "User starts at the council on Monday.", Op.UPDATE),
+    ],
+)
+def test_table_rows_age_and_the_employer_of_a_job(old, new, op):
+    o = mem(old)
+    c = cand(new)
+    d = decide(c, [Neighbour(o, 0.7)])
+    assert d.op is op, d

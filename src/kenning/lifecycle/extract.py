@@ -291,6 +291,9 @@ def _contact_detail(c: str) -> tuple[str, Kind, float] | None:
 ASKED = "User asked"  # how a request or question is worded as an episode ("User asked to book …", "User asked: …")
 
 
+_DENIED = re.compile(r"(?i)\b(?:not|no\s+longer)\b|n't\b")
+
+
 def classify_user_clause(clause: str, keep: frozenset[str] = frozenset()) -> tuple[str, Kind, float] | None:
     """(normalised text, kind, importance) for one clause of a user turn, or None for small talk.
 
@@ -333,8 +336,10 @@ def classify_user_clause(clause: str, keep: frozenset[str] = frozenset()) -> tup
         # "Biscuit passed away": a named pet or relative died; kept as a fact so it can retract "has a dog called Biscuit"
         return text, Kind.FACT, IMPORTANCE["rel"]
     if not starts_self and not re.search(r"(?i)\b(?:I|my|me|we|our|us)\b", c):
-        # "Elin is 5 now": a name and a figure say enough about someone else; a comment needs more words
-        enough = len(terms(c)) >= 3 or (bool(re.search(r"\d", c)) and bool(re.match(r"[A-Z][a-z]+\b", c)) and len(terms(c)) >= 1)
+        # about someone else: "Elin is 5 now", "Tinashe is not at Wolves" (a name with a figure, or a name denied
+        # another name) say enough; "Kasia is not happy" does not; a comment needs more words
+        named = bool(re.match(r"[A-Z][a-z]+\b", c))
+        enough = len(terms(c)) >= 3 or (named and (bool(re.search(r"\d", c)) or (bool(_DENIED.search(c)) and bool(re.search(r"\s[A-Z][a-z]", c)))))
         return (text, Kind.EPISODE, 0.2) if enough else None
     slot = slots.parse(text)
     if slot is not None and not (_RECENT.search(c) and slot.attribute not in IMPORTANCE):

@@ -34,6 +34,7 @@ from kenning.lifecycle.changes import (  # noqa: F401  (re-exported: reconcile.X
     about_last, attribute_change, change_target, contrast_correction, correction, fact_of, facts_of, pointed_retraction,
     retract_last, standalone_correction,
 )
+from kenning.lifecycle.denials import denial
 from kenning.lifecycle.relations import couple_change, death_change, relation_change
 from kenning.lifecycle.matching import (  # noqa: F401  (re-exported)
     CHANGED, CHATTER, CORRECTED, DUPLICATE, DUPLICATE_COSINE, GENERIC, HEDGE, LESS_TRUSTED, MAX_MERGED, MERGED, NEW,
@@ -84,7 +85,7 @@ def decide(candidate: Memory, neighbours: Sequence[Neighbour]) -> Decision:
                 # same attribute, same value, new words ("doesn't eat meat" + "is vegetarian"): one record, both wordings
                 return Decision(Op.UPDATE, n.memory.id, merged, MERGED)
             return Decision(Op.NOOP, n.memory.id, None, DUPLICATE)
-    moved = value_change(candidate, ranked)  # another weekday, sum, code… of a thing said before, said as a change
+    moved = value_change(candidate, ranked) or denial(candidate, ranked)  # a changed value, or a "no" to a claim held
     if moved is not None:
         return moved
     changed = change_target(candidate, ranked)

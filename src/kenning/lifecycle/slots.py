@@ -253,7 +253,6 @@ _R = [  # (pattern, builder) tried in order; the first that matches wins
     (r"\b(?:home\s+)?address\s+is\s+(?:now\s+)?(?P<v>.+)", "address"),
     (r"\bbirthday\s+(?:is|'s|falls)\s+(?:on\s+)?(?P<v>.+)", "birthday"),
     (r"\bborn\s+on\s+(?P<v>.+)", "birthday"),
-    (r"\b(?:is|turned|turns)\s+(?P<v>\d{1,3})(?:\s+years?\s+old)?\b", "age"),
     (r"\b(?:goes\s+by|prefers\s+to\s+be\s+called|wants\s+to\s+be\s+called)\s+(?P<v>[A-Z][\w-]*)", "name"),
     # instruments and hobbies: "plays the cello" <-> "doesn't play the cello any more"; "took up pottery" <-> "gave up pottery"
     (r"\b(?:(?:quit|stopped|gave\s+up|has\s+given\s+up|has\s+stopped)\s+(?:play(?:s|ing)?\s+|learn(?:s|ing)?\s+)?|"

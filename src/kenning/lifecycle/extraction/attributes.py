@@ -253,6 +253,10 @@ def _one(sent: Sentence, root: Token, verb: str, kids: list[Token], attr: Attrib
         if attr.preps:
             for prep in (c for c in kids if c.dep == "prep" and c.lower in attr.preps):
                 obj = next((c for c in sent.children(prep.i) if _object_of_prep(c)), None)
+                if obj is not None and prep.lower == "as" and attr.copula:
+                    if _a_role(sent, obj, attr.copula):  # "works as a nurse", "started as an associate"; not "started as dry jan"
+                        return Fact(subject, attr, _phrase(sent, obj), negated)
+                    continue
                 if obj is not None and prep.lower == "to" and attr.copula:
                     if _in_class(obj, attr.copula):  # "promoted to senior nurse" names a job; "work to 6pm" does not
                         return Fact(subject, attr, _phrase(sent, obj), negated)
@@ -270,12 +274,24 @@ def _one(sent: Sentence, root: Token, verb: str, kids: list[Token], attr: Attrib
             obj = next((c for c in kids if c.dep in ("dobj", "acomp", "oprd")), None)
             if obj is not None and (not attr.copula or _in_class(obj, attr.copula)):
                 return Fact(subject, attr, _phrase(sent, obj), negated)
+    if attr.of_role:  # "is a mortgage adviser at Barclays", "works as a nurse at the QE": where the job is
+        for role in (c for c in kids if c.dep in ("attr", "prep") and c.lower != "at"):
+            job = role if role.dep == "attr" else next((c for c in sent.children(role.i) if c.dep == "pobj" and role.lower == "as"), None)
+            if job is None or not (_in_class(job, "occupation") or (role.dep == "prep" and verb in attr.verbs and _a_role(sent, job, "occupation"))):
+                continue  # "started as an associate at Kessler": a role after a verb of the row
+            for prep in (c for c in sent.children(job.i) if c.dep == "prep" and c.lower in attr.preps):
+                obj = next((c for c in sent.children(prep.i) if _object_of_prep(c)), None)
+                if obj is not None and _a_value(sent, prep, obj):
+                    return Fact(subject, attr, _phrase(sent, obj), negated)
     if attr.located and root.lemma == "be":
         place = _located_in(sent, root, kids)
         if place is not None:
             return Fact(subject, attr, _phrase(sent, place), negated)
     if attr.copula and root.lemma == "be":
         comp = next((c for c in kids if c.dep in ("attr", "acomp") and not _set_off(sent, c)), None)
+        if attr.copula == "age":
+            years = _age(sent, comp) if comp is not None else ""
+            return Fact(subject, attr, years, negated) if years else None
         if comp is not None and attr.copula == "occupation" and comp.dep == "acomp":
             return None  # "is lactose intolerant": an adjective's place, whatever the tagger calls the word; a job is "a" something
         if comp is not None and (_in_class(comp, attr.copula) or (attr.copula == "occupation" and _role_at(sent, comp))):
@@ -354,10 +370,18 @@ def _determined(sent: Sentence, noun: Token) -> bool:
     )
 
 
+def _a_role(sent: Sentence, obj: Token, cls: frozenset[str] | str) -> bool:
+    """What "as" names is a role: a word of the row's class, or a noun said with "a"/"an" ("as an associate")."""
+    return _in_class(obj, cls) or (obj.pos == "NOUN" and any(c.dep == "det" and c.lower in ("a", "an") for c in sent.children(obj.i)))
+
+
+_NO_PLACE = frozenset({"heart", "home", "least", "best", "worst", "first", "last", "once", "all", "times"})  # "a teacher at heart"
+
+
 def _a_value(sent: Sentence, prep: Token, obj: Token) -> bool:
-    """Whether the object of a row's preposition can be its value: no time ("at the moment"), nobody ("with my
-    nephew", "with Sarah")."""
-    return not _is_time(obj) and not _is_person(sent, obj) and not (prep.lower == "with" and obj.ent == "PERSON")
+    """Whether the object of a row's preposition can be its value: no time ("at the moment", "start at 9"), nobody
+    ("with my nephew", "with Sarah")."""
+    return not _is_time(obj) and obj.pos != "NUM" and obj.lemma not in _NO_PLACE and not _is_person(sent, obj) and not (prep.lower == "with" and obj.ent == "PERSON")
 
 
 def _is_person(sent: Sentence, tok: Token) -> bool:
@@ -371,7 +395,17 @@ def _is_time(tok: Token) -> bool:
     return tok.ent in ("DATE", "TIME") or tok.lemma in ("moment", "week", "month", "year", "weekend", "morning", "evening")
 
 
+def _age(sent: Sentence, tok: Token) -> str:
+    """The years a word gives as someone's age: "is 38", "turned 40", "is 9 years old"; "" when it gives none
+    ("is 8 months", "is 2 weeks in" give none: the number there counts something else)."""
+    if tok.lemma == "old" and tok.pos == "ADJ":
+        tok = next((n for y in sent.children(tok.i) if y.lemma == "year" for n in sent.children(y.i) if n.dep == "nummod"), tok)
+    return tok.text if tok.pos == "NUM" and tok.text.isdigit() and 0 < int(tok.text) <= 120 else ""
+
+
 def _in_class(tok: Token, cls: frozenset[str] | str) -> bool:
+    if cls == "age":  # a bare number as the object ("turned 40"); "is 38" and "9 years old" are read by _age
+        return tok.pos == "NUM" and tok.text.isdigit() and 0 < int(tok.text) <= 120
     if cls == "occupation":  # a noun that names a job ("treasurer"), never an adjective that looks like one ("easier")
         return tok.pos in ("NOUN", "PROPN") and bool(re.fullmatch(slots.JOB, tok.lower) or re.fullmatch(slots.JOB, tok.lemma))
     return tok.lower in cls or tok.lemma in cls

@@ -135,10 +135,13 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
             if n > 0 and first is not None and b - a >= 2 and (first.pos == "PROPN" or first.dep in ("poss", "det")) and not _joined_subject(sent, a, b):
                 alone.append(n)  # "…, and the wife, Carol, does all the books": a clause the long parse missed
     subject = next((_subject_words(sent, a, b) for (a, b), k in zip(spans, kinds) if k == "own"), None)
-    if subject is None and "probe" in kinds:
-        subject = "I"  # chat drops the "I": "finally did it, moved through to glasgow last month"
-        first = _first_content(sent, *spans[0])
-        if first is not None and first.tag in ("VBD", "VBN", "VBG", "MD") and first.lower not in lx.NOT_PREDICATES:
+    lead_verb = _first_content(sent, *spans[0])
+    dropped = lead_verb is not None and lead_verb.tag in ("VBD", "VBN", "VBG", "MD") and lead_verb.lower not in lx.NOT_PREDICATES
+    if subject is None and ("probe" in kinds or ("verb" in kinds and dropped)):
+        # chat drops the "I": "finally did it, moved through to glasgow last month", "handed my notice in at the
+        # bank, start at the council monday" (never "book a table, send me the link": an order has no "I")
+        subject = "I"
+        if dropped:
             kinds[0] = "verb"
     if copulas:  # "I'm 52, divorced, work in insurance": a piece the tagger calls a noun may read as a verb
         be = [n for n in sorted(copulas) if (f := _first_content(sent, *spans[n])) is not None and f.pos == "NOUN" and f.text.islower()

@@ -45,6 +45,7 @@ class Attribute:
     # or the user as the one these verbs act on ("got laid off", "was made redundant", "they let me go")
     ended_by: frozenset[str] = frozenset()
     lost_by: frozenset[str] = frozenset()
+    of_role: bool = False  # the object of one of ``preps`` after a job sets it too: "is a nurse at the QE"
 
 
 def _set(words: str) -> frozenset[str]:
@@ -54,9 +55,9 @@ def _set(words: str) -> frozenset[str]:
 TABLE: tuple[Attribute, ...] = (
     Attribute("residence", Kind.FACT, 0.7, verbs=_set("live reside base move relocate settle"), preps=_set("in to into at"), located=True,
               objects=_set("flat apartment house place unit room home studio condo cottage bungalow townhouse")),
-    Attribute("employer", Kind.FACT, 0.6, verbs=_set("work join employ"), preps=_set("at for with"), role_verbs=_set("start begin"),
+    Attribute("employer", Kind.FACT, 0.6, verbs=_set("work join employ start"), preps=_set("at for with"), role_verbs=_set("begin"),
               place_preps=_set("in"), objects=_set("job position role post contract offer"), ended_by=_set("job position role post"),
-              lost_by=_set("sack fire axe dismiss") | {"lay off", "let go", "make redundant"}),
+              lost_by=_set("sack fire axe dismiss") | {"lay off", "let go", "make redundant"}, of_role=True),
     Attribute("occupation", Kind.FACT, 0.6, verbs=_set("work retrain train qualify requalify start begin join become promote"),
               preps=_set("as to"), copula="occupation"),
     Attribute("phone", Kind.FACT, 0.6, nouns=_set("number mobile phone cell line landline whatsapp"), shape=r"\d{3}"),
@@ -67,6 +68,7 @@ TABLE: tuple[Attribute, ...] = (
     Attribute("car", Kind.FACT, 0.5, verbs=_set("drive"), nouns=_set("car")),
     Attribute("rent", Kind.FACT, 0.5, nouns=_set("rent")),
     Attribute("pay", Kind.FACT, 0.5, nouns=_set("salary wage")),
+    Attribute("age", Kind.FACT, 0.5, verbs=_set("turn"), copula="age"),
 )
 NOUNS = frozenset(n for a in TABLE for n in a.nouns)  # the nouns that name a row: "number", "team", "car"
 # what an ending names when no row holds it ("quit Grindhouse", "sold the Fiesta"): reconciliation retires
