@@ -871,3 +871,14 @@ def test_a_role_or_place_in_passing_sets_no_employer(text):
     from kenning.lifecycle.extraction.attributes import all_of_text
 
     assert not [f for f in all_of_text(default_parser(), text) if f.attribute.name == "employer"]
+
+
+@pytest.mark.parametrize("text", ["they gave me the senior title finally", "they moved me to the night team at the depot"])
+def test_what_they_did_to_the_user_is_kept(text):
+    got = texts(text)
+    assert got and "the user" in got[0].lower(), got
+
+
+@pytest.mark.parametrize("text", ["they told me about the party", "they drive me mad"])
+def test_what_they_told_or_made_the_user_feel_is_not(text):
+    assert texts(text) == []

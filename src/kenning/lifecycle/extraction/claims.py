@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 from kenning.lifecycle import extract as rules
 from kenning.lifecycle import safety, secrets, slots
 from kenning.lifecycle import changes as change_markers
-from kenning.lifecycle.extraction import addressee, corrections, ellipsis, exchange, mood, noise, pointers
+from kenning.lifecycle.extraction import addressee, corrections, ellipsis, exchange, mood, noise, people, pointers
 from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction.clauses import Clause, first_person, opener, read
 from kenning.lifecycle.extraction.normalise import trim
@@ -44,7 +44,6 @@ OTHER_CONFIDENCE = 0.8
 OTHER_IMPORTANCE = 0.45
 EPISODE_IMPORTANCE = 0.3
 _CONTACT = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?<![\w+])\+?\d[\d ()-]{7,}\d(?![\w-])")
-_PRONOUN_SUBJECT = re.compile(r"(?i)^(?:\W*)(he|she|they)\b")
 
 
 @dataclass
@@ -61,27 +60,8 @@ class TurnState:
     alone: bool = False  # the clause is the whole turn: "scratch that" then points at the turn before
 
 
-def _people(sent: Sentence) -> list[str]:
-    """Third parties a clause names, in order: "my dad", "Jo", "our neighbours"."""
-    out, named = [], set()
-    for t in sent.tokens:
-        poss = [c for c in sent.children(t.i) if c.dep == "poss" and c.lower in ("my", "our")]
-        if poss and (t.lemma in lx.PERSON_NOUNS or t.lower in lx.PERSON_NOUNS):
-            name = attributes.name_beside(sent, t)
-            out.append(f"{poss[0].text} {_whole_word(sent, t)}" + (f" {name.text}" if name else ""))  # "my friend Marek"
-            named |= {name.i} if name else set()
-        elif t.pos == "PROPN" and t.i not in addressee.vocatives(sent) and t.i not in named and (
-                t.ent == "PERSON" or (not t.ent and t.dep == "nsubj" and t.text[:1].isupper() and t.lower != "user")):
-            out.append(t.text)  # a name the tagger knows, or an unknown one doing something ("Marek moved back")
-    return out
 
 
-def _whole_word(sent: Sentence, t: Token) -> str:
-    """The word ``t`` starts, hyphens and all: "mother-in-law", not "mother"."""
-    j = t.i
-    while j + 1 < len(sent.tokens) and not sent.tokens[j].space and (sent.tokens[j + 1].text == "-" or sent.tokens[j].text == "-"):
-        j += 1
-    return "".join(sent.tokens[i].text + (sent.tokens[i].space if i < j else "") for i in range(t.i, j + 1))
 
 
 def parser_sentence(text: str, state: TurnState) -> Sentence:
@@ -175,7 +155,7 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
         if used:  # "it's a white transit" after "bought a new van": said of the van
             piece, sent = said, parser.parse([said])[0][0]
         clause = read(sent, others=state.others)
-        named = [n for n in _people(sent) if n not in addressed]
+        named = [n for n in people.named(sent) if n not in addressed]
         piece = _resolve_it(sent, piece, state)
         if clause.question and not clause.request and not clause.hedged and _declarative(sent):
             clause = replace(clause, question=False, hedged=True)  # "going freelance, or maybe contracting?"
@@ -247,18 +227,20 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
     if clause.subject == "other" and not _names_person(clause) and noise.owned_figure(sent):
         clause = replace(clause, subject="thing")  # "pb is 21:40": a lowercase word the tagger took for a name
     if clause.subject == "other":
-        m = _PRONOUN_SUBJECT.match(text)
-        if m and m.group(1).lower() == "they" and _sets_users(text, state):
-            m = None  # "they let me go last month", "they raised the rent to £720": whoever "they" are, the user's own is known
+        m = people.PRONOUN_SUBJECT.match(text)
+        if m and m.group(1).lower() == "they" and (_sets_users(text, state) or people.done_to_user(sent)):
+            # "they let me go last month", "they raised the rent to £720", "they gave me the senior title": whoever
+            # "they" are, what the user has now is known
+            m = None
         if m:
             if not state.others or any(t.tag == "MD" for t in sent.tokens):
                 return []  # "she loves it" with nobody named: not knowable; "he can control the lights": no fact
-            if m.group(1).lower() == "they" and not _plural(state.others[-1]):
+            if m.group(1).lower() == "they" and not people.plural(state.others[-1]):
                 return []  # "they've put me on a housing case" after "Skye": not that person; nobody knowable
-            who = _antecedent(m.group(1), state.others)
+            who = people.antecedent(m.group(1), state.others)
             if who is None:
                 return []  # "she's 67" after "my dad" alone: nobody named could be "she"
-            many = _plural(who)
+            many = people.plural(who)
             rest = re.sub(r"^'ve\b", " have" if many else " has", re.sub(r"^'re\b", " are" if many else " is", text[m.end(1) :]))
             text = text[: m.start(1)] + who + rest
         elif not first_person(text) and not _names_person(clause) and not _sets_users(text, state):
@@ -414,21 +396,8 @@ def _alternative(sent: Sentence) -> bool:
     return first is not None and first.lower in ("or", "otherwise")
 
 
-def _antecedent(pronoun: str, others: list[str]) -> str | None:
-    """The person a subject pronoun stands for: the last one named whose gender does not contradict it ("my
-    mum … since my dad passed, and she's 67": the mum). Names and ungendered nouns agree with either."""
-    want = lx.PRONOUN_GENDER.get(pronoun.lower())
-    for name in reversed(others):
-        gender = next((lx.NOUN_GENDER[w] for w in name.lower().split() if w in lx.NOUN_GENDER), want)  # "my sister Crystal"
-        if want is None or gender == want:
-            return name
-    return None
 
 
-def _plural(name: str) -> bool:
-    """ "my parents", "my kids", "Jo and Sam": people "they" can stand for."""
-    words = name.lower().split()
-    return "and" in words or (len(words) > 1 and words[-1].endswith("s") and not words[-1].endswith("ss"))
 
 
 def _reason_claims(parser: Parser, sent: Sentence, index: int, sarcastic: bool, state: TurnState) -> list[rules.Claim]:

@@ -1,0 +1,72 @@
+"""People a turn names, and whom a pronoun stands for: "my friend Marek", "Jo", "our neighbours"; "he" is the
+last person named whose gender does not contradict it; "they" is a plural one. A name the tagger does not know
+counts when it does something ("Marek moved back"); "they" with the user as its object is nobody to resolve
+("they gave me the senior title": what was done to the user, ``done_to_user``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from kenning.lifecycle.extraction import addressee, attributes
+from kenning.lifecycle.extraction import lexicon as lx
+from kenning.lifecycle.extraction.parse import Sentence, Token
+
+PRONOUN_SUBJECT = re.compile(r"(?i)^(?:\W*)(he|she|they)\b")
+
+
+def named(sent: Sentence) -> list[str]:
+    """Third parties a clause names, in order: "my dad", "Jo", "our neighbours"."""
+    out, named = [], set()
+    for t in sent.tokens:
+        poss = [c for c in sent.children(t.i) if c.dep == "poss" and c.lower in ("my", "our")]
+        if poss and (t.lemma in lx.PERSON_NOUNS or t.lower in lx.PERSON_NOUNS):
+            name = attributes.name_beside(sent, t)
+            out.append(f"{poss[0].text} {whole_word(sent, t)}" + (f" {name.text}" if name else ""))  # "my friend Marek"
+            named |= {name.i} if name else set()
+        elif t.pos == "PROPN" and t.i not in addressee.vocatives(sent) and t.i not in named and (
+                t.ent == "PERSON" or (not t.ent and t.dep == "nsubj" and t.text[:1].isupper() and t.lower != "user")):
+            out.append(t.text)  # a name the tagger knows, or an unknown one doing something ("Marek moved back")
+    return out
+
+
+def whole_word(sent: Sentence, t: Token) -> str:
+    """The word ``t`` starts, hyphens and all: "mother-in-law", not "mother"."""
+    j = t.i
+    while j + 1 < len(sent.tokens) and not sent.tokens[j].space and (sent.tokens[j + 1].text == "-" or sent.tokens[j].text == "-"):
+        j += 1
+    return "".join(sent.tokens[i].text + (sent.tokens[i].space if i < j else "") for i in range(t.i, j + 1))
+
+
+def antecedent(pronoun: str, others: list[str]) -> str | None:
+    """The person a subject pronoun stands for: the last one named whose gender does not contradict it ("my
+    mum … since my dad passed, and she's 67": the mum). Names and ungendered nouns agree with either."""
+    want = lx.PRONOUN_GENDER.get(pronoun.lower())
+    for name in reversed(others):
+        gender = next((lx.NOUN_GENDER[w] for w in name.lower().split() if w in lx.NOUN_GENDER), want)  # "my sister Crystal"
+        if want is None or gender == want:
+            return name
+    return None
+
+
+def plural(name: str) -> bool:
+    """ "my parents", "my kids", "Jo and Sam": people "they" can stand for."""
+    words = name.lower().split()
+    return "and" in words or (len(words) > 1 and words[-1].endswith("s") and not words[-1].endswith("ss"))
+
+
+_FIRST_PERSON_OBJECTS = frozenset({"me", "us"})
+
+
+def done_to_user(sent: Sentence) -> bool:
+    """Whether a clause says what someone did to the user, with what or where: "they gave me the senior title",
+    "they moved me to the Kyklades Express", "they put me on nights". Telling, thanking or a feeling
+    ("they told me about it", "they drive me mad") is no such thing."""
+    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
+    if root is None or root.pos != "VERB" or root.lemma in lx.SOCIAL_VERBS | lx.NEWS_VERBS | lx.REACTION_VERBS:
+        return False
+    kids = sent.children(root.i)
+    if not any(c.dep in ("dobj", "dative") and c.lower in _FIRST_PERSON_OBJECTS for c in kids):
+        return False
+    return any((c.dep in ("dobj", "oprd") and c.pos in ("NOUN", "PROPN") and c.lower not in _FIRST_PERSON_OBJECTS)
+               or (c.dep == "prep" and c.lower != "for") for c in kids)
