@@ -882,3 +882,22 @@ def test_what_they_did_to_the_user_is_kept(text):
 @pytest.mark.parametrize("text", ["they told me about the party", "they drive me mad"])
 def test_what_they_told_or_made_the_user_feel_is_not(text):
     assert texts(text) == []
+
+
+@pytest.mark.parametrize(
+    "text, row, name",
+    [("User's manager sarah is super strict about deadlines.", "boss", "sarah"), ("User's new boss is Pedro, seems chill.", "boss", "pedro"),
+     ("User's gp is dr patel at the beech grove surgery.", "doctor", "patel"), ("New doctor is dr okonjo, only met her the once.", "doctor", "okonjo"),
+     ("User's new landlord is Mr Adeyemi.", "landlord", "adeyemi")],
+)
+def test_someone_in_a_role_of_the_users_life_is_a_row_valued_by_the_name(text, row, name):
+    from kenning.lifecycle.extraction.attributes import all_of_text
+
+    assert (row, name) in [(f.attribute.name, f.value) for f in all_of_text(default_parser(), text) if f.subject == "user"]
+
+
+@pytest.mark.parametrize("text", ["User's boss is a nightmare.", "User's boss is strict.", "Jo's boss is Pedro.", "User's doctor said to rest."])
+def test_a_role_described_or_someone_elses_is_no_row(text):
+    from kenning.lifecycle.extraction.attributes import all_of_text
+
+    assert not [f for f in all_of_text(default_parser(), text) if f.attribute.name in ("boss", "doctor")]

@@ -808,3 +808,14 @@ def test_table_rows_age_and_the_employer_of_a_job(old, new, op):
     c = cand(new)
     d = decide(c, [Neighbour(o, 0.7)])
     assert d.op is op, d
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [("User's manager Sarah is super strict about deadlines.", "User's new boss is Pedro."),
+     ("User's gp is Dr Patel at the Beech Grove surgery.", "User's new doctor is Dr Okonjo.")],
+)
+def test_a_new_person_in_the_same_role_replaces_the_old_one(old, new):
+    o, c = mem(old), cand(new)
+    d = decide(c, [Neighbour(o, 0.5)])
+    assert d.op is Op.UPDATE and d.target_id == o.id, d

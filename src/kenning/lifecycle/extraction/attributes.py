@@ -84,6 +84,45 @@ def _taken_off(sent: Sentence, root: Token, subject: str) -> Token | None:
     return obj if obj is not None and obj.pos in ("NOUN", "PROPN") and obj.lower not in lx.THING_PRONOUNS else None
 
 
+_TITLES = frozenset({"dr", "doctor", "mr", "mrs", "ms", "miss", "prof"})
+
+
+def _roles(sent: Sentence) -> list[Fact]:
+    """The people in a role of the user's life a clause names ("User's manager Sarah is strict", "User's new
+    boss is Pedro", "new doctor is Dr Okonjo"): facts of the table's person rows, valued by the name."""
+    out = []
+    for attr in (a for a in TABLE if a.person):
+        for n in (t for t in sent.tokens if t.lemma in attr.nouns or t.lower in attr.nouns):
+            owner = next((c for c in sent.children(n.i) if c.dep in ("poss", "det")), None)
+            if owner is not None and owner.lemma not in ("user", "my", "our", "their", "new"):
+                continue  # "Jo's boss", "the doctor": not the user's own
+            name = _role_name(sent, n)
+            if name:
+                out.append(Fact("user", attr, name.lower()))
+                break
+    return out
+
+
+def _role_name(sent: Sentence, noun: Token) -> str:
+    """The name given to someone in a role: beside the noun ("manager Sarah", "manager sarah"), or what the
+    noun is ("boss is Pedro", "gp is dr patel"); never a description ("is a nightmare", "is strict")."""
+    beside = name_beside(sent, noun)
+    if beside is not None:
+        return beside.text
+    if noun.dep == "compound" and noun.head == noun.i + 1 and sent.tokens[noun.head].pos in ("PROPN", "NOUN"):
+        return sent.tokens[noun.head].text  # "manager sarah": the parser hangs the role on the name
+    be = sent.tokens[noun.head]
+    if noun.dep != "nsubj" or be.lemma != "be":
+        return ""
+    comp = next((c for c in sent.children(be.i) if c.dep in ("attr", "acomp")), None)
+    if comp is None:
+        return ""
+    titled = comp.i > 0 and sent.tokens[comp.i - 1].lower.rstrip(".") in _TITLES
+    kids = sent.children(comp.i)
+    plain = comp.pos in ("PROPN", "NOUN") and not any(c.dep in ("det", "amod", "poss") for c in kids)
+    return comp.text if titled or plain else ""
+
+
 def _phrase(sent: Sentence, head: Token) -> str:
     """The value phrase: the head with its compounds and modifiers, without determiners, possessives,
     "new"/"old" or trailing prepositional phrases; a proper noun inside it wins ("new flat in Exeter" -> Exeter)."""
@@ -151,8 +190,9 @@ def _read(sent: Sentence) -> list[Fact]:
     changed = _changed_to(sent, root, subject)
     if changed is not None:  # "the landlord raised the rent to £720": whoever did it, the user's rent is new
         return [changed]
+    roles = _roles(sent)
     if not subject:
-        return []
+        return roles
     must = next((c for c in sent.children(root.i) if c.dep == "xcomp" and c.pos == "VERB"), None) if root.lemma == "have" else None
     if must is not None and any(g.dep == "aux" and g.lower == "to" for g in sent.children(must.i)):
         root = must  # "had to rehome Rolo", "have to sell the car": the verb after "have to" is what was done
@@ -182,6 +222,7 @@ def _read(sent: Sentence) -> list[Fact]:
                 fact = Fact(subject, attr, _phrase(sent, dobj), True)
         if fact is not None:
             out.append(fact)
+    out += [r for r in roles if all(f.attribute is not r.attribute for f in out)]
     if ending and not out and obj is not None and (obj.pos in ("PROPN", "NOUN") or (obj.pos == "ADJ" and obj.dep == "pobj")) and not obj.lower in lx.THING_PRONOUNS:
         kind = STOPPED if verb in lx.STOPPING_VERBS else ANY
         out.append(Fact(subject, kind, _phrase(sent, obj), True))  # "quit Grindhouse", "sold the Fiesta", "gave up on the italian"
@@ -225,6 +266,8 @@ def _changed_to(sent: Sentence, root: Token, subject: str) -> Fact | None:
 
 def _one(sent: Sentence, root: Token, verb: str, kids: list[Token], attr: Attribute, subject: str, subj: Token | None, negated: bool) -> Fact | None:
     # a noun that names the attribute: "User's phone number is …", "User got a new mobile number: …"
+    if attr.person:
+        return None  # read by _role, whoever the clause's subject is
     if attr.nouns:
         named = [subj] if subj is not None else []
         named += [c for c in kids if c.dep == "dobj"]

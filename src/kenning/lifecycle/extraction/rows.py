@@ -46,6 +46,7 @@ class Attribute:
     ended_by: frozenset[str] = frozenset()
     lost_by: frozenset[str] = frozenset()
     of_role: bool = False  # the object of one of ``preps`` after a job sets it too: "is a nurse at the QE"
+    person: bool = False  # someone in a role of the user's life, named: "my manager Sarah", "my new boss is Pedro"
 
 
 def _set(words: str) -> frozenset[str]:
@@ -69,8 +70,11 @@ TABLE: tuple[Attribute, ...] = (
     Attribute("rent", Kind.FACT, 0.5, nouns=_set("rent")),
     Attribute("pay", Kind.FACT, 0.5, nouns=_set("salary wage")),
     Attribute("age", Kind.FACT, 0.5, verbs=_set("turn"), copula="age"),
+    Attribute("boss", Kind.FACT, 0.5, nouns=_set("boss manager supervisor"), person=True),
+    Attribute("doctor", Kind.FACT, 0.5, nouns=_set("gp doctor"), person=True),
+    Attribute("landlord", Kind.FACT, 0.5, nouns=_set("landlord landlady"), person=True),
 )
-NOUNS = frozenset(n for a in TABLE for n in a.nouns)  # the nouns that name a row: "number", "team", "car"
+NOUNS = frozenset(n for a in TABLE if not a.person for n in a.nouns)  # the nouns that name a row: "number", "team", "car"
 # what an ending names when no row holds it ("quit Grindhouse", "sold the Fiesta"): reconciliation retires
 # the user's fact, of whatever attribute, that holds this value; ANY_VALUE ("switched gyms") retires the
 # row's current value whatever it is
