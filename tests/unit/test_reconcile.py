@@ -819,3 +819,26 @@ def test_a_new_person_in_the_same_role_replaces_the_old_one(old, new):
     o, c = mem(old), cand(new)
     d = decide(c, [Neighbour(o, 0.5)])
     assert d.op is Op.UPDATE and d.target_id == o.id, d
+
+
+@pytest.mark.parametrize(
+    "old, new, cosine",
+    [("User does the school pickup on mondays and wednesdays.", "User's pickups are tuesdays and fridays now.", 0.6),
+     ("User does yoga every wednesday 6pm in vila madalena.", "Now the user goes saturday mornings instead.", 0.34)],
+)
+def test_a_thing_moved_to_other_weekdays_replaces_the_old_days(old, new, cosine):
+    o, c = mem(old), cand(new)
+    d = decide(c, [Neighbour(o, cosine)])
+    assert d.op is Op.UPDATE and d.target_id == o.id, d
+
+
+def test_other_weekdays_for_another_thing_replace_nothing():
+    o, c = mem("User has physio every wednesday."), cand("User goes swimming on saturdays now.")
+    assert decide(c, [Neighbour(o, 0.5)]).op is Op.ADD
+
+
+def test_a_change_marker_never_retires_what_the_same_turn_said():
+    said = mem("User's pickups are tuesdays and fridays now.", at=T0 + timedelta(days=30))
+    said = replace(said, source_refs=("cap_1",))
+    c = replace(cand("Pickups swapped with the user's wife."), source_refs=("cap_1",))
+    assert decide(c, [Neighbour(said, 0.7)]).op is Op.ADD

@@ -220,6 +220,20 @@ def _new_value(a: str, b: str) -> bool:
     return any(t in theirs and not words & theirs[t] for t, words in mine.items())
 
 
+_WEEKDAY = re.compile(r"(?i)\b(mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?s?\b")
+
+
+def _days(text: str) -> set[str]:
+    return {m.group(1).lower()[:3] for m in _WEEKDAY.finditer(text)}
+
+
+def _new_days(a: str, b: str) -> bool:
+    """Whether ``a`` puts on other weekdays what ``b`` puts on its own: "pickups are tuesdays and fridays now"
+    after "does the school pickup on mondays and wednesdays"."""
+    mine, theirs = _days(a), _days(b)
+    return bool(mine and theirs and not mine & theirs)
+
+
 def _new_degree(a: str, b: str) -> bool:
     """Whether ``a`` gives the same thing ``b`` describes another quality, and ``b`` says nothing else:
     "User's shellfish allergy is severe now" after "User has a mild shellfish allergy"."""
@@ -281,16 +295,18 @@ def change_target(candidate: Memory, ranked: Sequence[Neighbour]) -> Memory | No
             continue
         if old.status is not Status.ACTIVE or old.scope != candidate.scope or _subject(old.text) != who:
             continue
+        if old.source_refs and set(old.source_refs) <= set(candidate.source_refs):
+            continue  # said in the same turn: "pickups are tuesdays now, swapped with my wife" changes no part of itself
         theirs = {s.key for s in slots_of(old)}
         if mine and theirs and not mine & theirs:
             continue  # two different recognised attributes ("works at X now" vs "lives in Y")
         # an old value named, or (with an explicit marker) another value of a topic the old claim holds
         # ("switched to a Pixel 8" after "a Samsung Galaxy S21", cosine 0.40), may be less similar
-        named = _names_old(candidate.text, old.text) or (marked and _new_value(candidate.text, old.text)) or bool(
+        named = _names_old(candidate.text, old.text) or (marked and (_new_value(candidate.text, old.text) or _new_days(candidate.text, old.text))) or bool(
             renewed & stems(" ".join(terms(old.text) - _NOT_EVIDENCE)))
         if (adds or not (marked or weak)) and not named:
             continue
-        if weak and not named and not _new_value(candidate.text, old.text) and not _new_degree(candidate.text, old.text):
+        if weak and not named and not _new_value(candidate.text, old.text) and not _new_days(candidate.text, old.text) and not _new_degree(candidate.text, old.text):
             continue
         if n.cosine < (NAMED_CHANGE_COSINE if named else CHANGE_COSINE):
             continue
