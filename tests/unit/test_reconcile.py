@@ -842,3 +842,24 @@ def test_a_change_marker_never_retires_what_the_same_turn_said():
     said = replace(said, source_refs=("cap_1",))
     c = replace(cand("Pickups swapped with the user's wife."), source_refs=("cap_1",))
     assert decide(c, [Neighbour(said, 0.7)]).op is Op.ADD
+
+
+def test_a_number_of_another_named_thing_is_no_new_value_of_the_old_one():
+    o, c = mem("User uses iphone 13."), cand("User switched to a pixel 8 last week.")
+    d = decide(c, [Neighbour(o, 0.5)])
+    assert not (d.op is Op.UPDATE and d.text and "iphone 8" in d.text), d  # never "User uses iphone 8"
+
+
+def test_a_new_count_of_the_same_days_is_still_a_new_value():
+    o = mem("User's son Eli goes to daycare 3 days a week.")
+    c = replace(cand("Eli is doing 5 days a week now."), metadata={"subject": "other"})
+    d = decide(c, [Neighbour(o, 0.6)])
+    assert d.op is Op.UPDATE and d.target_id == o.id and "5 days" in (d.text or ""), d
+
+
+@pytest.mark.parametrize("old", ["User has got two rabbits, biscuit and mochi.", "User has a car."])
+def test_ending_a_thing_by_its_common_name_ends_having_it(old):
+    thing = "rabbits" if "rabbits" in old else "car"
+    o, c = mem(old), cand(f"User rehomed the {thing} with their cousin." if thing == "rabbits" else "User sold the car.")
+    d = decide(c, [Neighbour(o, 0.5)])
+    assert d.op is Op.UPDATE and d.target_id == o.id, d

@@ -361,6 +361,8 @@ def attribute_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision
         return None
     named = [f.value for f in news if f.subject == "user" and (
         (f.attribute is attributes.ANY and f.value[:1].isupper()) or f.attribute is attributes.STOPPED)]
+    # a thing ended by its common name ("rehomed the rabbits", "sold the car"): the user's fact of having it
+    owned = [f.value for f in news if f.subject == "user" and f.attribute is attributes.ANY and f.value[:1].islower()]
     for n in ranked:
         old = n.memory
         if old.id == candidate.id or old.status is not Status.ACTIVE or old.scope != candidate.scope:
@@ -370,6 +372,10 @@ def attribute_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision
             and (_subject(old.text) == "user" or re.match(rf"User's\s+[\w-]+\s+{re.escape(v)}\b", old.text)) for v in named
         ):  # the user's fact naming it, or one about it by name ("User's cat Mochi is a ragdoll")
             return Decision(Op.UPDATE, old.id, None, RETRACTION)  # "had to rehome Rolo" ends "has a dog called Rolo"
+        if old.source is Source.USER_SAID and old.kind is Kind.FACT and _subject(old.text) == "user" and any(
+            re.search(rf"(?i)\b(?:has|have|had|got|owns?)\b(?:\s+[\w'-]+){{0,3}}?\s+{re.escape(v)}\b", old.text) for v in owned
+        ):
+            return Decision(Op.UPDATE, old.id, None, RETRACTION)  # "rehomed the rabbits" ends "has got two rabbits"
         for was in facts_of(old):
             for new in news:
                 if was.negated or not was.same_subject(new):

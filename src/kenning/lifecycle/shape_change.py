@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from kenning.lifecycle.changes import _NOT_EVIDENCE, _WEAK_MARKER, CHANGE_MARKER, _evidence, _said_before, _subject
 from kenning.lifecycle.extraction import corrections
-from kenning.lifecycle.matching import CHANGED, Neighbour, stems
+from kenning.lifecycle.matching import CHANGED, GENERIC, Neighbour, stems
 from kenning.lifecycle.retrieve import terms
 from kenning.types import Decision, Kind, Memory, Op, Source
 
@@ -95,6 +95,8 @@ def value_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | N
                 continue
             if shape != "code" and not _evidence(_without(candidate.text, new), _without(old.text, held[0])):
                 continue
+            if shape == "number" and _other_model(candidate.text, new, old.text, held[0]):
+                continue  # "switched to a pixel 8" gives no new number to "uses iphone 13"
             at = held[0]
             text = old.text[: at.start()] + corrections.fitted(new.group(0), at.group(0)) + old.text[at.end() :]
             decision = Decision(Op.UPDATE, old.id, text, CHANGED)
@@ -117,6 +119,27 @@ def _whom(memory: Memory) -> set[str]:
     if named is None:
         return {rel}
     return {named.group(1).lower()} | ({rel} if rel != "user" else set())
+
+
+def _named_by(text: str, value: re.Match[str]) -> str:
+    """The word a number is glued to as part of a name ("iphone 13", "Series 7", "pixel 8"), or ""."""
+    before = re.findall(r"[\w'-]+", text[: value.start()])[-1:]
+    word = before[0].lower() if before and text[: value.start()].endswith(" ") else ""
+    return word if word.isalpha() and word not in GENERIC and not terms(word) <= _NOT_EVIDENCE and len(word) > 2 else ""
+
+
+def _counted(text: str, value: re.Match[str]) -> set[str]:
+    """The stem of the word a number counts ("3 days" -> {"day"}), if any."""
+    after = re.match(r"\s+([a-z]{3,})", text[value.end() :])
+    return stems(after.group(1)) if after else set()
+
+
+def _other_model(a: str, new: re.Match[str], b: str, held: re.Match[str]) -> bool:
+    """Whether two numbers belong to differently named things: "pixel 8" and "iphone 13" (but "daycare 3 days"
+    and "doing 5 days" count the same days)."""
+    x, y = _named_by(a, new), _named_by(b, held)
+    counted = _counted(a, new)
+    return bool(x and y and x != y and not (counted and counted == _counted(b, held)))
 
 
 def _lead(text: str, value: re.Match[str]) -> set[str]:
