@@ -901,3 +901,20 @@ def test_a_role_described_or_someone_elses_is_no_row(text):
     from kenning.lifecycle.extraction.attributes import all_of_text
 
     assert not [f for f in all_of_text(default_parser(), text) if f.attribute.name in ("boss", "doctor")]
+
+
+@pytest.mark.parametrize("text", ["oh and i said rory was 6", "I told you my shift starts at 7"])
+def test_the_user_quoting_themselves_is_no_claim(text):
+    assert texts(text) == []
+
+
+@pytest.mark.parametrize("text", ["I told my boss I'm leaving in March", "I said yes to the job in Leeds"])
+def test_telling_someone_else_or_saying_something_by_name_is_kept(text):
+    assert texts(text), text
+
+
+def test_a_retraction_after_ok_is_still_a_pointer():
+    from kenning.lifecycle.extraction.pointers import pointer_topic
+
+    sent = default_parser().parse(["ok disregard what I told you about the budget"])[0][0]
+    assert pointer_topic(sent) == "the budget"

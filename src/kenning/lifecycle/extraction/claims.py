@@ -223,6 +223,8 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
         return []
     if exchange.between_friends(clause, sent):
         return []  # "keep it up!", "need any help?", "let's make it count", "what was the best part?"
+    if pointers.reports_earlier(sent):
+        return []  # "I said rory was 6 (, he's actually 7)": the user quoting themselves, no claim
     text = piece
     if clause.subject == "other" and not _names_person(clause) and noise.owned_figure(sent):
         clause = replace(clause, subject="thing")  # "pb is 21:40": a lowercase word the tagger took for a name

@@ -26,8 +26,8 @@ def pointer_topic(sent: Sentence) -> str | None:
         root = next((t for t in sent.tokens if t.lemma in lx.RETRACT_VERBS and t.tag == "VB" and t.dep in ("conj", "xcomp")
                      and t.head == root.i), root)
     wrong = any(t.lemma in lx.WRONG_WORDS and t.dep in ("acomp", "attr") and sent.tokens[t.head].lemma == "be" for t in sent.tokens)
-    if root is None or (not wrong and (root.lemma not in lx.RETRACT_VERBS or root.tag not in ("VB", "VBP", "NN"))):
-        return None
+    if root is None or (not wrong and (root.lemma not in lx.RETRACT_VERBS or root.tag not in ("VB", "VBP", "NN", "NNP"))):
+        return None  # (after "ok" the tagger may read the order as a name: "ok disregard what I told you…")
     if wrong:
         about = next((t for t in sent.tokens if t.lower == "about"), None)
     else:
@@ -86,3 +86,21 @@ def keep_replacements(pieces: list[str]) -> list[str]:
         else:
             out.append(p)
     return out
+
+
+_SAYING = frozenset({"say", "tell", "mention", "write"})
+
+
+def reports_earlier(sent: Sentence) -> bool:
+    """Whether the clause quotes what the user told the assistant before ("I said Rory was 6", "I told you my
+    shift starts at 7", "I mentioned Leeds"): talk about the conversation, no new claim; what follows it says
+    what is true. Telling someone else ("I told my boss I'm leaving") is an event of its own."""
+    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
+    if root is None or root.lemma not in _SAYING or root.tag != "VBD":
+        return False
+    kids = sent.children(root.i)
+    if not any(c.dep == "nsubj" and c.lower == "i" for c in kids):
+        return False
+    if any(c.dep in ("dative", "dobj") and c.pos in ("NOUN", "PROPN") for c in kids):
+        return False  # someone told, or something said by name ("said yes to the job")
+    return any(c.dep in ("ccomp", "dobj") for c in kids)
