@@ -918,3 +918,9 @@ def test_a_retraction_after_ok_is_still_a_pointer():
 
     sent = default_parser().parse(["ok disregard what I told you about the budget"])[0][0]
     assert pointer_topic(sent) == "the budget"
+
+
+@pytest.mark.parametrize("text", ["update on the food front: started eating fish again", "quick update: we moved to leeds"])
+def test_a_heading_before_a_colon_does_not_swallow_the_clause(text):
+    got = texts(text)
+    assert len(got) == 1 and got[0].startswith("User ") and ":" not in got[0], got
