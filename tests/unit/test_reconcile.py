@@ -863,3 +863,10 @@ def test_ending_a_thing_by_its_common_name_ends_having_it(old):
     o, c = mem(old), cand(f"User rehomed the {thing} with their cousin." if thing == "rabbits" else "User sold the car.")
     d = decide(c, [Neighbour(o, 0.5)])
     assert d.op is Op.UPDATE and d.target_id == o.id, d
+
+
+def test_a_spelling_instruction_respells_the_name_held():
+    o = mem("User's daughter kaitlyn wants a slime party.")
+    c = replace(cand("User spells it caitlin."), metadata={"subject": "user", "correct_to": "caitlin", "spelling": True})
+    d = decide(c, [Neighbour(o, 0.2)])
+    assert d.op is Op.UPDATE and d.target_id == o.id and d.text == "User's daughter caitlin wants a slime party.", d

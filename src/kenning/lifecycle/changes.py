@@ -91,7 +91,7 @@ def standalone_correction(candidate: Memory, ranked: Sequence[Neighbour]) -> Dec
         return None
     best: tuple[Memory, str] | None = None
     for old in _users_own(candidate, ranked):
-        fixed = corrections.replace_value(old.text, value)
+        fixed = corrections.respell(old.text, value) if candidate.metadata.get("spelling") else corrections.replace_value(old.text, value)
         if fixed is not None and fixed != old.text and (best is None or old.created_at > best[0].created_at):
             best = (old, fixed)
     return Decision(Op.UPDATE, best[0].id, best[1], CORRECTED) if best else None

@@ -145,6 +145,10 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
         if value is not None:  # "wait no, 7pm": a correction of what an earlier turn said, decided by reconciliation
             made.append((_sentence_of(piece, spoken), _instruction(f"User corrected it to {value}", index, correct_to=value)))
             continue
+        spelling = corrections.spelled(piece)
+        if spelling is not None:  # "it's caitlin with a c": the name said before is respelt
+            made.append((_sentence_of(piece, spoken), _instruction(f"User spells it {spelling}", index, correct_to=spelling, spelling=True)))
+            continue
         sent = parsed[0]  # a clause the parser splits again: its first sentence carries the subject
         meant = ellipsis.as_meant(sent, piece)
         if meant is not None:  # said with words left out or wrapped in a question: parsed as meant

@@ -128,6 +128,41 @@ def standalone(piece: str) -> str | None:
     return lead.group("val").strip()
 
 
+_SPELLED = re.compile(
+    r"(?i)\b(?:it'?s|it\s+is|that'?s)\s+(?P<v>[a-z][a-z'-]{2,})\s+with\s+an?\s+[a-z]\b"
+    r"|\b(?:spelt|spelled|spelling\s+is|written)\s+(?:as\s+|like\s+)?(?P<v2>[a-z][a-z'-]{2,})\b"
+)
+
+
+def spelled(piece: str) -> str | None:
+    """The spelling a clause gives a word said before ("it's caitlin with a c", "spelt Siobhán"), or None."""
+    m = _SPELLED.search(piece)
+    return (m.group("v") or m.group("v2")) if m else None
+
+
+def respell(text: str, word: str) -> str | None:
+    """``text`` with the word it spells differently from ``word`` ("kaitlyn" for "caitlin") written as ``word``,
+    keeping the old word's capital; None when no word of ``text`` is a near spelling of it."""
+    from difflib import SequenceMatcher
+
+    def near(w: str) -> bool:
+        a, b = w.lower(), word.lower()
+        return a != b and abs(len(a) - len(b)) <= 2 and SequenceMatcher(None, a, b).ratio() >= SPELLING_RATIO
+
+    hits = [m for m in re.finditer(r"[A-Za-z][A-Za-z'-]{2,}", text) if near(m.group(0))]
+    if not hits:
+        return None
+    out = text
+    for m in reversed(hits):
+        w = m.group(0)
+        out = out[: m.start()] + (word[:1].upper() + word[1:] if w[:1].isupper() else word.lower()) + out[m.end() :]
+    return out
+
+
+# "kaitlyn" -> "caitlin" 0.71, "Siobhan" -> "Shivaun" 0.57: a respelling, not another name ("Ciara" -> "Clodagh" 0.33)
+SPELLING_RATIO = 0.6
+
+
 def is_marker(text: str) -> bool:
     """Whether ``text`` opens with a correction marker ("wait no", "sorry", "I mean")."""
     return bool(re.match(rf"(?i)^\W*{_MARKER}\b", text))
