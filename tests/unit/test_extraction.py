@@ -931,3 +931,8 @@ def test_a_spelling_is_an_instruction_that_respells_a_near_word_only():
     assert len(got) == 1 and got[0].metadata.get("spelling") and got[0].metadata.get("correct_to") == "caitlin"
     assert corrections.respell("User's daughter Kaitlyn turns 10.", "caitlin") == "User's daughter Caitlin turns 10."
     assert corrections.respell("User's flatmate Ciara is from Donegal.", "clodagh") is None  # another name, not a spelling
+
+
+def test_the_user_said_twice_is_written_once():
+    got = texts("luca and me we are finished")
+    assert got and "the user the user" not in got[0].lower(), got

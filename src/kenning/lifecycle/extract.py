@@ -218,6 +218,7 @@ def is_small_talk(text: str) -> bool:
 
 def _finish(text: str) -> str:
     text = re.sub(r"\s+", " ", text).strip(" ,;:-")
+    text = re.sub(r"(?i)\b(the user)\s+the user\b", r"\1", text)  # "luca and me we are finished": one user, said twice
     return text if text.endswith((".", "!", "?")) else text + "."
 
 
