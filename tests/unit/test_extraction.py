@@ -936,3 +936,9 @@ def test_a_spelling_is_an_instruction_that_respells_a_near_word_only():
 def test_the_user_said_twice_is_written_once():
     got = texts("luca and me we are finished")
     assert got and "the user the user" not in got[0].lower(), got
+
+
+@pytest.mark.parametrize("text", ["ok and how long do i boil an egg for a runny yolk", "how often should i water a cactus"])
+def test_a_how_question_without_its_mark_is_asked_not_stated_or_hedged(text):
+    got = claims(text)
+    assert len(got) == 1 and got[0].kind is Kind.EPISODE and got[0].text.startswith("User asked") and not got[0].metadata.get("hedge"), got

@@ -304,7 +304,7 @@ def read(sent: Sentence, *, others: Sequence[str] = ()) -> Clause:
     question = text.rstrip().endswith("?") or _inverted(toks) or mood.asks_how(sent)
     request = _request(toks, root, subj, question)
     negated = any(t.dep == "neg" or t.lower in lx.NEGATORS for t in toks)
-    hedged = _hedged(sent, root, aux, words, lemmas)
+    hedged = _hedged(sent, root, aux, words, lemmas) and not mood.asks_how(sent)  # "how often should I…" asks, it hedges nothing
     ended = "used" in words and any(t.lower == "used" and t.i + 1 < len(toks) and toks[t.i + 1].lower == "to" for t in toks)
     future = bool(aux & {"will", "shall"}) or (root.lemma == "go" and any(c.dep == "xcomp" for c in sent.children(root.i)) and root.tag == "VBG") or (
         _coming(sent, root) and not words & lx.HABITUAL)

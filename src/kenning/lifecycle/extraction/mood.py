@@ -18,13 +18,13 @@ ONE_TIME = frozenset({"today", "tonight", "tomorrow", "yet", "now", "again", "th
 
 
 def asks_how(sent: Sentence) -> bool:
-    """ "how do I …", "where can I …", "what should we …", "how on earth do I …": a question word, then (after
+    """ "how do I …", "where can I …", "what should we …", "how on earth do I …", "how long do I …": a question word, then (after
     at most an emphatic phrase of two words) an auxiliary, then I/we."""
     toks = [t for t in sent.tokens if t.pos not in ("PUNCT", "INTJ") and t.lower not in lx.CLAUSE_ADVERBS]
     if len(toks) < 3 or toks[0].tag not in ("WRB", "WP", "WDT"):
         return False
     return any(toks[k].pos == "AUX" and toks[k].lemma != "be" and toks[k + 1].lower in ("i", "we")
-               for k in range(1, min(4, len(toks) - 1)) if all(t.pos in ("ADP", "NOUN", "DET") for t in toks[1:k]))
+               for k in range(1, min(4, len(toks) - 1)) if all(t.pos in ("ADP", "NOUN", "DET", "ADV", "ADJ") for t in toks[1:k]))
 
 
 def forbidden(sent: Sentence, verb: Token) -> bool:
