@@ -319,6 +319,9 @@ class Decision:
     target_id: str | None = None
     text: str | None = None
     reason: str = ""
+    # further rewrites the same change implies, as (memory id, new text): a break-up rewrites every memory that
+    # names the partner as a partner, a respelt name every memory that spells it the old way (UPDATE only)
+    also: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

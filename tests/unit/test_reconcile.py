@@ -870,3 +870,29 @@ def test_a_spelling_instruction_respells_the_name_held():
     c = replace(cand("User spells it caitlin."), metadata={"subject": "user", "correct_to": "caitlin", "spelling": True})
     d = decide(c, [Neighbour(o, 0.2)])
     assert d.op is Op.UPDATE and d.target_id == o.id and d.text == "User's daughter caitlin wants a slime party.", d
+
+
+def test_the_guard_keeps_only_further_rewrites_it_would_allow_as_a_target():
+    c = cand("User spells it caitlin.")
+    main, fine = mem("User's daughter kaitlyn is 10."), mem("User's daughter kaitlyn likes slime.")
+    foreign = mem("User's niece kaitlyn is 6.", user="bob")
+    tool = mem("User's daughter kaitlyn's school is Oakfield.", source=Source.TOOL_RESULT)
+    newer = mem("User's daughter kaitlyn starts ballet.", at=T0 + timedelta(days=60))
+    gone = mem("User's daughter kaitlyn was 9.", status=Status.RETIRED)
+    shown = {m.id: m for m in (main, fine, foreign, newer, gone)}
+    also = tuple((m.id, m.text.replace("kaitlyn", "caitlin")) for m in (fine, foreign, tool, newer, gone)) + (("mem_unknown", "x"),)
+    d = guard(Decision(Op.UPDATE, main.id, None, "correction", also), c, shown)
+    assert d.also == ((fine.id, "User's daughter caitlin likes slime."),)
+    assert guard(Decision(Op.ADD, None, None, "new", also), c, shown).also == ()
+
+
+def test_plan_rewrites_each_further_memory_as_a_new_version():
+    c = cand("User spells it caitlin.")
+    main, other = mem("User's daughter kaitlyn is 10."), mem("User's daughter kaitlyn likes slime.")
+    d = Decision(Op.UPDATE, main.id, "User's daughter caitlin is 10.", "correction", ((other.id, "User's daughter caitlin likes slime."),))
+    change, kept = plan(c, d, main, T0 + timedelta(days=31), _embed, shown={main.id: main, other.id: other})
+    texts = {m.text: m for m in change.inserts}
+    again = texts["User's daughter caitlin likes slime."]
+    assert again.supersedes == (other.id,) and again.kind is other.kind
+    assert {t.memory_id for t in change.transitions} == {c.id, main.id, other.id}
+    assert len(change.audit) == 2

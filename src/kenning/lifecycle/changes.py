@@ -89,12 +89,17 @@ def standalone_correction(candidate: Memory, ranked: Sequence[Neighbour]) -> Dec
     value = candidate.metadata.get("correct_to")
     if not isinstance(value, str):
         return None
-    best: tuple[Memory, str] | None = None
+    spelling = bool(candidate.metadata.get("spelling"))
+    fixes: list[tuple[Memory, str]] = []
     for old in _users_own(candidate, ranked):
-        fixed = corrections.respell(old.text, value) if candidate.metadata.get("spelling") else corrections.replace_value(old.text, value)
-        if fixed is not None and fixed != old.text and (best is None or old.created_at > best[0].created_at):
-            best = (old, fixed)
-    return Decision(Op.UPDATE, best[0].id, best[1], CORRECTED) if best else None
+        fixed = corrections.respell(old.text, value) if spelling else corrections.replace_value(old.text, value)
+        if fixed is not None and fixed != old.text:
+            fixes.append((old, fixed))
+    if not fixes:
+        return None
+    fixes.sort(key=lambda f: f[0].created_at, reverse=True)
+    also = tuple((o.id, t) for o, t in fixes[1:]) if spelling else ()  # a name is spelt one way in every memory
+    return Decision(Op.UPDATE, fixes[0][0].id, fixes[0][1], CORRECTED, also)
 
 
 def correction(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | None:

@@ -145,7 +145,25 @@ def guard(
         )
         if bad or op is not Op.UPDATE:
             text = None
-    return Decision(decision.op, decision.target_id, text, decision.reason)
+    also = tuple(_also(decision, candidate, shown, allow_secrets, max_chars)) if op is Op.UPDATE else ()
+    return Decision(decision.op, decision.target_id, text, decision.reason, also)
+
+
+def _also(decision: Decision, candidate: Memory, shown: Mapping[str, Memory], allow_secrets: bool, max_chars: int):
+    """The further rewrites of ``decision`` that pass the checks its main target passed: shown, active, in the
+    candidate's scope, no more trusted than the candidate, not older than it, and a safe text."""
+    seen = {decision.target_id}
+    for target_id, text in decision.also:
+        other = shown.get(target_id)
+        text = (text or "").strip()
+        if other is None or target_id in seen or other.status is not Status.ACTIVE or other.scope != candidate.scope:
+            continue
+        if trust(candidate) < trust(other) or candidate.created_at < other.created_at or candidate.metadata.get("hedge"):
+            continue
+        if not text or len(text) > max_chars or (not allow_secrets and secrets.has_secret(text)) or injection.is_injection(text):
+            continue
+        seen.add(target_id)
+        yield target_id, text
 
 
 def unless_chatter(decision: Decision, candidate: Memory, shown: Mapping[str, Memory]) -> Decision:
@@ -185,6 +203,7 @@ def plan(
     embed: Callable[[str], np.ndarray],
     *,
     decider: str = "rules",
+    shown: Mapping[str, Memory] | None = None,
 ) -> tuple[Changeset, str | None]:
     """The one guarded ``Changeset`` applying ``decision``, and the id of the memory left active (if any).
 
@@ -226,11 +245,24 @@ def plan(
             source_refs=tuple(dict.fromkeys((*target.source_refs, *candidate.source_refs))) if text != candidate.text else candidate.source_refs,
             metadata={**dict(candidate.metadata), "candidate": candidate.id},
         )
+        inserts, retire, audit = [new], [Transition(target.id, (Status.ACTIVE,), Status.RETIRED)], []
+        for other_id, other_text in decision.also:  # the same change in the other memories it touches
+            other = (shown or {}).get(other_id)
+            if other is None:
+                continue
+            again = other.evolve(
+                id=new_id("mem"), text=other_text, embedding=embed(other_text), status=Status.ACTIVE, supersedes=(other.id,), created_at=candidate.created_at,
+                sensitivity=safety.sensitivity_of(other_text), source_refs=tuple(dict.fromkeys((*other.source_refs, *candidate.source_refs))),
+                metadata={**dict(other.metadata), "candidate": candidate.id},
+            )
+            inserts.append(again)
+            retire.append(Transition(other.id, (Status.ACTIVE,), Status.RETIRED))
+            audit.append(audit_entry(scope, now, Op.UPDATE, [again.id, other.id, candidate.id], src, why))
         change = Changeset(
-            inserts=(new,),
-            transitions=(cand_done, Transition(target.id, (Status.ACTIVE,), Status.RETIRED)),
+            inserts=tuple(inserts),
+            transitions=(cand_done, *retire),
             deletes=(candidate.id,),
-            audit=(audit_entry(scope, now, Op.UPDATE, [new.id, target.id, candidate.id], src, why),),
+            audit=(audit_entry(scope, now, Op.UPDATE, [new.id, target.id, candidate.id], src, why), *audit),
         )
         return change, new.id
     if decision.op is Op.DELETE:

@@ -78,7 +78,11 @@ def relation_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision 
         text = old.text[: m.start("rel")] + now + old.text[m.end("rel"):]
         if slots.distinctive(candidate.text) - slots.distinctive(text):  # "… split up in march": the when is kept too
             text = _and_said(text, candidate.text)
-        return Decision(Op.UPDATE, old.id, text, RELATION)
+        # every other memory naming the partner as such says the new relation too ("boyfriend jamie's a line cook")
+        also = tuple((o.id, o.text[: k.start("rel")] + now + o.text[k.end("rel"):]) for k, o in held
+                     if o.id not in (old.id, candidate.id) and o.source is Source.USER_SAID and o.status is Status.ACTIVE
+                     and k.group("rel").lower() == was)
+        return Decision(Op.UPDATE, old.id, text, RELATION, also)
     return _plans_ended(candidate, ranked, name) if word in _ENDINGS else None
 
 

@@ -405,7 +405,7 @@ def reconcile_one(ctx: Context, scope: Scope, memory_id: str, now: datetime) -> 
         decision = reconcile.unless_chatter(decision, cand, shown)
         target = shown.get(decision.target_id or "") if decision.op in (Op.UPDATE, Op.DELETE) else None
         change, kept = reconcile.plan(
-            cand, decision, target, now, lambda t: ctx.embed_documents(scope, [t])[0], decider=name
+            cand, decision, target, now, lambda t: ctx.embed_documents(scope, [t])[0], decider=name, shown=shown
         )
         try:
             store.apply(scope, replace(change, active_gen=seen))
