@@ -942,3 +942,17 @@ def test_the_user_said_twice_is_written_once():
 def test_a_how_question_without_its_mark_is_asked_not_stated_or_hedged(text):
     got = claims(text)
     assert len(got) == 1 and got[0].kind is Kind.EPISODE and got[0].text.startswith("User asked") and not got[0].metadata.get("hedge"), got
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [("kia ora, mixed-practice vet in Rotorua. I've cut out dairy completely, lactose intolerant apparently", "User is lactose intolerant apparently."),
+     ("ai. I'm Jaypeetee, carver in Iqaluit, soapstone and caribou antler mostly, bears and drum dancers.",
+      "User is carver in Iqaluit, soapstone and caribou antler mostly.")],
+)
+def test_a_noun_after_a_restored_i_is_what_the_speaker_is_not_a_verb(text, want):
+    assert want in texts(text)
+
+
+def test_a_real_verb_after_i_stays_a_verb():
+    assert texts("i volunteer at the tafel on saturdays") == ["User volunteers at the tafel on saturdays."]

@@ -33,7 +33,7 @@ from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction.clauses import Clause, first_person, opener, read
 from kenning.lifecycle.extraction.normalise import trim
 from kenning.lifecycle.extraction import attributes
-from kenning.lifecycle.extraction.parse import Parser, Sentence, Token, default_parser
+from kenning.lifecycle.extraction.parse import Parser, Sentence, Token, default_parser, known_verbs
 from kenning.lifecycle.extraction.turns import turn_pieces
 from kenning.lifecycle.person import third_person
 from kenning.lifecycle.retrieve import terms
@@ -230,6 +230,8 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
     if pointers.reports_earlier(sent):
         return []  # "I said rory was 6 (, he's actually 7)": the user quoting themselves, no claim
     text = piece
+    if _noun_as_verb(sent, state):  # "I carver in Iqaluit", "I lactose intolerant": what the speaker is, "am" left out
+        text = re.sub(r"(?i)\b(I|we)\s+", lambda m: "I'm " if m.group(1).lower() == "i" else "we're ", text, count=1)
     if clause.subject == "other" and not _names_person(clause) and noise.owned_figure(sent):
         clause = replace(clause, subject="thing")  # "pb is 21:40": a lowercase word the tagger took for a name
     if clause.subject == "other":
@@ -359,6 +361,20 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
         slot = slots.parse(one) if kind in (Kind.FACT, Kind.PREFERENCE) else None
         out.append(rules.Claim(one, kind, Source.USER_SAID, importance, confidence, safety.sensitivity_of(one), slot, index, meta))
     return out
+
+
+def _noun_as_verb(sent: Sentence, state: TurnState) -> bool:
+    """Whether the word after "I"/"we" is read as a present-tense verb the lexicon knows no verb of ("I carver in
+    Iqaluit", "I lactose intolerant"): a noun or adjective a restored subject was put in front of."""
+    verbs = known_verbs(state.parser or default_parser())
+    if not verbs:
+        return False
+    toks = sent.tokens
+    for t in toks[:-1]:
+        if t.dep == "nsubj" and t.lower in ("i", "we"):
+            nxt = toks[t.i + 1]
+            return nxt.tag in ("VBP", "VB") and nxt.pos == "VERB" and nxt.lemma not in verbs and nxt.lower not in verbs and nxt.lower.isalpha()
+    return False
 
 
 def _contrasted(piece: str, contrasts: list[tuple[str, list[str]]]) -> tuple[str, list[str]] | None:

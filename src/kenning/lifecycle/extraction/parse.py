@@ -139,6 +139,23 @@ class SpacyParser:
         return [out[t] for t in texts]
 
 
+def known_verbs(parser: Parser) -> frozenset[str] | None:
+    """The base forms the model's lemmatizer knows as verbs (WordNet's, about 8,700), or None for a parser
+    without them (a hand-built one in a test): "volunteer" and "fish" are verbs, "kidney" and "disc" are not."""
+    inner = getattr(parser, "parser", parser)
+    nlp = getattr(inner, "nlp", None)
+    if nlp is None:
+        return None
+    cached = getattr(inner, "_verbs", None)
+    if cached is None:
+        try:
+            cached = frozenset(nlp.get_pipe("lemmatizer").lookups.get_table("lemma_index")["verb"])
+        except (KeyError, ValueError, AttributeError):
+            cached = frozenset()
+        inner._verbs = cached
+    return cached or None
+
+
 class InContext:
     """A parser for texts cut or reworded from sentences already parsed (a clause, a claim's wording).
 
