@@ -79,6 +79,7 @@ def introduction(sentence: str) -> list[str] | None:
 
 _COUNTED = re.compile(rf"(?i)(?:\d+|{corrections.WORD_NUMBERS})\s+[a-z]+s")
 _HERE = re.compile(r"(?i)^([a-z][\w-]*)\s+here$")
+_SPANS = frozenset("second min minute hr hour day night week weekend month yr year decade time".split())
 
 
 def terse(sents: list[Sentence]) -> dict[int, str]:
@@ -93,12 +94,17 @@ def terse(sents: list[Sentence]) -> dict[int, str]:
     no such shape."""
     notes = [n for n, s in enumerate(sents) if _verbless(s)]
     said = {n: [p for p in _top_level_commas(sents[n].text) if p] for n in notes}
+    # a count of people or things that opens a verbless sentence is had, whatever else the turn says:
+    # "two kids, alfie (6) and rosa (3)" -> "I have two kids, alfie (6) and rosa (3)."
+    counted = {n: f"I have {sents[n].text.rstrip(' .!')}." for n in notes
+               if said[n] and _COUNTED.fullmatch(said[n][0]) and sents[n].tokens[0].pos == "NUM"
+               and said[n][0].split()[-1].lower().rstrip("s") not in _SPANS}  # "two weeks." is no possession
     # one note holding both an age and a job is shape enough: "- 38, tax manager at a family office"
     both = any(any(lx.AGE.fullmatch(p) for p in ps) and any(_job_note(p.split()) for p in ps) for ps in said.values())
     if len(notes) < 2 and not both:
-        return {}
+        return counted
     if not any(lx.AGE.fullmatch(p) or _job_note(p.split()) for ps in said.values() for p in ps):
-        return {}
+        return counted
     out, stated = {}, 0
     for n in notes:
         # a word the parser calls a place, a name or a modifier is no job and no name: "Leicester.", "late here"
@@ -107,7 +113,7 @@ def terse(sents: list[Sentence]) -> dict[int, str]:
         if any(full):
             out[n] = " ".join(f or f"{p}." for f, p in zip(full, said[n]))
             stated += len(said[n])  # every note of a sentence said in full counts, as written or not
-    return out if len(notes) >= 2 or stated >= 2 else {}  # two notes, or one holding two things said in full
+    return out if len(notes) >= 2 or stated >= 2 else counted  # two notes, or one holding two things said in full
 
 
 def _job_note(words: list[str]) -> bool:
