@@ -961,3 +961,11 @@ def test_a_real_verb_after_i_stays_a_verb():
 def test_a_count_of_people_opening_a_verbless_sentence_is_had():
     assert "User has two kids, alfie (6) and rosa (3)." in texts("so im gemma, 34. two kids, alfie (6) and rosa (3). we're selling the house")
     assert not any(t.startswith("User has two weeks") for t in texts("two weeks. then we moved to leeds"))
+
+
+def test_a_lowercase_name_the_lexicon_does_not_know_is_someone_a_pronoun_can_stand_for():
+    from kenning.lifecycle.extraction.people import lowercase_name
+
+    p = default_parser()
+    assert [lowercase_name(w, p) for w in ("rory", "kasia", "dev", "she", "kidney", "photos")] == [True, True, True, False, False, False]
+    assert "Rory's actually 7 since tuesday." in texts("oh and i said rory was 6, he's actually 7 since tuesday")

@@ -159,7 +159,7 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
         if used:  # "it's a white transit" after "bought a new van": said of the van
             piece, sent = said, parser.parse([said])[0][0]
         clause = read(sent, others=state.others)
-        named = [n for n in people.named(sent) if n not in addressed]
+        named = [n for n in people.named(sent, parser) if n not in addressed]
         piece = _resolve_it(sent, piece, state)
         if clause.question and not clause.request and not clause.hedged and _declarative(sent):
             clause = replace(clause, question=False, hedged=True)  # "going freelance, or maybe contracting?"
@@ -251,7 +251,7 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
             many = people.plural(who)
             rest = re.sub(r"^'ve\b", " have" if many else " has", re.sub(r"^'re\b", " are" if many else " is", text[m.end(1) :]))
             text = text[: m.start(1)] + who + rest
-        elif not first_person(text) and not _names_person(clause) and not _sets_users(text, state):
+        elif not first_person(text) and not _names_person(clause, state.parser or default_parser()) and not _sets_users(text, state):
             return []  # (but "the landlord raised the rent to £720" sets the user's rent)
     if clause.subject == "none" and not (clause.request or clause.question):
         lead = ellipsis.dropped_subject(sent)
@@ -447,9 +447,10 @@ def _lower_first(text: str) -> str:
     return text[:1].lower() + text[1:] if text[:2].istitle() else text
 
 
-def _names_person(clause: Clause) -> bool:
-    """A subject with a name in it: "Jo", "the wife, Carol,"."""
-    return any(w[:1].isupper() and w != "I" for w in clause.subject_text.split())
+def _names_person(clause: Clause, parser: Parser | None = None) -> bool:
+    """A subject with a name in it: "Jo", "the wife, Carol,", "dev" (a name typed in lowercase)."""
+    words = clause.subject_text.split()
+    return any(w[:1].isupper() and w != "I" for w in words) or (len(words) == 1 and people.lowercase_name(words[0], parser))
 
 
 def _hedge(text: str, clause: Clause, index: int) -> list[rules.Claim]:

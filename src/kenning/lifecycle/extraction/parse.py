@@ -139,21 +139,31 @@ class SpacyParser:
         return [out[t] for t in texts]
 
 
+def known_words(parser: Parser) -> frozenset[str] | None:
+    """Every base form the model's lemmatizer knows (WordNet's nouns, verbs, adjectives and adverbs, about
+    83,000), or None for a parser without them. A lowercase subject outside it ("dev", "rory", "kasia") is a name."""
+    return _index(parser, None)
+
+
 def known_verbs(parser: Parser) -> frozenset[str] | None:
     """The base forms the model's lemmatizer knows as verbs (WordNet's, about 8,700), or None for a parser
     without them (a hand-built one in a test): "volunteer" and "fish" are verbs, "kidney" and "disc" are not."""
+    return _index(parser, "verb")
+
+
+def _index(parser: Parser, part: str | None) -> frozenset[str] | None:
     inner = getattr(parser, "parser", parser)
     nlp = getattr(inner, "nlp", None)
     if nlp is None:
         return None
-    cached = getattr(inner, "_verbs", None)
-    if cached is None:
+    cache = inner.__dict__.setdefault("_lexicon", {})
+    if part not in cache:
         try:
-            cached = frozenset(nlp.get_pipe("lemmatizer").lookups.get_table("lemma_index")["verb"])
+            table = nlp.get_pipe("lemmatizer").lookups.get_table("lemma_index")
+            cache[part] = frozenset(table[part]) if part else frozenset(w for k in table.keys() for w in table[k])
         except (KeyError, ValueError, AttributeError):
-            cached = frozenset()
-        inner._verbs = cached
-    return cached or None
+            cache[part] = frozenset()
+    return cache[part] or None
 
 
 class InContext:

@@ -10,12 +10,26 @@ import re
 
 from kenning.lifecycle.extraction import addressee, attributes
 from kenning.lifecycle.extraction import lexicon as lx
-from kenning.lifecycle.extraction.parse import Sentence, Token
+from kenning.lifecycle.extraction.parse import Parser, Sentence, Token, known_words
 
 PRONOUN_SUBJECT = re.compile(r"(?i)^(?:\W*)(he|she|they)\b")
 
 
-def named(sent: Sentence) -> list[str]:
+_PRONOUNS = frozenset("she her hers herself him his himself they them their theirs themselves its itself who whom whose "
+                      "which what that this these those someone somebody everyone everybody anyone nobody".split())
+
+
+def lowercase_name(word: str, parser: Parser | None) -> bool:
+    """Whether a lowercase word is a name typed without its capital ("dev", "rory", "kasia"): no word the
+    model's lexicon knows, no pronoun, relative or filler. Names that are also words ("sam", "will") are missed."""
+    if parser is None or not (word.isalpha() and word.islower() and len(word) >= 3) or word in _PRONOUNS:
+        return False
+    known = known_words(parser)
+    return bool(known) and word not in known and word not in lx.PERSON_NOUNS and word not in lx.FILLER_WORDS \
+        and word not in lx.CLAUSE_ADVERBS and word not in lx.SECOND_PERSON and word not in lx.KIN_NAMES
+
+
+def named(sent: Sentence, parser: Parser | None = None) -> list[str]:
     """Third parties a clause names, in order: "my dad", "Jo", "our neighbours"."""
     out, named = [], set()
     for t in sent.tokens:
@@ -27,6 +41,8 @@ def named(sent: Sentence) -> list[str]:
         elif t.pos == "PROPN" and t.i not in addressee.vocatives(sent) and t.i not in named and (
                 t.ent == "PERSON" or (not t.ent and t.dep == "nsubj" and t.text[:1].isupper() and t.lower != "user")):
             out.append(t.text)  # a name the tagger knows, or an unknown one doing something ("Marek moved back")
+        elif t.dep == "nsubj" and t.tag in ("NN", "NNP") and t.i not in named and lowercase_name(t.text, parser):
+            out.append(t.text)  # "rory was 6", "kasia is not happy": a name typed in lowercase
     return out
 
 
