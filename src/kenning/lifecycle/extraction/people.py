@@ -25,7 +25,8 @@ def lowercase_name(word: str, parser: Parser | None) -> bool:
     if parser is None or not (word.isalpha() and word.islower() and len(word) >= 3) or word in _PRONOUNS:
         return False
     known = known_words(parser)
-    return bool(known) and word not in known and word not in lx.PERSON_NOUNS and word not in lx.FILLER_WORDS \
+    forms = {word, word[:-1] if word.endswith("s") else word, word[:-2] if word.endswith("es") else word}  # "photos"
+    return bool(known) and not forms & known and word not in lx.PERSON_NOUNS and word not in lx.FILLER_WORDS \
         and word not in lx.CLAUSE_ADVERBS and word not in lx.SECOND_PERSON and word not in lx.KIN_NAMES
 
 
