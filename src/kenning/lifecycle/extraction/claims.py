@@ -33,7 +33,7 @@ from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction.clauses import Clause, first_person, opener, read
 from kenning.lifecycle.extraction.normalise import trim
 from kenning.lifecycle.extraction import attributes
-from kenning.lifecycle.extraction.parse import Parser, Sentence, Token, default_parser, known_verbs
+from kenning.lifecycle.extraction.parse import Parser, Sentence, Token, default_parser, known_verb
 from kenning.lifecycle.extraction.turns import turn_pieces
 from kenning.lifecycle.person import third_person
 from kenning.lifecycle.retrieve import terms
@@ -159,7 +159,7 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
         if used:  # "it's a white transit" after "bought a new van": said of the van
             piece, sent = said, parser.parse([said])[0][0]
         clause = read(sent, others=state.others)
-        named = [n for n in people.named(sent, parser) if n not in addressed]
+        named = [n for n in people.named(sent) if n not in addressed]
         piece = _resolve_it(sent, piece, state)
         if clause.question and not clause.request and not clause.hedged and _declarative(sent):
             clause = replace(clause, question=False, hedged=True)  # "going freelance, or maybe contracting?"
@@ -230,7 +230,7 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
     if pointers.reports_earlier(sent):
         return []  # "I said rory was 6 (, he's actually 7)": the user quoting themselves, no claim
     text = piece
-    if _noun_as_verb(sent, state):  # "I carver in Iqaluit", "I lactose intolerant": what the speaker is, "am" left out
+    if _noun_as_verb(sent):  # "I carver in Iqaluit", "I lactose intolerant": what the speaker is, "am" left out
         text = re.sub(r"(?i)\b(I|we)\s+", lambda m: "I'm " if m.group(1).lower() == "i" else "we're ", text, count=1)
     if clause.subject == "other" and not _names_person(clause) and noise.owned_figure(sent):
         clause = replace(clause, subject="thing")  # "pb is 21:40": a lowercase word the tagger took for a name
@@ -251,7 +251,7 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
             many = people.plural(who)
             rest = re.sub(r"^'ve\b", " have" if many else " has", re.sub(r"^'re\b", " are" if many else " is", text[m.end(1) :]))
             text = text[: m.start(1)] + who + rest
-        elif not first_person(text) and not _names_person(clause, state.parser or default_parser()) and not _sets_users(text, state):
+        elif not first_person(text) and not _names_person(clause) and not _sets_users(text, state):
             return []  # (but "the landlord raised the rent to £720" sets the user's rent)
     if clause.subject == "none" and not (clause.request or clause.question):
         lead = ellipsis.dropped_subject(sent)
@@ -363,17 +363,14 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
     return out
 
 
-def _noun_as_verb(sent: Sentence, state: TurnState) -> bool:
+def _noun_as_verb(sent: Sentence) -> bool:
     """Whether the word after "I"/"we" is read as a present-tense verb the lexicon knows no verb of ("I carver in
     Iqaluit", "I lactose intolerant"): a noun or adjective a restored subject was put in front of."""
-    verbs = known_verbs(state.parser or default_parser())
-    if not verbs:
-        return False
     toks = sent.tokens
     for t in toks[:-1]:
         if t.dep == "nsubj" and t.lower in ("i", "we"):
             nxt = toks[t.i + 1]
-            return nxt.tag in ("VBP", "VB") and nxt.pos == "VERB" and nxt.lemma not in verbs and nxt.lower not in verbs and nxt.lower.isalpha()
+            return nxt.tag in ("VBP", "VB") and nxt.pos == "VERB" and nxt.lower.isalpha() and not known_verb(nxt.lemma) and not known_verb(nxt.lower)
     return False
 
 
@@ -447,10 +444,10 @@ def _lower_first(text: str) -> str:
     return text[:1].lower() + text[1:] if text[:2].istitle() else text
 
 
-def _names_person(clause: Clause, parser: Parser | None = None) -> bool:
+def _names_person(clause: Clause) -> bool:
     """A subject with a name in it: "Jo", "the wife, Carol,", "dev" (a name typed in lowercase)."""
     words = clause.subject_text.split()
-    return any(w[:1].isupper() and w != "I" for w in words) or (len(words) == 1 and people.lowercase_name(words[0], parser))
+    return any(w[:1].isupper() and w != "I" for w in words) or (len(words) == 1 and people.lowercase_name(words[0]))
 
 
 def _hedge(text: str, clause: Clause, index: int) -> list[rules.Claim]:

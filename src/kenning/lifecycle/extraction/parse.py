@@ -139,33 +139,6 @@ class SpacyParser:
         return [out[t] for t in texts]
 
 
-def known_words(parser: Parser) -> frozenset[str] | None:
-    """Every base form the model's lemmatizer knows (WordNet's nouns, verbs, adjectives and adverbs, about
-    83,000), or None for a parser without them. A lowercase subject outside it ("dev", "rory", "kasia") is a name."""
-    return _index(parser, None)
-
-
-def known_verbs(parser: Parser) -> frozenset[str] | None:
-    """The base forms the model's lemmatizer knows as verbs (WordNet's, about 8,700), or None for a parser
-    without them (a hand-built one in a test): "volunteer" and "fish" are verbs, "kidney" and "disc" are not."""
-    return _index(parser, "verb")
-
-
-def _index(parser: Parser, part: str | None) -> frozenset[str] | None:
-    inner = getattr(parser, "parser", parser)
-    nlp = getattr(inner, "nlp", None)
-    if nlp is None:
-        return None
-    cache = inner.__dict__.setdefault("_lexicon", {})
-    if part not in cache:
-        try:
-            table = nlp.get_pipe("lemmatizer").lookups.get_table("lemma_index")
-            cache[part] = frozenset(table[part]) if part else frozenset(w for k in table.keys() for w in table[k])
-        except (KeyError, ValueError, AttributeError):
-            cache[part] = frozenset()
-    return cache[part] or None
-
-
 class InContext:
     """A parser for texts cut or reworded from sentences already parsed (a clause, a claim's wording).
 
@@ -242,6 +215,27 @@ def known_verb(word: str) -> bool:
     took for one ("moved to glasgow") is not; True when the model has no such table."""
     verbs = _verbs()
     return verbs is None or word.lower() in verbs
+
+
+def known_word(word: str) -> bool:
+    """Whether the model's lemmatiser lists ``word`` (or its singular) as the base form of any word (WordNet's
+    nouns, verbs, adjectives and adverbs, about 83,000): a lowercase subject that is not ("rory", "kasia") is a
+    name typed without its capital; True when the model has no such table."""
+    words = _words()
+    if words is None:
+        return True
+    w = word.lower()
+    return bool({w, w[:-1] if w.endswith("s") else w, w[:-2] if w.endswith("es") else w} & words)
+
+
+@functools.cache
+def _words() -> frozenset[str] | None:
+    parser = default_parser()
+    try:
+        table = parser.nlp.get_pipe("lemmatizer").lookups.get_table("lemma_index")  # type: ignore[attr-defined]
+        return frozenset(w for part in table.keys() for w in table[part])
+    except (AttributeError, KeyError):
+        return None
 
 
 @functools.cache

@@ -10,7 +10,7 @@ import re
 
 from kenning.lifecycle.extraction import addressee, attributes
 from kenning.lifecycle.extraction import lexicon as lx
-from kenning.lifecycle.extraction.parse import Parser, Sentence, Token, known_words
+from kenning.lifecycle.extraction.parse import Sentence, Token, known_word
 
 PRONOUN_SUBJECT = re.compile(r"(?i)^(?:\W*)(he|she|they)\b")
 
@@ -19,18 +19,16 @@ _PRONOUNS = frozenset("she her hers herself him his himself they them their thei
                       "which what that this these those someone somebody everyone everybody anyone nobody".split())
 
 
-def lowercase_name(word: str, parser: Parser | None) -> bool:
+def lowercase_name(word: str) -> bool:
     """Whether a lowercase word is a name typed without its capital ("dev", "rory", "kasia"): no word the
     model's lexicon knows, no pronoun, relative or filler. Names that are also words ("sam", "will") are missed."""
-    if parser is None or not (word.isalpha() and word.islower() and len(word) >= 3) or word in _PRONOUNS:
+    if not (word.isalpha() and word.islower() and len(word) >= 3) or word in _PRONOUNS:
         return False
-    known = known_words(parser)
-    forms = {word, word[:-1] if word.endswith("s") else word, word[:-2] if word.endswith("es") else word}  # "photos"
-    return bool(known) and not forms & known and word not in lx.PERSON_NOUNS and word not in lx.FILLER_WORDS \
+    return not known_word(word) and word not in lx.PERSON_NOUNS and word not in lx.FILLER_WORDS \
         and word not in lx.CLAUSE_ADVERBS and word not in lx.SECOND_PERSON and word not in lx.KIN_NAMES
 
 
-def named(sent: Sentence, parser: Parser | None = None) -> list[str]:
+def named(sent: Sentence) -> list[str]:
     """Third parties a clause names, in order: "my dad", "Jo", "our neighbours"."""
     out, named = [], set()
     for t in sent.tokens:
@@ -42,7 +40,7 @@ def named(sent: Sentence, parser: Parser | None = None) -> list[str]:
         elif t.pos == "PROPN" and t.i not in addressee.vocatives(sent) and t.i not in named and (
                 t.ent == "PERSON" or (not t.ent and t.dep == "nsubj" and t.text[:1].isupper() and t.lower != "user")):
             out.append(t.text)  # a name the tagger knows, or an unknown one doing something ("Marek moved back")
-        elif t.dep == "nsubj" and t.tag in ("NN", "NNP") and t.i not in named and lowercase_name(t.text, parser):
+        elif t.dep == "nsubj" and t.tag in ("NN", "NNP") and t.i not in named and lowercase_name(t.text):
             out.append(t.text)  # "rory was 6", "kasia is not happy": a name typed in lowercase
     return out
 

@@ -1,0 +1,53 @@
+"""Roles: the people in a role of the user's life a claim names, read off the parse by the table's person rows
+(``rows.TABLE``, ``person=True``): "User's manager Sarah", "User's new boss is Pedro", "new doctor is Dr
+Okonjo". The value is the name, so a new name in the same role is a new value of the same attribute.
+"""
+
+from __future__ import annotations
+
+from kenning.lifecycle.extraction.parse import Sentence, Token
+from kenning.lifecycle.extraction.rows import TABLE, Fact
+
+
+def name_beside(sent: Sentence, noun: Token) -> Token | None:
+    """The name said right after a noun for someone: "Marek" in "my friend Marek"."""
+    return next((c for c in sent.children(noun.i) if c.dep in ("appos", "npadvmod", "compound") and c.pos == "PROPN" and c.i == noun.i + 1), None)
+
+
+_TITLES = frozenset({"dr", "doctor", "mr", "mrs", "ms", "miss", "prof"})
+
+
+def roles(sent: Sentence) -> list[Fact]:
+    """The people in a role of the user's life a clause names ("User's manager Sarah is strict", "User's new
+    boss is Pedro", "new doctor is Dr Okonjo"): facts of the table's person rows, valued by the name."""
+    out = []
+    for attr in (a for a in TABLE if a.person):
+        for n in (t for t in sent.tokens if t.lemma in attr.nouns or t.lower in attr.nouns):
+            owner = next((c for c in sent.children(n.i) if c.dep in ("poss", "det")), None)
+            if owner is not None and owner.lemma not in ("user", "my", "our", "their", "new"):
+                continue  # "Jo's boss", "the doctor": not the user's own
+            name = _role_name(sent, n)
+            if name:
+                out.append(Fact("user", attr, name.lower()))
+                break
+    return out
+
+
+def _role_name(sent: Sentence, noun: Token) -> str:
+    """The name given to someone in a role: beside the noun ("manager Sarah", "manager sarah"), or what the
+    noun is ("boss is Pedro", "gp is dr patel"); never a description ("is a nightmare", "is strict")."""
+    beside = name_beside(sent, noun)
+    if beside is not None:
+        return beside.text
+    if noun.dep == "compound" and noun.head == noun.i + 1 and sent.tokens[noun.head].pos in ("PROPN", "NOUN"):
+        return sent.tokens[noun.head].text  # "manager sarah": the parser hangs the role on the name
+    be = sent.tokens[noun.head]
+    if noun.dep != "nsubj" or be.lemma != "be":
+        return ""
+    comp = next((c for c in sent.children(be.i) if c.dep in ("attr", "acomp")), None)
+    if comp is None:
+        return ""
+    titled = comp.i > 0 and sent.tokens[comp.i - 1].lower.rstrip(".") in _TITLES
+    kids = sent.children(comp.i)
+    plain = comp.pos in ("PROPN", "NOUN") and not any(c.dep in ("det", "amod", "poss") for c in kids)
+    return comp.text if titled or plain else ""
