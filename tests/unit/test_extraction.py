@@ -920,12 +920,6 @@ def test_a_retraction_after_ok_is_still_a_pointer():
     assert pointer_topic(sent) == "the budget"
 
 
-@pytest.mark.parametrize("text", ["update on the food front: started eating fish again", "quick update: we moved to leeds"])
-def test_a_heading_before_a_colon_does_not_swallow_the_clause(text):
-    got = texts(text)
-    assert len(got) == 1 and got[0].startswith("User ") and ":" not in got[0], got
-
-
 def test_a_spelling_is_an_instruction_that_respells_a_near_word_only():
     got = claims("oh sorry autocorrect got me the other day, it's caitlin with a c")
     assert len(got) == 1 and got[0].metadata.get("spelling") and got[0].metadata.get("correct_to") == "caitlin"

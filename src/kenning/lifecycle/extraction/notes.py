@@ -304,23 +304,3 @@ def read(sent: Sentence) -> list[str] | None:
     if any(k == "verb" and (n == 0 or _speaks_to(p)) for n, (p, k) in enumerate(zip(parts, kinds))):
         return None  # "tell me a joke, I need cheering up": an order, not a note
     return [_said(p, k) for p, k in zip(parts, kinds)]
-
-
-def headed(sents: list[Sentence]) -> dict[int, str]:
-    """Sentences that open with a heading before a colon ("update on the food front: started eating fish again",
-    "quick update: we moved"), said as two sentences so the heading, with no verb, cannot swallow the clause
-    after it; a heading that is the subject of what follows ("Allergies: peanuts") has no clause after it."""
-    out: dict[int, str] = {}
-    for n, s in enumerate(sents):
-        colon = next((t.i for t in s.tokens if t.text == ":" and 0 < t.i <= 6), None)
-        if colon is None:
-            continue
-        head, tail = s.tokens[:colon], s.tokens[colon + 1 :]
-        if any(_is_verb(t) or t.pos == "NUM" for t in head) or len(tail) < 3 or not any(_is_verb(t) for t in tail):
-            continue
-        out[n] = f"{_text(list(head))}. {_text(list(tail))}"
-    return out
-
-
-def _is_verb(t: Token) -> bool:
-    return t.pos in ("VERB", "AUX")

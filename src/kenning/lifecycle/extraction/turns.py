@@ -69,7 +69,6 @@ def turn_pieces(parser: Parser, text: str) -> Pieces:
     cut = [one for s in spoken for one in (notes.introduction(s) or [s])]
     parsed_sentences = [s for doc in parser.parse(cut) for s in doc] if cut else []
     # "chef. nights. 2 kids.", then "plumber in barnsley, drive a transit": notes about the speaker, said in full
-    parsed_sentences = _again(parser, parsed_sentences, notes.headed(parsed_sentences))
     parsed_sentences = _again(parser, parsed_sentences, notes.terse(parsed_sentences))
     parsed_sentences = _again(parser, parsed_sentences, {n: " ".join(said) for n, s in enumerate(parsed_sentences) if (said := notes.read(s))})
     parser = InContext(parser, parsed_sentences)  # clauses and wordings cut from this turn
