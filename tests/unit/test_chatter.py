@@ -90,12 +90,12 @@ def _turn_memories(system: kenning.Kenning, text: str) -> list[str]:
 def test_write_path_leaves_out_small_talk_and_keeps_the_facts(tmp_path, minilm):
     system = kenning.open(f"sqlite:///{tmp_path / 'k.db'}", embedder=minilm)
     try:
-        texts = _turn_memories(system, "i'm a plumber in leeds and my daughter mia is 7. cheers for the chat, have a lovely evening!")
+        texts = _turn_memories(system, "i'm a plumber in leeds and my daughter mia is 7. i've got loads of gossip for you")
         audit = system.ctx.store.audit(system.scope("t1", "maya").scope)
     finally:
         system.close()
     assert any("plumber" in t for t in texts) and any("mia" in t.lower() for t in texts), texts
-    assert not any("chat" in t.lower() or "evening" in t.lower() for t in texts), texts
+    assert not any("gossip" in t.lower() for t in texts), texts
     # what was left out is accounted for: a NOOP with the chatter reason, the claim retired, not lost silently
     assert any(a.op is Op.NOOP and reconcile.CHATTER in (a.reason or "") for a in audit)
 
@@ -106,11 +106,11 @@ def test_without_the_model_every_claim_is_kept(tmp_path, minilm, hash_embedder, 
     embedder = minilm if how == "cutoff" else hash_embedder  # weights for one model never score another's vectors
     system = kenning.open(f"sqlite:///{tmp_path / 'k.db'}", embedder=embedder, settings=settings)
     try:
-        texts = _turn_memories(system, "i'm a plumber in leeds. cheers for the chat, have a lovely evening!")
+        texts = _turn_memories(system, "i'm a plumber in leeds. i've got loads of gossip for you")
     finally:
         system.close()
     assert any("plumber" in t for t in texts)
-    assert any("chat" in t.lower() or "evening" in t.lower() for t in texts), texts
+    assert any("gossip" in t.lower() for t in texts), texts
 
 
 SCENARIO = """
@@ -118,7 +118,7 @@ name: chatter-runner
 tags: [extraction]
 user: maya
 steps:
-  - say: "i'm a plumber in leeds. cheers for the chat, have a lovely evening!"
+  - say: "i'm a plumber in leeds. i've got loads of gossip for you"
     at: 2026-03-02T20:15:00Z
   - memories:
       claims:
@@ -138,4 +138,4 @@ def test_runner_passes_settings_and_shows_each_memories_step(tmp_path, minilm):
         assert report["metrics"]["claim_recall"] == 1.0
         [texts] = seen
         assert any("plumber" in t for t in texts)
-        assert any("evening" in t.lower() or "chat" in t.lower() for t in texts) is small_talk_kept, texts
+        assert any("gossip" in t.lower() for t in texts) is small_talk_kept, texts

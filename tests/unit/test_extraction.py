@@ -962,3 +962,30 @@ def test_a_lowercase_name_the_lexicon_does_not_know_is_someone_a_pronoun_can_sta
 
     assert [lowercase_name(w) for w in ("rory", "kasia", "dev", "she", "kidney", "photos")] == [True, True, True, False, False, False]
     assert "Rory's actually 7 since tuesday." in texts("oh and i said rory was 6, he's actually 7 since tuesday")
+
+
+
+def test_a_value_asked_about_then_answered_is_a_correction():
+    assert corrections.said_otherwise("oh wait did i tell you thursdays for physio? its tuesdays, always has been") == ("thursdays", ["tuesdays"])
+    assert corrections.said_otherwise("did i tell you about my new job? its great") is None, "no value of the same shape said"
+    got = claims("oh wait did i tell you thursdays for physio? its tuesdays")
+    assert [c.metadata.get("contrast_old") for c in got] == ["thursdays"] and got[0].metadata.get("pointer"), got
+
+
+@pytest.mark.parametrize("text", ["always has been lol", "i do", "she will"])
+def test_a_bare_auxiliary_says_nothing_of_its_own(text):
+    assert texts(text) == []
+
+
+def test_an_auxiliary_with_a_complement_still_says_something():
+    assert texts("i have two kids") == ["User has two kids."]
+
+
+@pytest.mark.parametrize("text", ["have a lovely evening!", "cheers for the chat, have a lovely evening!", "enjoy the rest of your weekend"])
+def test_a_wish_for_the_other_speakers_time_is_no_claim(text):
+    assert texts(text) == []
+
+
+def test_a_time_had_or_planned_is_still_said():
+    assert texts("I had a lovely evening with mum") == ["User had a lovely evening with mum."]
+    assert texts("we'll have a nice weekend in york")

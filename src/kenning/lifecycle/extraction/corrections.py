@@ -228,11 +228,20 @@ _SAID = re.compile(
 )
 
 
+# or asked about, then answered: "did i tell you thursdays for physio? its tuesdays"
+_ASKED = re.compile(
+    r"(?i)\bdid\s+i\s+(?:say|tell\s+(?:you|u)|write|put\s+down|mention)\b(?P<said>[^.;!?]{1,60}?)\?+[\s,;-]*"
+    r"(?:(?:no|nope|sorry|oops|wrong)\b[\s,!-]*)*(?:it'?s|its|it\s+is|it\s+was|that'?s|thats|it\s+should\s+be)\s+"
+    r"(?:actually\s+)?(?:a\s+|the\s+)?(?P<new>[\w£$€:.,-]+)"
+)
+
+
 def said_otherwise(text: str) -> tuple[str, list[str]] | None:
     """A value the speaker said before, set against what is actually so: "earlier i said 10 years at the
-    Crown, its actually 12" -> ("10", ["12"]). The old value is the last word of the same shape as the new one
-    in what was said; None when there is none."""
-    m = _SAID.search(text)
+    Crown, its actually 12" -> ("10", ["12"]), "did i tell you thursdays? its tuesdays" -> ("thursdays",
+    ["tuesdays"]). The old value is the last word of the same shape as the new one in what was said; None
+    when there is none."""
+    m = _SAID.search(text) or _ASKED.search(text)
     if m is None:
         return None
     new = m.group("new").rstrip(".,")
@@ -245,8 +254,8 @@ def said_otherwise(text: str) -> tuple[str, list[str]] | None:
 
 def says_said(piece: str, old: str) -> bool:
     """Whether ``piece`` is the part of a said-otherwise contrast that says what was said ("told you plot 14",
-    cut from "told you plot 14 but it's actually 41")."""
-    said = re.search(rf"(?i){_SAYING}", piece)
+    cut from "told you plot 14 but it's actually 41"; "did i tell you thursdays?")."""
+    said = re.search(rf"(?i){_SAYING}|\bdid\s+i\s+(?:say|tell\s+(?:you|u)|write|put\s+down|mention)\b", piece)
     return said is not None and re.search(rf"(?i)(?<!\w){re.escape(old)}(?!\w)", piece[said.end():]) is not None
 
 

@@ -37,7 +37,7 @@ def between_friends(clause: Clause, sent: Sentence) -> bool:
     """Whether the clause is one of the shapes above."""
     return (encourages(clause, sent) or offers(clause, sent) or proposes(sent) or asks_past(clause, sent)
             or formula(sent) or resolves(clause, sent) or assures(clause, sent) or awaits_news(clause, sent)
-            or misagrees(clause, sent) or minds_the_other(clause, sent))
+            or misagrees(clause, sent) or minds_the_other(clause, sent) or wishes(sent))
 
 
 def _root(sent: Sentence) -> Token | None:
@@ -110,6 +110,33 @@ def formula(sent: Sentence) -> bool:
     if first.lower == "take":
         return any(c.lower == "care" and c.dep == "dobj" for c in sent.children(first.i)) and not any(c.dep == "prep" for c in sent.children(first.i))
     return first.lower in _FORMULAS
+
+
+def wishes(sent: Sentence) -> bool:
+    """A wish for the other's time, its subject left out (or put back as "I" when the turn was cut):
+    "have a lovely evening!", "enjoy your weekend". "I had a lovely evening" is news, and "we'll have a
+    nice weekend" a plan: a wish is in the present, with no auxiliary."""
+    root = _root(sent)
+    if root is None or root.lemma not in ("have", "enjoy") or root.tag not in ("VB", "VBP"):
+        return False
+    kids = sent.children(root.i)
+    if any(c.dep in ("aux", "neg") or c.dep == "nsubj" and c.lower != "i" for c in kids):
+        return False
+    return any(c.dep == "dobj" and _wished(sent, c) for c in kids)
+
+
+# a stretch of time one wishes the other well for: "have a lovely evening", "enjoy your weekend"
+_WISH_TIMES = frozenset({"day", "evening", "night", "weekend", "week", "morning", "afternoon", "time", "trip", "holiday", "one", "rest"})
+_WISH_WORDS = frozenset({"good", "great", "lovely", "nice", "wonderful", "fab", "fantastic", "brilliant", "amazing", "safe", "happy",
+                         "relaxing", "restful", "blessed", "your"})
+
+
+def _wished(sent: Sentence, obj: Token) -> bool:
+    """Whether ``obj`` is a time wished well: a time word with a wish word or "your" before it ("the rest
+    of your weekend" through its "of")."""
+    if obj.lemma == "rest":
+        obj = next((g for c in sent.children(obj.i) if c.lower == "of" for g in sent.children(c.i) if g.dep == "pobj"), obj)
+    return obj.lemma in _WISH_TIMES and any(c.lower in _WISH_WORDS for c in sent.children(obj.i))
 
 
 def resolves(clause: Clause, sent: Sentence) -> bool:

@@ -33,6 +33,8 @@ def is_noise(clause: Clause, sent: Sentence) -> bool:
         return True
     if rules.is_small_talk(clause.text):
         return True
+    if elliptical(sent):
+        return True  # "always has been", "I do": the verb of what was said before, nothing of its own
     if presents(sent):
         return True  # "here's my week", "heres the plan for saturday": what follows is the news, not this
     if signs_off(sent):
@@ -292,6 +294,18 @@ def described(sent: Sentence) -> bool:
     return root.pos in ("NOUN", "PRON") and any(
         c.dep == "relcl" and any(g.dep == "nsubj" and g.lower in ("i", "we") for g in sent.children(c.i)) for c in sent.children(root.i)
     )
+
+
+_BARE = frozenset({"nsubj", "aux", "auxpass", "advmod", "neg", "punct", "intj", "discourse", "cc"})
+
+
+def elliptical(sent: Sentence) -> bool:
+    """A clause that is only the auxiliary of something said before: "always has been", "I do", "she
+    will", a root of be/have/do or a modal with nothing beside its subject, auxiliaries and adverbs."""
+    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
+    if root is None or root.lemma not in ("be", "have", "do", "will", "would", "can", "could", "should"):
+        return False
+    return all(t.i == root.i or (t.head == root.i and t.dep in _BARE) for t in sent.tokens)
 
 
 def fragment(sent: Sentence) -> bool:
