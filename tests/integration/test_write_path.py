@@ -270,6 +270,10 @@ def test_what_was_said_last_is_looked_up_in_the_speakers_own_scope_only(real_sys
         ("my rent is £650 a month", "the new landlord put the rent up to £720 from june", "720", "650"),
         ("my salary is 38k", "they bumped my salary up to 42k after the review", "42k", "38k"),
         ("my number is 0803 555 0142", "please change my number, the old line was stolen. New one is 0706 555 0198", "0198", "0142"),
+        # a date, month and day, changed whole; the thing named with "the" is the user's one said before
+        ("my viva is april 18, so march is going to be hell", "the viva got pushed to may 9", "viva is may 9", "april 18"),
+        # moved to another day and part of the day with no thing named: the one memory holding a day changes
+        ("I do the Tuesday morning at the charity shop on Main Street", "they've moved me to Fridays, afternoons", "Friday afternoons at the charity", "Tuesday"),
     ],
 )
 def test_another_value_of_the_same_shape_said_as_a_change_rewrites_the_old_memory(real_system, first, then, now_held, gone):
@@ -284,6 +288,8 @@ def test_another_value_of_the_same_shape_said_as_a_change_rewrites_the_old_memor
         ("I swim on tuesdays at the leisure centre", "I have pottery fridays now"),  # nothing shared: a new habit
         ("I have physio tuesdays for my back", "my physio might move to fridays"),  # a hedge changes nothing
         ("I have physio tuesdays and yoga thursdays", "my sister has physio fridays now"),  # someone else's
+        # moved to a day with nothing shared, and two memories hold a day: which one moved is not known
+        ("I swim on tuesdays. I have pottery on thursdays", "they've moved me to fridays"),
     ],
 )
 def test_a_value_of_the_same_shape_without_a_shared_thing_or_said_as_a_maybe_changes_nothing(real_system, first, then):

@@ -187,7 +187,7 @@ def _kept(candidate: Memory, text: str, target: str) -> bool:
         need = slots.distinctive(candidate.text)
     need -= {str(candidate.metadata.get("contrast_old", "")).lower()}
     have = slots.distinctive(text) | slots.distinctive(target)
-    return all(t in have or any(h.startswith(t) and h[len(t):].isalpha() for h in have) for t in need)
+    return all(t in have or t.rstrip("s") in have or any(h.startswith(t) and h[len(t):].isalpha() for h in have) for t in need)
 
 
 def _target_text(shown: Mapping[str, Memory], decision: Decision) -> str:
@@ -229,17 +229,17 @@ def plan(
     if decision.op is Op.UPDATE:
         assert target is not None
         text = decision.text or candidate.text
+        # a correction fixes a value of the target, and a rewrite of the target's words is the target changed:
+        # either keeps the target's kind and weight
+        kept = decision.reason in (CORRECTED, RELATION) or text != candidate.text
         new = candidate.evolve(
             id=new_id("mem"),
             text=text,
             embedding=candidate.embedding if text == candidate.text else embed(text),
             status=Status.ACTIVE,
             supersedes=(target.id,),
-            # a correction fixes a value of the target; it keeps the target's kind and weight
-            kind=target.kind if decision.reason in (CORRECTED, RELATION) else candidate.kind,
-            importance=max(candidate.importance, target.importance)
-            if candidate.kind is target.kind or decision.reason in (CORRECTED, RELATION)
-            else candidate.importance,
+            kind=target.kind if kept else candidate.kind,
+            importance=max(candidate.importance, target.importance) if candidate.kind is target.kind or kept else candidate.importance,
             sensitivity=safety.sensitivity_of(text) if text != candidate.text else candidate.sensitivity,
             # a rewrite of the target ("… with their ex-girlfriend Roisin") holds words of both turns: it cites both
             source_refs=tuple(dict.fromkeys((*target.source_refs, *candidate.source_refs))) if text != candidate.text else candidate.source_refs,

@@ -28,10 +28,18 @@ MOVED = re.compile(
     r"(?:\s+(?!to\b)[\w'-]+){0,3}?\s+(?:back\s+|forward\s+|up\s+|down\s+)?(?:to|till|until|for)\b|"
     r"\b(?:up|down)\s+to\b"
 )
+# a change to another day or time said as such, which names no thing: "they've moved me to Fridays", "now I switch to evening"
+_MOVED_TO = re.compile(r"(?i)\b(?:moved|move|pushed|push|changed|change|switched|switch|shifted|shift|rescheduled|reschedule)\b(?:\s+(?!to\b)[\w'-]+){0,3}?\s+(?:back\s+|forward\s+)?to\b")
+_WHEN = frozenset({"date", "weekday", "time", "daypart"})
+_DAY_OF = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)?\b")
 # the shapes corrections know (weekday, time, day of the month), with a code and a number that keeps its
 # thousands separator and unit ("2,550", "30mg", "14k")
+_MONTH = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
 SHAPES = {
+    # a date, month and day in either order: "april 18", "18th of april", "9 may"
+    "date": re.compile(rf"(?i)\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}\b"),
     **{k: corrections.SHAPES[k] for k in ("weekday", "time", "ordinal")},
+    "daypart": re.compile(r"(?i)\b(?:mornings?|afternoons?|evenings?|nights?|lunchtimes?)\b"),
     "code": re.compile(r"\b[A-Za-z]{1,5}-?\d{1,3}[A-Za-z]?\b"),
     "number": re.compile(
         rf"(?i)(?<![\w:.,-])[£$€]?(?:\d{{1,3}}(?:,\d{{3}})+|\d+(?:\.\d+)?)(?:k|mg|mcg|g|kg|ml|km|mi|lbs?|%)?(?![\w:-])"
@@ -39,7 +47,8 @@ SHAPES = {
     ),
 }
 _USERS_THING = re.compile(r"(?i)\b(?:the\s+)?user's\s+([a-z][\w-]{3,})")
-_ORDER = ("weekday", "time", "ordinal", "code", "number")  # a time's or a code's digits are no number of their own
+_THE_THING = re.compile(r"^(?:The|the)\s+([a-z][\w-]{3,})\b")
+_ORDER = ("date", "weekday", "time", "daypart", "ordinal", "code", "number")  # a date's, time's or code's digits are no number of their own
 
 
 def _values(text: str) -> dict[str, list[re.Match[str]]]:
@@ -78,8 +87,12 @@ def value_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | N
         return None
     who = _whom(candidate)
     owned = {m.group(1).lower() for m in _USERS_THING.finditer(candidate.text)}  # "…upped the user's citalopram to 30mg"
+    owned |= {m.group(1).lower() for m in _THE_THING.finditer(candidate.text)}  # "the defense got pushed to may 9": the one said before
     fallback: Decision | None = None
-    for old in _said_before(candidate, ranked):
+    before = _said_before(candidate, ranked)
+    moved_to = bool(_MOVED_TO.search(candidate.text))
+    sole = _holders(candidate, before, [k for k in mine if k in _WHEN]) if moved_to else {}
+    for old in before:
         if old.kind is Kind.PROCEDURE or set(old.source_refs) & set(candidate.source_refs):
             continue  # a standing rule, or said in the same turn (no change from it)
         theirs_who = _whom(old)
@@ -87,24 +100,49 @@ def value_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | N
         if not theirs_who & who and not its and not (theirs_who == {"user"} and any(re.search(rf"(?i)\b{re.escape(w)}", old.text) for w in owned)):
             continue  # someone else's, unless the candidate names the user's own thing the old memory holds
         theirs = _values(old.text)
+        swaps: list[tuple[re.Match[str], str]] = []  # every value the change gives, in the old memory: "Fridays, afternoons"
+        placed = True
         for shape, (new,) in mine.items():
             held = theirs.get(shape, [])
+            if shape == "ordinal" and not held:  # "pushed back to the 19th" after "booked for march 12th": the day of the date
+                held = [d for m in theirs.get("date", []) if (d := _DAY_OF.search(old.text, m.start(), m.end())) is not None]
             if len(held) > 1:  # "base salary is $58,400 plus a $6,000 stipend": the one said of what the new one is
                 held = [h for h in held if _lead(old.text, h) & _lead(candidate.text, new)]
             if len(held) != 1 or not _same_kind(new.group(0), held[0].group(0), shape):
                 continue
-            if shape != "code" and not _evidence(_without(candidate.text, new), _without(old.text, held[0])):
-                continue
+            if shape != "code" and not _evidence(_without(candidate.text, new), _without(old.text, held[0])) and not (
+                    shape in _WHEN and moved_to and sole.get(shape) == old.id):
+                continue  # no word in common, unless "moved to" a day or time only this memory holds
             if shape == "number" and _other_model(candidate.text, new, old.text, held[0]):
                 continue  # "switched to a pixel 8" gives no new number to "uses iphone 13"
             at = held[0]
-            text = old.text[: at.start()] + corrections.fitted(new.group(0), at.group(0)) + old.text[at.end() :]
-            decision = Decision(Op.UPDATE, old.id, text, CHANGED)
-            if shape == "number" and _placed(old.text, at) != _placed(candidate.text, new):
-                fallback = fallback or decision  # "milking 120 now" is a count: rather "milking 90 friesians" than
-                continue  # the hour of "milking at 6 and 5 every day", if the user said both
+            if any(a.start() < at.end() and at.start() < a.end() for a, _ in swaps):
+                continue
+            swaps.append((at, corrections.fitted(new.group(0), at.group(0))))
+            # "milking 120 now" is a count: rather "milking 90 friesians" than the hour of "milking at 6 and 5 every day"
+            placed = placed and not (shape == "number" and _placed(old.text, at) != _placed(candidate.text, new))
+        if not swaps:
+            continue
+        text = old.text
+        for at, value in sorted(swaps, key=lambda x: -x[0].start()):
+            text = text[: at.start()] + value + text[at.end() :]
+        decision = Decision(Op.UPDATE, old.id, text, CHANGED)
+        if placed:
             return decision
+        fallback = fallback or decision
     return fallback
+
+
+def _holders(candidate: Memory, memories: Sequence[Memory], shapes: Sequence[str]) -> dict[str, str]:
+    """For each shape, the id of the one memory of the candidate's subject said before that holds a value of it,
+    when exactly one does."""
+    who = _whom(candidate)
+    out: dict[str, str] = {}
+    for shape in shapes:
+        ids = [m.id for m in memories if _whom(m) & who and SHAPES[shape].search(m.text) and not set(m.source_refs) & set(candidate.source_refs)]
+        if len(ids) == 1:
+            out[shape] = ids[0]
+    return out
 
 
 # a claim that opens with someone's name, alone or after the relation: "Elin is 5 now", "User's granddaughter Elin is 4"
