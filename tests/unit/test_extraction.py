@@ -989,3 +989,8 @@ def test_a_wish_for_the_other_speakers_time_is_no_claim(text):
 def test_a_time_had_or_planned_is_still_said():
     assert texts("I had a lovely evening with mum") == ["User had a lovely evening with mum."]
     assert texts("we'll have a nice weekend in york")
+
+
+def test_a_bare_verb_of_an_attribute_row_with_a_name_is_the_speakers_not_an_order():
+    assert texts("start at the city council monday") == ["User starts at the city council monday."]
+    assert texts("move to the next question")[0].startswith("User asked"), "no name after the preposition: an order"

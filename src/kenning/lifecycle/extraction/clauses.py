@@ -27,7 +27,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kenning.lifecycle.extraction import corrections, mood
+from kenning.lifecycle.extraction import corrections, mood, rows
 from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction.complements import complement_of, first_person_be
 from kenning.lifecycle.extraction.parse import Parser, Sentence, Token
@@ -254,9 +254,23 @@ def lived(toks: Sequence[Token]) -> bool:
     cannot do for them ("drive a 2015 hilux", "support gor mahia", "ride an e-bike mostly evenings"): the "I"
     left out, not an order. Never when it is said to or for someone ("keep me posted", "teach me to knit")."""
     first = next((t for t in toks if t.lower not in lx.CLAUSE_ADVERBS and t.pos not in ("INTJ", "PUNCT")), None)
-    if first is None or first.lemma not in lx.LIFE_VERBS or first.tag not in ("VB", "VBP"):
+    if first is None or first.tag not in ("VB", "VBP") or first.lemma not in lx.LIFE_VERBS and not _row_verb(toks, first):
         return False
     return not any(t.lower in ("me", "myself", "us", "please", "pls", "plz") or t.lower in lx.SECOND_PERSON for t in toks)
+
+
+# the verbs of the attribute rows with the prepositions that take their value ("start at", "live in", "move to")
+_ROW_VERBS = {(v, p) for a in rows.TABLE for v in a.verbs for p in a.preps}
+
+
+def _row_verb(toks: Sequence[Token], verb: Token) -> bool:
+    """A verb of an attribute row whose preposition takes a name: "start at the city council monday", "live in
+    leeds" (not "move to the next question")."""
+    for prep in (t for t in toks if t.head == verb.i and t.dep == "prep" and (verb.lemma, t.lower) in _ROW_VERBS):
+        obj = next((t for t in toks if t.head == prep.i and t.dep == "pobj"), None)
+        if obj is not None and (obj.pos == "PROPN" or obj.ent in ("GPE", "ORG", "LOC", "FAC")):
+            return True
+    return False
 
 
 def _acts_on_it(sent: Sentence, a: int, b: int) -> bool:
