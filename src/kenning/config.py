@@ -47,6 +47,9 @@ class Settings(BaseSettings):
     chatter_cutoff: float = Field(
         0.6, ge=0.0, le=1.0, description="the offline engine does not store a claim its chit-chat model scores at or above this; 1 keeps all"
     )
+    supersede_cutoff: float = Field(
+        0.6, ge=0.0, le=1.0, description="the offline engine lets a new claim replace an earlier memory its supersession model scores at or above this; 1 never"
+    )
     refresh_cap_per_session: int = Field(1, ge=0, description="last_used_at refreshes per memory per session")
 
     embed_batch: bool | None = Field(

@@ -197,6 +197,23 @@ def test_cli_reports_failures_as_json_with_exit_zero(tmp_path, minilm):
     assert report["metrics"]["checks_passed"] == 1 and report["metrics"]["checks_total"] == 2
 
 
+@pytest.mark.parametrize("setting, problem", [("nope=1", "NAME a Settings field"), ("capacity", "NAME=VALUE"),
+                                              ("chatter_cutoff=lots", "valid number")])
+def test_cli_settings_are_checked_against_the_settings_fields(tmp_path, setting, problem):
+    (tmp_path / "ok.yaml").write_text("name: ok\nsteps:\n  - count_active: {max: 1}\n")
+    result = CliRunner().invoke(eval_cmd, [str(tmp_path), "--json", "-q", "--setting", setting])
+    assert result.exit_code == 2 and problem in result.output, result.output
+
+
+def test_cli_settings_reach_every_scenarios_store(tmp_path, minilm):
+    # a capacity of 1 leaves one active memory of two: the setting is what makes the step fail
+    (tmp_path / "s.yaml").write_text("name: cap\nsteps:\n  - remember: {text: User keeps bees.}\n"
+                                     "  - remember: {text: User plays the oboe.}\n  - maintain: true\n  - count_active: {max: 1}\n")
+    results = [json.loads(CliRunner().invoke(eval_cmd, [str(tmp_path), "--json", "-q", *extra]).output)["metrics"]["checks_passed"]
+               for extra in ([], ["--setting", "capacity=1"])]
+    assert results == [0, 1]
+
+
 # -- extraction checks (``memories``) ------------------------------------------------
 
 

@@ -44,9 +44,12 @@ def _embedder() -> Any:
     default=None,
     help="LoCoMo only: store raw turns (default) or send every turn through add() (beside the raw figures).",
 )
+@click.option("--setting", "settings", multiple=True, metavar="NAME=VALUE",
+              help="Scenarios only: a Settings field every scenario's store gets (e.g. chatter_cutoff=0.5); repeatable.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar on stderr.")
 def eval_cmd(
-    args: tuple[str, ...], as_json: bool, plot_path: str | None, k: int | None, limit: int | None, through: str | None, quiet: bool
+    args: tuple[str, ...], as_json: bool, plot_path: str | None, k: int | None, limit: int | None, through: str | None,
+    settings: tuple[str, ...], quiet: bool,
 ) -> None:
     """Run scenario files (a file, or every *.yaml below a folder), or `locomo PATH` for LoCoMo evidence recall."""
     from kenning.progress import bar
@@ -62,11 +65,31 @@ def eval_cmd(
         raise click.UsageError("expected one scenario PATH, or: locomo PATH_TO/locomo10.json")
     if k is not None or limit is not None or through is not None:
         raise click.UsageError("--k, --limit and --through apply to `kenning eval locomo` only")
+    given = _settings(settings)
     with bar("scenarios", enabled=not quiet) as progress:
-        _scenarios(args[0], as_json, plot_path, progress)
+        _scenarios(args[0], as_json, plot_path, progress, given)
 
 
-def _scenarios(path: str, as_json: bool, plot_path: str | None, progress: Any) -> None:
+def _settings(pairs: tuple[str, ...]) -> dict[str, Any]:
+    """``NAME=VALUE`` pairs checked against the Settings fields, each value validated as that field's type."""
+    from pydantic import TypeAdapter, ValidationError
+
+    from kenning.config import Settings
+
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        field = Settings.model_fields.get(name.strip())
+        if not sep or field is None:
+            raise click.UsageError(f"--setting {pair!r}: expected NAME=VALUE with NAME a Settings field")
+        try:
+            out[name.strip()] = TypeAdapter(field.annotation).validate_python(value.strip())
+        except ValidationError as exc:
+            raise click.UsageError(f"--setting {pair!r}: {exc.errors()[0]['msg']}") from exc
+    return out
+
+
+def _scenarios(path: str, as_json: bool, plot_path: str | None, progress: Any, settings: dict[str, Any] | None = None) -> None:
     from kenning.evals.metrics import format_report
     from kenning.evals.runner import Runner
     from kenning.evals.scenario import load_path
@@ -75,7 +98,7 @@ def _scenarios(path: str, as_json: bool, plot_path: str | None, progress: Any) -
         scenarios = load_path(path)
     except KenningError as exc:
         raise click.UsageError(f"invalid scenario: {exc}") from exc
-    report = Runner(_embedder(), progress=progress).run(scenarios)
+    report = Runner(_embedder(), progress=progress, settings=settings).run(scenarios)
     click.echo(json.dumps(report, indent=2) if as_json else format_report(report))
     if plot_path:
         _plot(lambda: _plot_tags(report, plot_path))

@@ -41,7 +41,7 @@ from typing import Any
 
 from kenning.lifecycle.context import Context
 from kenning.errors import Conflict, LLMError
-from kenning.lifecycle import cascade, extract, extraction, guard, reconcile, secrets
+from kenning.lifecycle import cascade, extract, extraction, guard, reconcile, secrets, supersede
 from kenning.lifecycle.extraction import chatter
 from kenning.lifecycle.reconcile import Neighbour
 from kenning.stores.base import ActiveSetStore, audit_entry, supports
@@ -401,6 +401,8 @@ def reconcile_one(ctx: Context, scope: Scope, memory_id: str, now: datetime) -> 
                     entry = audit_entry(scope, now, Op.NOOP, [cand.id], cand.source.value, DEFERRED)
                     store.apply(scope, Changeset(audit=(entry,)))
                     return Outcome(cand.id, None, None, None, DEFERRED)
+        if pre is None and decision.op is Op.ADD and name == "rules":
+            decision = _superseded(ctx, cand, near) or decision
         decision = reconcile.guard(decision, cand, shown, allow_secrets=ctx.settings.allow_secrets, max_chars=ctx.settings.max_text_chars)
         decision = reconcile.unless_chatter(decision, cand, shown)
         target = shown.get(decision.target_id or "") if decision.op in (Op.UPDATE, Op.DELETE) else None
@@ -417,3 +419,12 @@ def reconcile_one(ctx: Context, scope: Scope, memory_id: str, now: datetime) -> 
             cascade.delete_memories(ctx, scope, [decision.target_id, cand.id], now=now, reason="forget")
         return Outcome(cand.id, decision.op, kept, decision.target_id, decision.reason)
     return None
+
+
+def _superseded(ctx: Context, cand: Memory, near: Sequence[Neighbour]) -> Decision | None:
+    """What the supersession model says the rules' ADD replaces, with the embedder it was trained for, or None."""
+    model, cutoff = supersede.bundled(), ctx.settings.supersede_cutoff
+    if model is None or cutoff >= 1.0 or getattr(ctx.embedder, "model_id", None) != model.model_id:
+        return None
+    old = supersede.replaced(model, cand, near, cutoff)
+    return Decision(Op.UPDATE, old.id, None, supersede.REASON) if old is not None else None
