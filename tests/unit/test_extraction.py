@@ -994,3 +994,10 @@ def test_a_time_had_or_planned_is_still_said():
 def test_a_bare_verb_of_an_attribute_row_with_a_name_is_the_speakers_not_an_order():
     assert texts("start at the city council monday") == ["User starts at the city council monday."]
     assert texts("move to the next question")[0].startswith("User asked"), "no name after the preposition: an order"
+
+
+@pytest.mark.parametrize("text, want", [("from now answer me in korean please", "from now on answer me in korean please"),
+                                        ("two weeks from now i fly", "two weeks from now I fly"),
+                                        ("from now till june im off sugar", "from now till june I'm off sugar")])
+def test_from_now_opening_a_clause_is_from_now_on(text, want):
+    assert normalise(text) == want

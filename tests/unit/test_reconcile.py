@@ -896,3 +896,11 @@ def test_plan_rewrites_each_further_memory_as_a_new_version():
     assert again.supersedes == (other.id,) and again.kind is other.kind
     assert {t.memory_id for t in change.transitions} == {c.id, main.id, other.id}
     assert len(change.audit) == 2
+
+
+def test_one_word_put_in_anothers_place_is_no_duplicate_however_alike():
+    old = mem("Standing instruction: always answer in english.", kind=Kind.PROCEDURE)
+    new = mem("Standing instruction: always answer in korean.", kind=Kind.PROCEDURE, at=T0 + timedelta(days=7), status=Status.PROVISIONAL)
+    assert not reconcile.is_duplicate(new, old, 0.95)
+    again = mem("Standing instruction: always answer the user in english.", kind=Kind.PROCEDURE, at=T0 + timedelta(days=7), status=Status.PROVISIONAL)
+    assert reconcile.is_duplicate(again, old, 0.95), "words added on one side only: the same instruction"

@@ -121,6 +121,8 @@ def is_duplicate(candidate: Memory, other: Memory, cosine: float) -> bool:
         return False
     if not slots.distinctive(candidate.text) <= slots.distinctive(other.text):
         return False
+    if _swapped(candidate.text, other.text):
+        return False  # "always answer in korean" after "always answer in english": one word for another is a change
     a, b = slots_of(candidate), slots_of(other)
     if (a or b) and [(s.key, s.negated) for s in a] != [(s.key, s.negated) for s in b]:
         return False
@@ -152,3 +154,9 @@ def conflicts(new: Slot, old: Slot) -> bool | None:
     if same_value(new.value, old.value):
         return False
     return True
+
+
+def _swapped(a: str, b: str) -> bool:
+    """Whether each text has a content word (by stem) the other lacks: a word put in another's place."""
+    x, y = stems(" ".join(terms(a) - GENERIC)), stems(" ".join(terms(b) - GENERIC))
+    return bool(x - y) and bool(y - x)

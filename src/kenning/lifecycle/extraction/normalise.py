@@ -133,8 +133,13 @@ def normalise(text: str) -> str:
     for pattern, forms in _PHRASAL:
         text = pattern.sub(lambda m: forms[(m.group(2) or "").lower()], text)
     text = _ITS.sub(r"\1t's", text)
+    text = _FROM_NOW.sub(r"\1 on", text)
     return re.sub(r"(?i)(^|[,;.!?]\s*)lets\b", lambda m: f"{m.group(1)}let's", text)
 
+
+# "from now" opening a clause, as learners say "from now on": "from now answer me in korean" (not "two weeks from
+# now", "from now till june")
+_FROM_NOW = re.compile(r"(?i)((?:^|[,;.!?]\s*)from\s+now)(?!\s+(?:on|till|until|to|through|onwards?)\b)(?=\s+[a-z])")
 
 # "its" where no owner can stand: before a number, an article or an adverb of state ("its 07700 900872 now",
 # "its actually 12", "its a white transit")
