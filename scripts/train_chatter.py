@@ -80,6 +80,16 @@ def auc(p: np.ndarray, y: np.ndarray) -> float:
     return float((ranks[pos].sum() - pos.sum() * (pos.sum() + 1) / 2) / max(1, pos.sum() * (~pos).sum()))
 
 
+def collected(sets: list[str], cache: str | None, collect_one) -> dict:
+    """Each set's examples, from the ``cache`` pickle when it exists, else collected (and cached if asked)."""
+    if cache and Path(cache).exists():
+        return {k: v for k, v in pickle.loads(Path(cache).read_bytes()).items() if k in sets}
+    data = {name: collect_one(name) for name in sets}
+    if cache:
+        Path(cache).write_bytes(pickle.dumps(data))
+    return data
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sets", nargs="+", default=["dev", "dev2", "dev3", "dev4", "dev5"])
@@ -90,12 +100,7 @@ def main() -> None:
     if NEVER & set(args.sets):
         ap.error("val/ and test/ are held out: never train on them")
     embedder = MiniLMEmbedder()
-    if args.cache and Path(args.cache).exists():
-        data = {k: v for k, v in pickle.loads(Path(args.cache).read_bytes()).items() if k in args.sets}
-    else:
-        data = {name: collect(embedder, name) for name in args.sets}
-        if args.cache:
-            Path(args.cache).write_bytes(pickle.dumps(data))
+    data = collected(args.sets, args.cache, lambda name: collect(embedder, name))
     for name in args.sets:  # leave one set out
         train = [ex for other, (exs, _) in data.items() if other != name for ex in exs.values()]
         w, b = chatter.fit(np.stack([e["x"] for e in train]), np.array([e["junk"] for e in train], float), l2=args.l2)

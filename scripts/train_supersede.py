@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import pickle
 from pathlib import Path
 
 import numpy as np
@@ -32,6 +31,7 @@ from kenning.evals.scenario import load_path
 from kenning.lifecycle import reconcile, supersede
 from kenning.lifecycle.extraction import chatter
 from kenning.types import Op
+from train_chatter import auc, collected  # the same cache and rank statistic as the chatter model's script
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "tests" / "extraction"
@@ -41,24 +41,24 @@ CUTS = (0.5, 0.6, 0.7, 0.8, 0.9)
 
 def collect(embedder: MiniLMEmbedder, name: str) -> list[dict]:
     """The labelled pairs of one set: {"x", "y", "scenario", "new", "old"}."""
-    pending: list[tuple[object, list]] = []  # (candidate, [(old, x)]) since the last memories step
+    pending: list[tuple[object, list, bool]] = []  # (candidate, [(old, x)], decided by a rule) since the last memories step
     examples: list[dict] = []
     real = reconcile.decide
 
     def decide(candidate, neighbours):
         decision = real(candidate, neighbours)
         if decision.op is Op.ADD:
-            pending.append((candidate, supersede.pairs(candidate, neighbours)))
+            pending.append((candidate, supersede.pairs(candidate, neighbours), False))
         elif decision.op is Op.UPDATE and decision.target_id:  # a change the rules saw: its pair, if eligible
             done = [(old, x) for old, x in supersede.pairs(candidate, neighbours) if old.id == decision.target_id]
-            pending.append((candidate, [(old, x, True) for old, x in done]))
+            pending.append((candidate, done, True))
         return decision
 
     def seen(sc, step, active):
         ids = {m.id for m in active}
         claims, forbid = step.arg["claims"], step.arg.get("forbid", [])
-        for cand, pairs in pending:
-            for old, x, *ruled in pairs:
+        for cand, pairs, ruled in pending:
+            for old, x in pairs:
                 bad = [e for e in forbid if isinstance(e, dict) and checks.satisfies(old, e)]
                 need = [e for e in claims if checks.satisfies(old, e)]
                 if ruled:  # retired by a rule: right unless the scenario still wants what it said
@@ -95,12 +95,7 @@ def main() -> None:
     if NEVER & set(args.sets):
         ap.error("val/, test/ and dev6/ are held out: never train on them")
     embedder = MiniLMEmbedder()
-    if args.cache and Path(args.cache).exists():
-        data = {k: v for k, v in pickle.loads(Path(args.cache).read_bytes()).items() if k in args.sets}
-    else:
-        data = {name: collect(embedder, name) for name in args.sets}
-        if args.cache:
-            Path(args.cache).write_bytes(pickle.dumps(data))
+    data = collected(args.sets, args.cache, lambda name: collect(embedder, name))
     totals = {c: [0, 0] for c in CUTS}
     for name in args.sets:  # leave one set out
         train = [e for other, exs in data.items() if other != name for e in exs]
@@ -110,7 +105,7 @@ def main() -> None:
         w, b = chatter.fit(np.stack([e["x"] for e in train]), np.array([e["y"] for e in train]), l2=args.l2)
         p = 1.0 / (1.0 + np.exp(-(np.stack([e["x"] for e in test]) @ w + b)))
         y = np.array([e["y"] for e in test])
-        line = [f"{name}: {len(test)} pairs, {int(y.sum())} to supersede, AUC {chatter_auc(p, y):.3f}"]
+        line = [f"{name}: {len(test)} pairs, {int(y.sum())} to supersede, AUC {auc(p, y) if 0 < y.sum() < len(y) else float('nan'):.3f}"]
         for c in CUTS:
             right, wrong = int(((p >= c) & (y == 1)).sum()), int(((p >= c) & (y == 0)).sum())
             totals[c][0] += right
@@ -127,12 +122,6 @@ def main() -> None:
     if not args.check:
         supersede.WEIGHTS.write_text(json.dumps(model.to_json()) + "\n")
         print(f"wrote {supersede.WEIGHTS.relative_to(ROOT)}")
-
-
-def chatter_auc(p: np.ndarray, y: np.ndarray) -> float:
-    from train_chatter import auc  # the same rank statistic as the chatter model's estimate
-
-    return auc(p, y) if 0 < y.sum() < len(y) else float("nan")
 
 
 if __name__ == "__main__":

@@ -119,7 +119,8 @@ def phone_value(raw: str) -> str | None:
     return ("+" if raw.strip().startswith("+") else "") + digits
 
 
-_MONTH = r"(?P<m>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+MONTH = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+_MONTH = rf"(?P<m>{MONTH})"
 _DAY = r"(?P<d>[0-3]?\d)(?:st|nd|rd|th)?"
 _DATES = [
     re.compile(rf"(?i)\b{_DAY}\s+(?:of\s+)?{_MONTH}\b"),

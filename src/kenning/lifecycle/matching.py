@@ -156,7 +156,12 @@ def conflicts(new: Slot, old: Slot) -> bool | None:
     return True
 
 
+def content_stems(text: str) -> set[str]:
+    """The stems of ``text``'s words that say something (``GENERIC`` ones left out)."""
+    return stems(" ".join(terms(text) - GENERIC))
+
+
 def _swapped(a: str, b: str) -> bool:
     """Whether each text has a content word (by stem) the other lacks: a word put in another's place."""
-    x, y = stems(" ".join(terms(a) - GENERIC)), stems(" ".join(terms(b) - GENERIC))
+    x, y = content_stems(a), content_stems(b)
     return bool(x - y) and bool(y - x)

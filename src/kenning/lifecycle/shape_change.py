@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from kenning.lifecycle.changes import _NOT_EVIDENCE, _WEAK_MARKER, CHANGE_MARKER, _evidence, _said_before, _subject
 from kenning.lifecycle.extraction import corrections
+from kenning.lifecycle.lexicon import MONTH
 from kenning.lifecycle.matching import CHANGED, GENERIC, Neighbour, stems
 from kenning.lifecycle.retrieve import terms
 from kenning.types import Decision, Kind, Memory, Op, Source
@@ -34,10 +35,9 @@ _WHEN = frozenset({"date", "weekday", "time", "daypart"})
 _DAY_OF = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)?\b")
 # the shapes corrections know (weekday, time, day of the month), with a code and a number that keeps its
 # thousands separator and unit ("2,550", "30mg", "14k")
-_MONTH = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
 SHAPES = {
     # a date, month and day in either order: "april 18", "18th of april", "9 may"
-    "date": re.compile(rf"(?i)\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}\b"),
+    "date": re.compile(rf"(?i)\b{MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{MONTH}\b"),
     **{k: corrections.SHAPES[k] for k in ("weekday", "time", "ordinal")},
     "daypart": re.compile(r"(?i)\b(?:mornings?|afternoons?|evenings?|nights?|lunchtimes?)\b"),
     "code": re.compile(r"\b[A-Za-z]{1,5}-?\d{1,3}[A-Za-z]?\b"),

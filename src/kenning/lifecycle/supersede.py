@@ -19,21 +19,17 @@ effect is in docs/benchmarks.md.
 
 from __future__ import annotations
 
-import json
 import math
 import re
-from collections.abc import Mapping, Sequence
-from functools import lru_cache
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 from kenning.lifecycle import slots
 from kenning.lifecycle.changes import _WEAK_MARKER, CHANGE_MARKER, NAMED_OLD, _evidence, _subject, facts_of
-from kenning.lifecycle.extraction.chatter import MARK, Model, from_json
-from kenning.lifecycle.matching import GENERIC, Neighbour, stems
-from kenning.lifecycle.retrieve import terms
+from kenning.lifecycle.extraction.chatter import MARK, Model, load
+from kenning.lifecycle.matching import Neighbour, content_stems
 from kenning.lifecycle.shape_change import MOVED, _values
 from kenning.types import Kind, Memory, Source, Status
 
@@ -72,13 +68,9 @@ def eligible(candidate: Memory, ranked: Sequence[Neighbour]) -> list[Neighbour]:
     return sorted(out, key=lambda n: -n.cosine)
 
 
-def _distinct(text: str) -> set[str]:
-    return stems(" ".join(terms(text) - GENERIC))
-
-
 def features(candidate: Memory, old: Memory, cosine: float, margin: float) -> np.ndarray:
     """The features of one (candidate, earlier memory) pair, in the order the weights expect."""
-    new_words, old_words = _distinct(candidate.text), _distinct(old.text)
+    new_words, old_words = content_stems(candidate.text), content_stems(old.text)
     shared = len(new_words & old_words) / max(1, min(len(new_words), len(old_words)))
     shapes_new, shapes_old = set(_values(candidate.text)), set(_values(old.text))
     mine, theirs = {f.attribute.name for f in facts_of(candidate)}, {f.attribute.name for f in facts_of(old)}
@@ -126,14 +118,6 @@ def replaced(model: Model, candidate: Memory, ranked: Sequence[Neighbour], cutof
     return old if p >= cutoff else None
 
 
-@lru_cache(maxsize=1)
 def bundled() -> Model | None:
     """The shipped model, or None when the file is missing (reconciliation then adds what no rule decided)."""
-    try:
-        return from_json(json.loads(WEIGHTS.read_text()))
-    except FileNotFoundError:
-        return None
-
-
-def to_json(model: Model) -> Mapping[str, Any]:
-    return model.to_json()
+    return load(WEIGHTS)

@@ -227,7 +227,7 @@ def _mark_chatter(ctx: Context, ex: extract.Extraction, vectors: Any) -> extract
     (an update, a retraction), never as a new one. Only with the embedder the model was trained for."""
     model = chatter.bundled()
     cutoff = ctx.settings.chatter_cutoff
-    if not ex.claims or model is None or cutoff >= 1.0 or getattr(ctx.embedder, "model_id", None) != model.model_id:
+    if not ex.claims or not _fits(ctx, model, cutoff):
         return ex
     claims = []
     for claim, vec in zip(ex.claims, vectors):
@@ -401,7 +401,7 @@ def reconcile_one(ctx: Context, scope: Scope, memory_id: str, now: datetime) -> 
                     entry = audit_entry(scope, now, Op.NOOP, [cand.id], cand.source.value, DEFERRED)
                     store.apply(scope, Changeset(audit=(entry,)))
                     return Outcome(cand.id, None, None, None, DEFERRED)
-        if pre is None and decision.op is Op.ADD and name == "rules":
+        if decision.op is Op.ADD and name == "rules":  # the offline engine's own verdict, not a model's
             decision = _superseded(ctx, cand, near) or decision
         decision = reconcile.guard(decision, cand, shown, allow_secrets=ctx.settings.allow_secrets, max_chars=ctx.settings.max_text_chars)
         decision = reconcile.unless_chatter(decision, cand, shown)
@@ -424,7 +424,13 @@ def reconcile_one(ctx: Context, scope: Scope, memory_id: str, now: datetime) -> 
 def _superseded(ctx: Context, cand: Memory, near: Sequence[Neighbour]) -> Decision | None:
     """What the supersession model says the rules' ADD replaces, with the embedder it was trained for, or None."""
     model, cutoff = supersede.bundled(), ctx.settings.supersede_cutoff
-    if model is None or cutoff >= 1.0 or getattr(ctx.embedder, "model_id", None) != model.model_id:
+    if not _fits(ctx, model, cutoff):
         return None
     old = supersede.replaced(model, cand, near, cutoff)
     return Decision(Op.UPDATE, old.id, None, supersede.REASON) if old is not None else None
+
+
+def _fits(ctx: Context, model: chatter.Model | None, cutoff: float) -> bool:
+    """Whether a shipped model applies: it exists, its cutoff can be reached, and it was trained on the vectors
+    (and cosines) of the embedder in use."""
+    return model is not None and cutoff < 1.0 and getattr(ctx.embedder, "model_id", None) == model.model_id

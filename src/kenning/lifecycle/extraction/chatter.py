@@ -101,13 +101,18 @@ def from_json(data: Mapping[str, Any]) -> Model:
     return Model(str(data["model_id"]), np.asarray(data["weights"], dtype=np.float64), float(data["bias"]), meta)
 
 
-@lru_cache(maxsize=1)
-def bundled() -> Model | None:
-    """The shipped model, or None when the file is missing (the engine then keeps every claim)."""
+@lru_cache(maxsize=None)
+def load(path: Path) -> Model | None:
+    """A model shipped as weights in ``path``, or None when the file is missing."""
     try:
-        return from_json(json.loads(WEIGHTS.read_text()))
+        return from_json(json.loads(path.read_text()))
     except FileNotFoundError:
         return None
+
+
+def bundled() -> Model | None:
+    """The shipped model, or None when the file is missing (the engine then keeps every claim)."""
+    return load(WEIGHTS)
 
 
 def fit(x: np.ndarray, y: np.ndarray, *, l2: float = 1.0, iterations: int = 100) -> tuple[np.ndarray, float]:

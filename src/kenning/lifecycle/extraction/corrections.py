@@ -229,8 +229,9 @@ _SAID = re.compile(
 
 
 # or asked about, then answered: "did i tell you thursdays for physio? its tuesdays"
+_ASKING = r"\bdid\s+i\s+(?:say|tell\s+(?:you|u)|write|put\s+down|mention)\b"
 _ASKED = re.compile(
-    r"(?i)\bdid\s+i\s+(?:say|tell\s+(?:you|u)|write|put\s+down|mention)\b(?P<said>[^.;!?]{1,60}?)\?+[\s,;-]*"
+    rf"(?i){_ASKING}(?P<said>[^.;!?]{{1,60}}?)\?+[\s,;-]*"
     r"(?:(?:no|nope|sorry|oops|wrong)\b[\s,!-]*)*(?:it'?s|its|it\s+is|it\s+was|that'?s|thats|it\s+should\s+be)\s+"
     r"(?:actually\s+)?(?:a\s+|the\s+)?(?P<new>[\w£$€:.,-]+)"
 )
@@ -255,7 +256,7 @@ def said_otherwise(text: str) -> tuple[str, list[str]] | None:
 def says_said(piece: str, old: str) -> bool:
     """Whether ``piece`` is the part of a said-otherwise contrast that says what was said ("told you plot 14",
     cut from "told you plot 14 but it's actually 41"; "did i tell you thursdays?")."""
-    said = re.search(rf"(?i){_SAYING}|\bdid\s+i\s+(?:say|tell\s+(?:you|u)|write|put\s+down|mention)\b", piece)
+    said = re.search(rf"(?i){_SAYING}|{_ASKING}", piece)
     return said is not None and re.search(rf"(?i)(?<!\w){re.escape(old)}(?!\w)", piece[said.end():]) is not None
 
 
