@@ -70,6 +70,9 @@ def test_assistant_small_talk_produces_nothing():
         ("I wasn't ever vegan.", "User wasn't ever vegan."),
         ("I didn't ever smoke.", "User didn't ever smoke."),
         ("I drive the I-95 to Boston most weeks.", "User drives the I-95 to Boston most weeks."),  # a road, not "I"
+        ("My wife and I run a cafe in Leith.", "User's wife and the user run a cafe in Leith."),  # two of them: plural
+        ("Sam & I've split up.", "Sam & the user have split up."),
+        ("I love it and I have two dogs.", "User loves it and the user has two dogs."),  # a clause before "and": still one
     ],
 )
 def test_third_person_keeps_every_distinctive_token(said, expected):

@@ -106,7 +106,9 @@ def test_a_clause_cut_from_a_turn_keeps_the_entity_types_the_turn_gave_its_words
         ("ICU nurse, NHS", "ICU nurse, NHS"),
         ("allergic to kiwi AND avocado, NOT mango", "allergic to kiwi and avocado, not mango"),
         ("I work in IT in the US", "I work in IT in the US"),
-        ("I AM NOT VEGAN", "I AM NOT VEGAN"),  # all capitals: shouting, left alone
+        ("I AM NOT VEGAN", "I am not vegan"),  # three words or more in capitals: shouting, lowered ("I" stays)
+        ("WE GOT THE KEYS. the flat is ours", "we got the keys. the flat is ours"),
+        ("allergic to kiwi AND avocado, NOT mango, ICU", "allergic to kiwi and avocado, not mango, ICU"),  # one word: emphasis or acronym
     ],
 )
 def test_normalise(raw, expected):
@@ -127,6 +129,21 @@ def test_compound_turn_is_one_claim_per_clause():
     assert any("34" in t and "nurse" not in t for t in got)
     assert any("nurse" in t and "Biscotti" not in t for t in got)
     assert any("Biscotti" in t and "caffeine" not in t for t in got)
+
+
+def test_people_joined_in_a_subject_stay_one_clause_about_the_user():
+    got = claims("the little terrace in walthamstow is officially ours, me and kofi moved in saturday")
+    assert [c.text for c in got] == ["The little terrace in walthamstow is officially theirs.", "The user and Kofi moved in saturday."]
+    assert all(c.metadata["subject"] == "user" for c in got)
+    (both,) = claims("Margaret and I have made it a regular thing, coffee every Thursday at the garden centre")
+    assert both.text.startswith("Margaret and the user have made it")  # the user among the subject: their claim, plural
+    assert both.metadata["subject"] == "user" and both.kind is Kind.FACT  # "every Thursday": a habit, not an event
+
+
+def test_gone_with_a_state_is_what_the_speaker_became_not_a_mood():
+    (vegan,) = claims("ok so veganuary kind of stuck?? ive gone fully vegan, no fish, no dairy")
+    assert "vegan" in vegan.text and vegan.kind is Kind.FACT
+    assert claims("honestly im gone, night all") == [] and claims("ive gone quiet") == []
 
 
 def test_complements_listed_after_i_am_are_one_claim_each_and_objects_are_not():

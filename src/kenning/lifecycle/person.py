@@ -49,6 +49,8 @@ _SUBJ_VERB = re.compile(
 _QUANTIFIED = re.compile(r"\b(we|We)\s+(?:all|both)\b")  # "we all have" -> "User has"
 _AUX_FIRST = {"can", "could", "will", "would", "should", "shall", "may", "might", "must", "can't", "cannot", "won't",
               "wouldn't", "shouldn't", "couldn't", "didn't", "wasn't", "weren't"}
+# another person before "I" at the start of the clause: "my wife and I", "Sam & I"
+_JOINED = re.compile(r"^\s*(?:(?:[Mm]y|[Oo]ur|[Tt]he)\s+[a-z'’-]+|(?!I\b)[A-Z][a-z'’-]+)\s+(?:and|&|n)\s+$")
 _AUX_BEFORE = re.compile(r"(?i)\b(?:can|could|would|will|shall|should|do|did|does|may|might|must|to|let|make|help|have|had)\s*$")
 
 
@@ -62,6 +64,8 @@ def third_person(clause: str, keep: frozenset[str] = frozenset()) -> str:
     def sv(m: re.Match[str]) -> str:
         subj = "User" if m.start() == 0 else "the user"
         c, rest, verb = m.group("c"), m.group("rest") or "", m.group("v")
+        if _JOINED.search(m.string[: m.start()]) and m.group("s") == "I":  # "Margaret and I have": they both have
+            return f"{subj}{rest}" + {"'ve": " have", "'re": " are", "'d": " would", "'ll": " will"}.get(c or "", "") + (f" {verb}" if verb else "")
         if c in ("'m", "'re"):
             return f"{subj} is{rest}" + (f" {verb}" if verb else "")
         if c == "'ve":

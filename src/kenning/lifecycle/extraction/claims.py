@@ -343,6 +343,9 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
         kind, importance = Kind.FACT, max(importance, 0.5)  # "sold the golf last month": how things are now
     if clause.past and kind is Kind.FACT and slots.parse(body) is None and not clause.negated and not changes:
         kind, importance = Kind.EPISODE, EPISODE_IMPORTANCE  # a past event; "sold the golf", "quit the job" change a fact
+    if kind is Kind.EPISODE and clause.subject == "user" and not (clause.question or clause.request or clause.hedged or clause.negated) \
+            and _recurring(sent) and not any(t.dep == "ROOT" and t.tag == "VBD" for t in sent.tokens):
+        kind, importance = Kind.FACT, max(importance, 0.5)  # "we've made it a regular thing, coffee every thursday": a habit
     if clause.future and kind is Kind.FACT and slots.parse(body) is None:
         kind, importance, confidence = Kind.EPISODE, EPISODE_IMPORTANCE, 0.7
     contact = _CONTACT.search(body)

@@ -348,8 +348,9 @@ def _who(sent: Sentence, subj: Token | None, others: Sequence[str]) -> tuple[str
         return "none", ""
     low = subj.lower
     span = " ".join(sent.tokens[i].text for i in sent.subtree(subj.i))
-    if low in ("i", "we", "me", "myself", "ourselves", "im", "i'm", "ive"):
-        # "my sister and I": a shared subject with another person is still the user's claim
+    me = ("i", "we", "me", "myself", "ourselves", "im", "i'm", "ive")
+    if low in me or any(c.dep == "conj" and c.lower in me for c in sent.children(subj.i)):
+        # "my sister and I", "Margaret and I": a shared subject with another person is still the user's claim
         return "user", span
     if low in ("you", "u", "ya", "y'all", "yall"):
         return "you", span
@@ -447,7 +448,7 @@ def _inflected(word: str) -> set[str]:
 
 
 def first_person(text: str) -> bool:
-    return bool(re.search(r"(?i)\b(?:i|i'm|im|i've|ive|i'd|i'll|me|my|mine|we|we're|our|us)\b", text))
+    return bool(re.search(r"(?i)\b(?:i|i'm|im|i've|ive|i'd|i'll|me|my|mine|myself|we|we're|our|ours|ourselves|us)\b", text))
 
 
 def _past_passive(toks: tuple[Token, ...] | list[Token], root: Token) -> bool:

@@ -49,7 +49,8 @@ def is_noise(clause: Clause, sent: Sentence) -> bool:
         return False  # "total budget is £12,000", "the business line is now …": the user's own figure or row
     if clause.subject in ("thing", "you") and not clause.request and not first_person(clause.text) and _opens_with(sent, clause.subject_text or "it"):
         return True  # "that sounds amazing", "you both looked so great", "it was so powerful"
-    if clause.subject == "thing" and clause.root in lx.EVALUATIVE_VERBS | {"be"} and not clause.request and _opens_with(sent, clause.subject_text or "it"):
+    if clause.subject == "thing" and clause.root in lx.EVALUATIVE_VERBS | {"be"} and not clause.request and _opens_with(sent, clause.subject_text or "it") and not any(
+            t.lower in ("mine", "ours") for t in sent.tokens):  # (not "the terrace is officially ours": the user's own)
         adj = any(t.pos == "ADJ" and t.dep in ("acomp", "attr", "ROOT") for t in sent.tokens)
         return adj  # "it's been so good for me": a comment, not a claim
     if clause.subject == "other" and clause.root in ("sound", "look", "seem") and not clause.question and not first_person(clause.text) and any(
@@ -125,6 +126,9 @@ def is_feeling(sent: Sentence) -> bool:
     subj = next((t for t in sent.tokens if t.dep in ("nsubj", "nsubjpass")), None)
     if subj is not None and subj.lemma in lx.OWN_NOUNS and feeling == [t for t in feeling if t.lower == "gone"]:
         return False  # "my car is gone": a thing of the user's ended, no mood
+    if feeling == [root] and root.lower == "gone" and any(
+            c.dep in ("acomp", "attr", "oprd", "npadvmod") and c.pos != "ADJ" and c.lemma not in lx.FEELINGS for c in sent.children(root.i)):
+        return False  # "I've gone fully vegan", "gone part time": what the speaker has become, not "I'm gone"
     attached = [c for t in feeling for c in sent.children(t.i) if c.dep in ("prep", "dobj", "pobj", "ccomp", "xcomp", "advcl")
                 and not (c.dep == "dobj" and c.lower in ("me", "us", "user"))]  # "my feet are killing me": the speaker
     return not attached and not any(t.pos in ("NUM", "PROPN") for t in sent.tokens)

@@ -99,6 +99,9 @@ _FUNCTION = frozenset(
     "would should must may might".split()
 )
 _SHOUTED = re.compile(r"(?<![\w'])([A-Z]{2,})(?![\w'])")
+# three or more words in capitals in a row are shouting ("WE GOT THE KEYS", "I PASSED MY TEST"): the parser
+# reads each as a name, so the run is lowered ("I" stays); a lone word in capitals may be an acronym and stays
+_SHOUTED_RUN = re.compile(r"(?<![\w'’])[A-Z][A-Z'’]*(?:[ ,]+[A-Z][A-Z'’]*){2,}(?![\w'’])")
 
 
 def _quiet(m: re.Match[str]) -> str:
@@ -116,6 +119,7 @@ def normalise(text: str) -> str:
             return w  # an acronym, not chat
         return _WORDS[w.lower()]
 
+    text = _SHOUTED_RUN.sub(lambda m: re.sub(r"\bi\b", "I", m.group(0).lower()), text)
     if any(c.islower() for c in text):  # a whole message in capitals is shouting, not emphasis on a word
         text = _SHOUTED.sub(_quiet, text)
     text = _WORD.sub(word, text)

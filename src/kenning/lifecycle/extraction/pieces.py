@@ -137,6 +137,8 @@ def pieces(sent: Sentence) -> list[tuple[int, int]]:
             continue  # "forget what I said about me and Dan splitting up": the pointed-at words stay whole
         if t.lower == "so" and t.i + 1 < len(sent.tokens) and sent.tokens[t.i + 1].lower in ("much", "many"):
             continue  # "thanks so much for …": a degree, not "so" joining clauses
+        if _joins_subject(sent, t):
+            continue  # "…, me and kofi moved in saturday": "and" joins the subject's people, not two clauses
         if t.lower in SEPARATORS and t.pos in ("CCONJ", "PUNCT", "ADV", "SCONJ") or t.text in (",", ";", "—", "–"):
             if t.i > start:
                 out.append((start, t.i))
@@ -144,6 +146,20 @@ def pieces(sent: Sentence) -> list[tuple[int, int]]:
     if start < len(sent.tokens):
         out.append((start, len(sent.tokens)))
     return [(a, b) for a, b in out if any(sent.tokens[i].pos != "PUNCT" for i in range(a, b))]
+
+
+def _joins_subject(sent: Sentence, t: Token) -> bool:
+    """An "and" inside a subject of people ("me and kofi moved in saturday", "my sister and I run …"): the
+    other person follows it as a short noun phrase, and the verb they share comes after."""
+    if t.lower not in ("and", "&") or t.dep != "cc" or t.i == 0 or sent.tokens[t.i - 1].text == ",":
+        return False
+    subj = sent.tokens[t.head]
+    if subj.dep not in ("nsubj", "nsubjpass") or subj.pos not in ("PRON", "PROPN", "NOUN") or subj.i > t.i:
+        return False
+    other = next((c for c in sent.children(subj.i) if c.dep == "conj" and c.i > t.i), None)
+    if other is None or other.pos not in ("PRON", "PROPN", "NOUN") or subj.head <= other.i:
+        return False
+    return all(sent.tokens[i].dep in ("det", "poss", "compound", "amod") for i in range(t.i + 1, other.i))
 
 
 def rejoin_subjects(sent: Sentence, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
