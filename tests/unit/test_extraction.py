@@ -140,6 +140,21 @@ def test_people_joined_in_a_subject_stay_one_clause_about_the_user():
     assert both.metadata["subject"] == "user" and both.kind is Kind.FACT  # "every Thursday": a habit, not an event
 
 
+def test_what_someone_did_to_the_users_thing_sets_it_whoever_they_are():
+    got = texts("saw the gp yesterday and shes upped my sertraline to 100mg, still in the mornings")
+    assert "User's sertraline got upped to 100mg, still in the mornings." in got
+    assert texts("they moved my appointment to friday") == ["User's appointment got moved to friday."]
+    assert texts("she took my car to the garage") == []  # nobody knowable, and no value the car now has
+
+
+def test_it_after_a_new_or_a_dropped_thing_is_that_thing():
+    assert "User's new number is 07700 900876 now, the old one's dead." in texts("new phone new number!! its 07700 900876 now, the old one's dead")
+    got = texts("weve ditched the tesco delivery, the subs were a joke. now its a riverford veg box on thursdays")
+    assert "User has ditched the tesco delivery." in got
+    assert "Now the user's delivery is a riverford veg box on thursdays." in got
+    assert texts("new landlord's some company, keystone lettings") == ["User's new landlord is some company, keystone lettings."]
+
+
 def test_gone_with_a_state_is_what_the_speaker_became_not_a_mood():
     (vegan,) = claims("ok so veganuary kind of stuck?? ive gone fully vegan, no fish, no dairy")
     assert "vegan" in vegan.text and vegan.kind is Kind.FACT
@@ -383,6 +398,9 @@ def test_a_pointer_carries_its_topic_and_a_correction_inside_it():
         (["i shop at tesco - sorry, asda"], ["i shop at asda"]),
         (["I'm tired, sorry I need to go"], ["I'm tired, sorry I need to go"]),  # a clause after the marker, not a value
         (["I'm late, sorry", "I was stuck in traffic"], ["I'm late, sorry", "I was stuck in traffic"]),  # no preposition: two clauses
+        (["I'm allergic to shellfish, sorry not shellfish, its sesame"], ["I'm allergic to sesame"]),  # the old value named
+        (["I go to spin mondays and wednesdays, scratch that, just mondays"], ["I go to spin mondays"]),  # "just": the list
+        (["I go every thursday, wait no, tuesdays"], ["I go every tuesdays"]),
     ],
 )
 def test_in_turn_corrections_replace_the_value_of_the_same_shape(pieces, expected):

@@ -904,3 +904,14 @@ def test_one_word_put_in_anothers_place_is_no_duplicate_however_alike():
     assert not reconcile.is_duplicate(new, old, 0.95)
     again = mem("Standing instruction: always answer the user in english.", kind=Kind.PROCEDURE, at=T0 + timedelta(days=7), status=Status.PROVISIONAL)
     assert reconcile.is_duplicate(again, old, 0.95), "words added on one side only: the same instruction"
+
+
+def test_a_value_said_of_another_thing_is_no_change_of_the_old_ones_value():
+    from kenning.lifecycle.shape_change import value_change
+
+    old = mem("User does a big tesco delivery every saturday morning.")
+    other = cand("Now the user's delivery is a riverford veg box on thursdays.")
+    assert value_change(other, near(other, old)) is None  # a veg box is not the tesco delivery on another day
+    moved = cand("User's delivery got moved to thursdays.")
+    decision = value_change(moved, near(moved, old))
+    assert decision is not None and decision.target_id == old.id and "thursday" in decision.text

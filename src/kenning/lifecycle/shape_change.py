@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from kenning.lifecycle.changes import _NOT_EVIDENCE, _WEAK_MARKER, CHANGE_MARKER, _evidence, _said_before, _subject
 from kenning.lifecycle.extraction import corrections
 from kenning.lifecycle.lexicon import MONTH
-from kenning.lifecycle.matching import CHANGED, GENERIC, Neighbour, stems
+from kenning.lifecycle.matching import CHANGED, GENERIC, Neighbour, content_stems, stems
 from kenning.lifecycle.retrieve import terms
 from kenning.types import Decision, Kind, Memory, Op, Source
 
@@ -32,6 +32,11 @@ MOVED = re.compile(
 # a change to another day or time said as such, which names no thing: "they've moved me to Fridays", "now I switch to evening"
 _MOVED_TO = re.compile(r"(?i)\b(?:moved|move|pushed|push|changed|change|switched|switch|shifted|shift|rescheduled|reschedule)\b(?:\s+(?!to\b)[\w'-]+){0,3}?\s+(?:back\s+|forward\s+)?to\b")
 _WHEN = frozenset({"date", "weekday", "time", "daypart"})
+# a change of value says little before the value: this many words before it (by stem, change words aside) that
+# the earlier memory lacks name another thing
+_OTHER_THING = 3
+_MARKER_STEMS = stems("got get now moved move pushed push changed change switched switch shifted shift rescheduled reschedule "
+                      "upped up increased increase dropped drop cut back forward instead new actually")
 _DAY_OF = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)?\b")
 # the shapes corrections know (weekday, time, day of the month), with a code and a number that keeps its
 # thousands separator and unit ("2,550", "30mg", "14k")
@@ -113,6 +118,8 @@ def value_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | N
             if shape != "code" and not _evidence(_without(candidate.text, new), _without(old.text, held[0])) and not (
                     shape in _WHEN and moved_to and sole.get(shape) == old.id):
                 continue  # no word in common, unless "moved to" a day or time only this memory holds
+            if len(content_stems(candidate.text[: new.start()]) - content_stems(old.text) - _MARKER_STEMS) >= _OTHER_THING:
+                continue  # "now it's a riverford veg box on thursdays" after "a tesco delivery every saturday": another thing
             if shape == "number" and _other_model(candidate.text, new, old.text, held[0]):
                 continue  # "switched to a pixel 8" gives no new number to "uses iphone 13"
             at = held[0]

@@ -55,6 +55,7 @@ class TurnState:
     things: list[str] = field(default_factory=list)
     new: list[str] = field(default_factory=list)  # things the user just got: "got a new number" -> "my new number"
     replaced: list[str] = field(default_factory=list)  # things called old: "the old MTN line" -> "my MTN line"
+    ended: list[str] = field(default_factory=list)  # things the user stopped: "ditched the tesco delivery" -> "my delivery"
     parser: Parser | None = None
     hedged: bool = False  # the clause before was a hedge: "… I'd open a cafe. Or just repaint the flat."
     alone: bool = False  # the clause is the whole turn: "scratch that" then points at the turn before
@@ -87,13 +88,21 @@ def _replaced(sent: Sentence) -> list[str]:
             for t in sent.tokens if t.pos == "NOUN" and t.lemma not in lx.PERSON_NOUNS and any(c.lower == "old" for c in sent.children(t.i))]
 
 
+def _ended(sent: Sentence) -> list[str]:
+    """What a clause says the user has stopped: "we've ditched the tesco delivery" -> "my delivery" (what "now
+    it's …" goes on to replace)."""
+    return [f"my {t.text}" for t in sent.tokens if t.dep == "dobj" and t.pos == "NOUN" and t.lemma not in lx.PERSON_NOUNS
+            and sent.tokens[t.head].lemma in lx.ENDING_VERBS]
+
+
 def _new_things(sent: Sentence) -> list[str]:
-    """What a clause says the user just got, as theirs: "got a new number" -> "my new number", "bought a new van"."""
-    return [f"my new {t.text}" for t in sent.tokens if t.dep == "dobj" and t.pos == "NOUN" and t.lemma not in lx.PERSON_NOUNS
-            and any(c.lower == "new" for c in sent.children(t.i)) and any(c.lower in ("a", "an") for c in sent.children(t.i))]
+    """What a clause says the user just got, as theirs: "got a new number" -> "my new number", "bought a new van",
+    "new phone, new number!!"."""
+    return [f"my new {t.text}" for t in sent.tokens if t.pos == "NOUN" and t.lemma not in lx.PERSON_NOUNS
+            and any(c.lower == "new" and c.dep == "amod" for c in sent.children(t.i))]
 
 
-_IT_IS = re.compile(r"(?i)^\W*(?:it's|it\s+is)\s+(?=\S)")
+_IT_IS = re.compile(r"(?i)^\W*(now\s+|and\s+now\s+)?(?:it's|it\s+is)\s+(?=\S)")
 _NEW_ONE = re.compile(r"(?i)^\W*(?:(?:the|my|our)\s+)?new\s+one(?:'s|\s+is)\s+(?=\S)")
 
 
@@ -103,7 +112,9 @@ def _what_it_is(sent: Sentence, piece: str, state: TurnState) -> str:
     that names an attribute first ("number" before "phone")."""
     m = _IT_IS.match(piece)
     if state.new and m is not None and any(t.dep == "attr" for t in sent.tokens):
-        return f"{state.new[-1]} is {piece[m.end():]}"
+        return f"{m.group(1) or ''}{state.new[-1]} is {piece[m.end():]}"
+    if state.ended and m is not None and m.group(1) and any(t.dep == "attr" for t in sent.tokens):
+        return f"{m.group(1)}{state.ended[-1]} is {piece[m.end():]}"  # "ditched the tesco delivery, now it's a veg box"
     m = _NEW_ONE.match(piece)
     held = state.replaced + state.things
     if m is None or not held:
@@ -181,6 +192,7 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
         state.others.extend(named)
         state.things.extend(_things(sent))
         state.replaced.extend(_replaced(sent))
+        state.ended.extend(_ended(sent))
         state.new = _new_things(sent) or ([] if used else state.new)
         at = _sentence_of(piece, spoken)
         if pointers.pointer_topic(sent) == pointers.LAST and made and not state.alone:
@@ -240,6 +252,10 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
             # "they let me go last month", "they raised the rent to £720", "they gave me the senior title": whoever
             # "they" are, what the user has now is known
             m = None
+        if m and (changed := people.changed_mine(sent)) is not None:
+            # "she's upped my sertraline to 100mg": whoever "she" is, the user's dose is now known
+            parsed = parser_sentence(changed, state)
+            return _claim(read(parsed, others=state.others), parsed, changed, index, sarcastic, state) if parsed.tokens else []
         if m:
             if not state.others or any(t.tag == "MD" for t in sent.tokens):
                 return []  # "she loves it" with nobody named: not knowable; "he can control the lights": no fact

@@ -34,7 +34,10 @@ _OPENER = r"(?:it'?s\s+|its\s+|the\s+|on\s+(?:the\s+)?)?"  # "it's Thursday", "t
 _SHORT = r"(?P<val>(?:[^,;.!?]|(?<=\d)[,.](?=\d)){1,24}?)"  # a value of a shape: "tuesdays", "£9,500"
 _LONG = r"(?P<val>[^,;.!?]{1,40}?)"  # a value kept whole for the preposition rule: "they're in Sheffield"
 # "…, wait no, tuesdays[, …]" inside a clause, or "wait no sorry, the 15th" opening the next clause
-_TAIL = re.compile(rf"(?i)[\s,;.!-]*{_MARKERS}[\s,;:!-]+{_OPENER}{_SHORT}(?:[\s.!]*$|\s*(?<!\d)[,;]\s*(?P<rest>.+)$)")
+# the value may follow the old one denied ("sorry not shellfish, its sesame") or "just"/"only" ("just mondays":
+# the one value left of a list)
+_DENIED = r"(?:not\s+(?P<old>[^,;.!?]{1,24}?)[\s,;]+)?(?P<only>(?:just|only)\s+)?"
+_TAIL = re.compile(rf"(?i)[\s,;.!-]*{_MARKERS}[\s,;:!-]+{_DENIED}{_OPENER}{_SHORT}(?:[\s.!]*$|\s*(?<!\d)[,;]\s*(?P<rest>.+)$)")
 _LEAD = re.compile(rf"(?i)^\W*{_MARKERS}[\s,;:!-]+{_OPENER}{_SHORT}[\s.!]*$")
 _TAIL_CLAUSE = re.compile(rf"(?i)[\s,;.!-]*{_MARKERS}[\s,;:!-]+{_LONG}[\s.!]*$")
 _LEAD_CLAUSE = re.compile(rf"(?i)^\W*{_MARKERS}[\s,;:!-]+{_LONG}[\s.!]*$")
@@ -110,10 +113,20 @@ def _replace_tail(text: str, value: str) -> str | None:
     return text[: m.start("old")] + v + text[m.end("old") :]
 
 
-def _fixed(text: str, value: str) -> str | None:
-    """``text`` corrected by ``value``: a value of the same shape, else the object of the same preposition,
-    else as many words at its end."""
+def _fixed(text: str, value: str, old: str | None = None, only: bool = False) -> str | None:
+    """``text`` corrected by ``value``: the ``old`` value named as wrong where ``text`` holds it, else a value of
+    the same shape (with ``only``, the whole list of them: "mondays and wednesdays" -> "mondays"), else the
+    object of the same preposition, else as many words at its end."""
+    if old and (said := list(re.finditer(rf"(?i)\b{re.escape(old.strip())}\b", text))):
+        m = said[-1]
+        return text[: m.start()] + value.strip() + text[m.end() :]
     kind = shape(value)
+    if kind and only:
+        one = SHAPES[kind].pattern.removeprefix("(?i)")
+        runs = list(re.finditer(rf"(?i){one}(?:(?:\s*,\s*|\s+(?:and|&|or|n)\s+){one})*", text))
+        if runs:
+            m = runs[-1]
+            return text[: m.start()] + value.strip() + text[m.end() :]
     if kind:
         return _replace_last(text, kind, value)
     return _replace_object(text, value) or _replace_tail(text, value)
@@ -173,7 +186,8 @@ def apply(pieces: list[str]) -> list[str]:
     out: list[str] = []
     for piece in pieces:
         tail = _TAIL.search(piece) or _TAIL_CLAUSE.search(piece)
-        if tail and (fixed := _fixed(piece[: tail.start()], tail.group("val"))) is not None:
+        extra = tail.groupdict() if tail else {}
+        if tail and (fixed := _fixed(piece[: tail.start()], tail.group("val"), extra.get("old"), bool(extra.get("only")))) is not None:
             out.append(fixed)
             if tail.groupdict().get("rest"):
                 out.append(tail.group("rest").strip())  # "…, thursday is my spanish class": a clause of its own

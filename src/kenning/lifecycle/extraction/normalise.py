@@ -17,7 +17,8 @@ _WORDS = {
     "i": "I", "im": "I'm", "ive": "I've", "i'm": "I'm", "i've": "I've", "i'd": "I'd", "i'll": "I'll",
     "dont": "don't", "doesnt": "doesn't", "didnt": "didn't", "cant": "can't", "couldnt": "couldn't",
     "wouldnt": "wouldn't", "shouldnt": "shouldn't", "isnt": "isn't", "wasnt": "wasn't", "arent": "aren't",
-    "havent": "haven't", "hasnt": "hasn't", "theyre": "they're", "youre": "you're", "thats": "that's", "hes": "he's", "shes": "she's",
+    "havent": "haven't", "hasnt": "hasn't", "weve": "we've", "youve": "you've", "theyve": "they've", "werent": "weren't", "wont": "won't",
+    "whos": "who's", "wouldve": "would've", "couldve": "could've", "shouldve": "should've", "theyre": "they're", "youre": "you're", "thats": "that's", "hes": "he's", "shes": "she's",
     "whats": "what's", "u": "you", "ur": "your", "pls": "please", "plz": "please", "thx": "thanks",
     "gonna": "going to", "wanna": "want to", "gotta": "have to", "cuz": "because", "coz": "because", "bc": "because",
     "b/c": "because", "w/": "with", "w": "with", "ppl": "people", "abt": "about", "rn": "right now", "tmrw": "tomorrow", "tmr": "tomorrow",
@@ -82,8 +83,9 @@ _NAME_IS = re.compile(rf"\b{_NOT_NAMES}([A-Z][a-z]+)['’]s(?=\s+(?:at|in|on|off
 
 # a relative's or a pet's "'s" before a name or an article is "is": "Partner's Priya", "Dog's a kelpie called Tilly"
 _KIN_IS = re.compile(r"(?i)\b(partner|wife|husband|missus|hubby|boyfriend|girlfriend|bf|gf|fiance|fiancee|son|daughter|"
-                     r"mum|mom|dad|sister|brother|dog|cat|puppy|kitten|pup|horse|boss)['’]s\s+"
-                     r"(?=(?:a|an)\s|[A-Z][a-z]+\s*(?:[,.!?;(]|$|\s+(?:and|who|she|he|now|too)\b))")
+                     r"mum|mom|dad|sister|brother|dog|cat|puppy|kitten|pup|horse|boss|landlord|landlady|flatmate|housemate|roommate|"
+                     r"neighbour|neighbor|dentist|doctor|gp|manager|therapist|tutor)['’]s\s+"
+                     r"(?=(?:a|an|some)\s|[A-Z][a-z]+\s*(?:[,.!?;(]|$|\s+(?:and|who|she|he|now|too)\b))")
 
 # "car's gone": ended, said with "is" the parser reads as a possessive (not "she's gone to Spain")
 _GONE = re.compile(rf"(?i)\b{_NOT_NAMES}([a-z]+)['’]s\s+gone\b(?!\s+(?:to|for|out|off|back|home|up|down|into|away|in|on|over|through|and)\b)")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from kenning.lifecycle.extraction import addressee, attributes
+from kenning.lifecycle.extraction import addressee, attributes, corrections
 from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction.parse import Sentence, Token, known_word
 
@@ -85,3 +85,24 @@ def done_to_user(sent: Sentence) -> bool:
         return False
     return any((c.dep in ("dobj", "oprd") and c.pos in ("NOUN", "PROPN") and c.lower not in _FIRST_PERSON_OBJECTS)
                or (c.dep == "prep" and c.lower != "for") for c in kids)
+
+
+def changed_mine(sent: Sentence) -> str | None:
+    """A clause in which someone (anyone: "she", "they") sets one of the user's own things to a value, said as
+    what happened to the thing: "she's upped my sertraline to 100mg" -> "my sertraline got upped to 100mg",
+    "they moved my appointment to friday" -> "my appointment got moved to friday"; else None."""
+    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
+    if root is None or root.pos != "VERB" or root.tag not in ("VBD", "VBN") or root.lemma in lx.SOCIAL_VERBS | lx.NEWS_VERBS | lx.REACTION_VERBS:
+        return None
+    kids = sent.children(root.i)
+    obj = next((c for c in kids if c.dep == "dobj" and c.pos == "NOUN" and any(
+        p.dep == "poss" and p.lower in ("my", "our") for p in sent.children(c.i))), None)
+    to = next((c for c in kids if c.dep == "prep" and c.lower == "to" and c.i > root.i), None)
+    if obj is None or to is None:
+        return None
+    value = [sent.tokens[i] for i in sent.subtree(to.i)]
+    if not any(t.pos == "NUM" or corrections.shape(t.text) for t in value):
+        return None  # "she's taken my car to the garage": no value the thing now has
+    thing = "".join(sent.tokens[i].text + sent.tokens[i].space for i in sent.subtree(obj.i)).strip()
+    after = "".join(t.text + t.space for t in sent.tokens[to.i :]).strip()
+    return f"{thing} got {root.text} {after}"
