@@ -155,6 +155,18 @@ def test_it_after_a_new_or_a_dropped_thing_is_that_thing():
     assert texts("new landlord's some company, keystone lettings") == ["User's new landlord is some company, keystone lettings."]
 
 
+def test_it_after_ending_a_thing_is_that_thing_but_an_order_to_drop_it_is_not():
+    got = texts("not doing yoga anymore, swapped it for bouldering")
+    assert got == ["User is not doing yoga anymore.", "User swapped yoga for bouldering."]
+    assert "User cancelled flyefit." in texts("not at flyefit anymore, cancelled it")
+    assert not any("foot from" in t for t in texts("ive pulled out, stress fracture in my foot. just drop it from your notes"))
+
+
+def test_a_thing_of_the_users_said_without_my_is_theirs_and_a_comment_on_the_weather_is_nothing():
+    assert texts("day job is data analyst at an insurance firm") == ["User's day job is data analyst at an insurance firm."]
+    assert texts("weather is lovely today") == []
+
+
 def test_gone_with_a_state_is_what_the_speaker_became_not_a_mood():
     (vegan,) = claims("ok so veganuary kind of stuck?? ive gone fully vegan, no fish, no dairy")
     assert "vegan" in vegan.text and vegan.kind is Kind.FACT

@@ -56,6 +56,7 @@ class TurnState:
     new: list[str] = field(default_factory=list)  # things the user just got: "got a new number" -> "my new number"
     replaced: list[str] = field(default_factory=list)  # things called old: "the old MTN line" -> "my MTN line"
     ended: list[str] = field(default_factory=list)  # things the user stopped: "ditched the tesco delivery" -> "my delivery"
+    named: str = ""  # the last thing the clause before named as an object: "not doing yoga anymore" -> "yoga"
     parser: Parser | None = None
     hedged: bool = False  # the clause before was a hedge: "… I'd open a cafe. Or just repaint the flat."
     alone: bool = False  # the clause is the whole turn: "scratch that" then points at the turn before
@@ -80,6 +81,17 @@ def _things(sent: Sentence) -> list[str]:
         if poss and t.pos in ("NOUN", "PROPN") and t.lemma not in lx.PERSON_NOUNS and t.lower not in lx.PERSON_NOUNS:
             out.append(f"{poss[0].text} {t.text}")
     return out
+
+
+def _object_named(sent: Sentence) -> str:
+    """The last thing a clause names as the object of a verb or preposition (with its compound words): "not doing
+    yoga anymore" -> "yoga", "not at flyefit anymore" -> "flyefit"; "" when none (people and pronouns are none)."""
+    objs = [t for t in sent.tokens if t.dep in ("dobj", "pobj") and t.pos in ("NOUN", "PROPN") and t.lemma not in lx.PERSON_NOUNS
+            and t.lower not in lx.PERSON_NOUNS and t.ent != "PERSON"]
+    if not objs:
+        return ""
+    t = objs[-1]
+    return " ".join(sent.tokens[i].text for i in sent.subtree(t.i) if i == t.i or (sent.tokens[i].dep == "compound" and i < t.i))
 
 
 def _replaced(sent: Sentence) -> list[str]:
@@ -121,6 +133,21 @@ def _what_it_is(sent: Sentence, piece: str, state: TurnState) -> str:
         return piece
     named = [n for n in held if n.split()[-1].lower() in attributes.NOUNS] or held
     return f"my new {named[-1].split(maxsplit=1)[-1]} is {piece[m.end():]}"
+
+
+_ENDS_IT = lx.ENDING_VERBS | {"cancel", "swap", "replace", "trade", "ditch", "bin", "sack"}
+
+
+def _ended_it(sent: Sentence, piece: str, state: TurnState) -> str:
+    """ "not doing yoga anymore, swapped it for bouldering": the object "it" of a verb that ended or swapped
+    something is the thing the clause before named (never "drop it from your notes": an order, a pointer)."""
+    obj = next((t for t in sent.tokens if t.lower == "it" and t.dep == "dobj"), None)
+    if obj is None or not state.named or re.match(r"(?i)\W*it\b", piece):
+        return piece
+    verb = sent.tokens[obj.head]
+    if verb.lemma not in _ENDS_IT or verb.tag not in ("VBD", "VBN"):
+        return piece
+    return re.sub(r"(?i)\bit\b", state.named, piece, count=1)
 
 
 def _resolve_it(sent: Sentence, piece: str, state: TurnState) -> str:
@@ -171,6 +198,9 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
             piece, sent = said, parser.parse([said])[0][0]
         clause = read(sent, others=state.others)
         named = [n for n in people.named(sent) if n not in addressed]
+        ended = _ended_it(sent, piece, state)
+        if ended != piece and (again := parser.parse([ended])[0]):
+            piece, sent, clause = ended, again[0], read(again[0], others=state.others)  # "swapped yoga for …": read as said
         piece = _resolve_it(sent, piece, state)
         if clause.question and not clause.request and not clause.hedged and _declarative(sent):
             clause = replace(clause, question=False, hedged=True)  # "going freelance, or maybe contracting?"
@@ -193,6 +223,7 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
         state.things.extend(_things(sent))
         state.replaced.extend(_replaced(sent))
         state.ended.extend(_ended(sent))
+        state.named = _object_named(sent)
         state.new = _new_things(sent) or ([] if used else state.new)
         at = _sentence_of(piece, spoken)
         if pointers.pointer_topic(sent) == pointers.LAST and made and not state.alone:
@@ -285,7 +316,7 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
         text = "My " + text[4:]  # "the shellfish allergy is severe now": the user's own allergy
     elif clause.subject == "user" and not first_person(text) and clause.subject_text.lower() in lx.OWN_NOUNS and text.lower().startswith(clause.subject_text.lower()):
         text = "My " + text  # "car is gone": chat drops the "my"
-    if clause.subject == "thing" and noise.owned_figure(sent) and not first_person(text):
+    if clause.subject == "thing" and (noise.owned_figure(sent) or noise.own_bare(sent)) and not first_person(text):
         text = "My " + re.sub(r"(?i)^(?:the|our|my)\s+", "", text)  # "total budget is £12,000" -> "My total budget …"
     pointer = pointers.pointer_topic(sent)
     if pointer == pointers.LAST and not state.alone:

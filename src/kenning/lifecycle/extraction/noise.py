@@ -47,7 +47,8 @@ def is_noise(clause: Clause, sent: Sentence) -> bool:
         return True  # "can't believe I was paying Vodafone £45", "can't remember what I was going to ask"
     if clause.subject == "thing" and (owned_figure(sent) or any(f.subject == "user" for f in attributes.read_all(sent))):
         return False  # "total budget is £12,000", "the business line is now …": the user's own figure or row
-    if clause.subject in ("thing", "you") and not clause.request and not first_person(clause.text) and _opens_with(sent, clause.subject_text or "it"):
+    if clause.subject in ("thing", "you") and not clause.request and not first_person(clause.text) and _opens_with(sent, clause.subject_text or "it") \
+            and not own_bare(sent):
         return True  # "that sounds amazing", "you both looked so great", "it was so powerful"
     if clause.subject == "thing" and clause.root in lx.EVALUATIVE_VERBS | {"be"} and not clause.request and _opens_with(sent, clause.subject_text or "it") and not any(
             t.lower in ("mine", "ours") for t in sent.tokens):  # (not "the terrace is officially ours": the user's own)
@@ -139,6 +140,18 @@ def has_verb(sent: Sentence) -> bool:
 
 
 _MOVES = frozenset({"move", "change", "switch", "shift", "push", "rise", "drop", "fall", "increase", "decrease"})
+
+
+def own_bare(sent: Sentence) -> bool:
+    """A sentence opening with one of the user's own things, "my" left out, set equal to something: "day job is
+    data analyst at an insurance firm", "home's a flat in Hove" (not "the weather is lovely")."""
+    subj = next((t for t in sent.tokens if t.dep in ("nsubj", "nsubjpass")), None)
+    if subj is None or subj.lemma not in lx.OWN_NOUNS or subj.tag != "NN" or min(sent.subtree(subj.i)) != 0:
+        return False
+    if any(c.dep in ("det", "poss") for c in sent.children(subj.i)):
+        return False
+    head = sent.tokens[subj.head]
+    return head.lemma == "be" and any(c.dep in ("attr", "acomp") and c.pos in ("NOUN", "PROPN") for c in sent.children(head.i))
 
 
 def owned_figure(sent: Sentence) -> bool:
