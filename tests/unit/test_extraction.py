@@ -167,6 +167,13 @@ def test_a_thing_of_the_users_said_without_my_is_theirs_and_a_comment_on_the_wea
     assert texts("weather is lovely today") == []
 
 
+def test_a_death_said_of_a_lowercase_word_is_about_a_being_and_adopting_a_retired_dog_retires_nobody():
+    assert texts("sad news first, waffles passed away in february") == ["Waffles passed away in february."]
+    assert texts("things died down after that") == []  # "died down": no death
+    (dog,) = claims("we've just adopted a retired greyhound called pip")
+    assert dog.slot is None or dog.slot.key != "occupation"  # the greyhound retired, not the user
+
+
 def test_gone_with_a_state_is_what_the_speaker_became_not_a_mood():
     (vegan,) = claims("ok so veganuary kind of stuck?? ive gone fully vegan, no fish, no dairy")
     assert "vegan" in vegan.text and vegan.kind is Kind.FACT

@@ -146,8 +146,8 @@ def death_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | N
         return None  # "User's nan passed away": the relation is enough, when the user spoke of one
     said = rf"\b{re.escape(name)}\b" if name else rf"^{_KIN}{re.escape(rel)}\b"
     for old in _said_before(candidate, ranked):
-        if set(old.source_refs) & set(candidate.source_refs) or not old.text.startswith("User") or not re.search(said, old.text):
-            continue
+        if set(old.source_refs) & set(candidate.source_refs) or not old.text.startswith("User") or not re.search(said, old.text, re.I if name else 0):
+            continue  # (a name typed in lowercase before is the same name: "a rabbit called waffles")
         held = re.match(_HELD_NAMED.format(name=re.escape(name) if name else r"(?P<named>[A-Z][a-z][\w-]*)"), old.text)
         if held is not None and m.group("pred"):
             text = f"{held.group('head')}{name or held.group('named')} {m.group('pred')}{m.group('rest')}"

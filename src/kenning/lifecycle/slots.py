@@ -212,7 +212,7 @@ _R = [  # (pattern, builder) tried in order; the first that matches wins
     (r"\b(?:quit|left|stopped|gave\s+up|no\s+longer|retired\s+from|is\s+not|isn't)\s+(?:being\s+(?:a|an)\s+|working\s+as\s+(?:a|an)\s+|works?\s+as\s+(?:a|an)\s+|(?:a|an)\s+)?(?P<v>(?:[\w-]+\s+){0,2}(?:" + OCCUPATIONS + r")|(?!(?:being|eating|drinking|smoking|vaping|taking|using)\b)\w+ing\s+(?!at\b|for\b|with\b|the\b|a\b|an\b|my\b)\w+)\b", "occupation:-"),
     (r"\b(?:works?|working)\s+" + _ADV + r"as\s+(?:a|an)\s+(?P<v>(?:[\w-]+\s+){0,3}?[\w-]+?)(?=\s+(?:at|for|in|with|on|from)\b|[,.;]|$)", "occupation:+"),
     (r"\b(?:is|'s|became|has\s+become|is\s+now|trained\s+as|qualified\s+as|is\s+training\s+to\s+be|got\s+a\s+job\s+as)\s+" + _ADV + r"(?:a|an)\s+(?P<v>(?:[\w-]+\s+){0,3}(?:" + OCCUPATIONS + r"))\b", "occupation:+"),
-    (r"\b(?:has\s+|have\s+|just\s+|finally\s+)*retired\b(?!\s+(?:from|as)\b)", "occupation:-"),
+    (r"\b(?<!\ba\s)(?<!\ban\s)(?<!\bthe\s)(?<!\btheir\s)(?<!\bmy\s)(?:has\s+|have\s+|just\s+|finally\s+)*retired\b(?!\s+(?:from|as)\b)", "occupation:-"),  # not "a retired greyhound"
     (r"\bis\s+now\s+(?:a|an)\s+(?P<v>[\w-]+(?:er|or|ist|ian|ant|ent))\b", "occupation:+"),
     (r"\b(?:is|'s|became|has\s+become|trained\s+as|qualified\s+as)\s+" + _ADV + r"(?:a|an)\s+" + _NOT_JOB_ADJ
      + r"(?P<v>(?:[a-z][\w-]*\s+){0,2}?" + JOB + r")(?=\s+(?:at|for|in|now|these\s+days|by\s+trade)\b|\s*[,.;!]|\s*$)", "occupation:+"),

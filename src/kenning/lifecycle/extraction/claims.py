@@ -298,7 +298,7 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
             many = people.plural(who)
             rest = re.sub(r"^'ve\b", " have" if many else " has", re.sub(r"^'re\b", " are" if many else " is", text[m.end(1) :]))
             text = text[: m.start(1)] + who + rest
-        elif not first_person(text) and not _names_person(clause) and not _sets_users(text, state):
+        elif not first_person(text) and not _names_person(clause) and not people.died(sent) and not _sets_users(text, state):
             return []  # (but "the landlord raised the rent to £720" sets the user's rent)
     if clause.subject == "none" and not (clause.request or clause.question):
         lead = ellipsis.dropped_subject(sent)

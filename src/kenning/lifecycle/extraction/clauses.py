@@ -27,7 +27,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kenning.lifecycle.extraction import corrections, mood, rows
+from kenning.lifecycle.extraction import corrections, mood, people, rows
 from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction.complements import complement_of, first_person_be
 from kenning.lifecycle.extraction.parse import Parser, Sentence, Token
@@ -365,7 +365,7 @@ def _who(sent: Sentence, subj: Token | None, others: Sequence[str]) -> tuple[str
         return "you", span
     if low in ("he", "she", "they", "him", "her", "them"):
         return ("other", others[-1]) if others else ("other", span)
-    if subj.pos == "PROPN" or subj.ent == "PERSON" or subj.lemma in lx.PERSON_NOUNS or _named_by_age(sent, subj):
+    if subj.pos == "PROPN" or subj.ent == "PERSON" or subj.lemma in lx.PERSON_NOUNS or _named_by_age(sent, subj) or people.died(sent):
         return "other", span
     bare = subj.tag == "NN" and subj.i == 0 and not any(c.dep in ("det", "poss") for c in sent.children(subj.i))  # "car is gone"
     if (bare or any(c.dep == "det" and c.lower == "the" for c in sent.children(subj.i))) and subj.lemma in lx.OWN_NOUNS:

@@ -28,6 +28,17 @@ def lowercase_name(word: str) -> bool:
         and word not in lx.CLAUSE_ADVERBS and word not in lx.SECOND_PERSON and word not in lx.KIN_NAMES
 
 
+def died(sent: Sentence) -> bool:
+    """A death said of a bare word ("waffles passed away in february", "biscuit died last night"): only a being
+    dies, so the word is a name typed in lowercase (a pet's, a person's), however ordinary a word it is."""
+    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
+    if root is None or not ((root.lemma == "die" and not any(c.dep == "prt" for c in sent.children(root.i))) or (root.lemma == "pass" and any(
+            c.lower in ("away", "on") for c in sent.children(root.i)))):
+        return False
+    subj = next((c for c in sent.children(root.i) if c.dep == "nsubj"), None)
+    return subj is not None and subj.pos in ("NOUN", "PROPN") and not any(sent.children(subj.i)) and subj.lower not in lx.PERSON_NOUNS
+
+
 def named(sent: Sentence) -> list[str]:
     """Third parties a clause names, in order: "my dad", "Jo", "our neighbours"."""
     out, named = [], set()
