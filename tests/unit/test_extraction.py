@@ -174,6 +174,12 @@ def test_a_death_said_of_a_lowercase_word_is_about_a_being_and_adopting_a_retire
     assert dog.slot is None or dog.slot.key != "occupation"  # the greyhound retired, not the user
 
 
+def test_a_name_with_here_introduces_the_speaker():
+    assert texts("hiya pet, chloe here, im a receptionist")[:1] == ["User's name is Chloe."]
+    assert texts("same here, its raining") == [] and texts("everyone here is lovely") == []
+    assert texts("hey, rafael here. i teach high school chem") == ["User's name is Rafael.", "User teaches high school chem."]
+
+
 def test_gone_with_a_state_is_what_the_speaker_became_not_a_mood():
     (vegan,) = claims("ok so veganuary kind of stuck?? ive gone fully vegan, no fish, no dairy")
     assert "vegan" in vegan.text and vegan.kind is Kind.FACT

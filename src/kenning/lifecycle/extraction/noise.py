@@ -31,6 +31,8 @@ def is_noise(clause: Clause, sent: Sentence) -> bool:
     ]
     if not content or all(t.lemma in lx.NOISE_LEMMAS or t.lower in lx.NOISE_LEMMAS or t.pos == "INTJ" for t in content):
         return True
+    if clause.text.rstrip().endswith(":") and not clause.request:
+        return True  # "couple things for my profile i guess:": what introduces the news, not the news
     if rules.is_small_talk(clause.text):
         return True
     if elliptical(sent):

@@ -127,6 +127,23 @@ def _verbless(s: Sentence) -> bool:
     return 0 < len(words) <= 12 and not any(t.pos in ("VERB", "AUX") and t.tag != "VBN" for t in words) and not s.text.rstrip().endswith("?")
 
 
+_NOT_NAMES = frozenset("same me us all everyone everybody nobody someone somebody something nothing it that this you we they he she "
+                       "there still just also not over out back in up down around right new hot cold raining sunny quiet busy lovely "
+                       "nice fine ok okay good great bad life things stuff anyone".split())
+
+
+def named_here(piece: str) -> str | None:
+    """A clause that is only "<name> here" ("chloe here", "hey, rafael here"): who is speaking, "My name is
+    Chloe."; a trade said so is the user's trade ("glazier here"); "same here", "everyone here" are no one."""
+    here = _HERE.match(re.sub(r"(?i)^(?:hi+|hey+|hiya|hello|heya|yo|evening|morning|afternoon)\W+", "", piece.strip(" .!")))
+    if here is None or here.group(1).lower() in _NOT_NAMES | lx.FIRST_PERSON_STARTS | lx.FILLER_WORDS:
+        return None
+    word = here.group(1)
+    if lx.JOB_WORD.fullmatch(word.lower()):
+        return f"I'm {_a(word)}."
+    return f"My name is {word[:1].upper()}{word[1:]}."
+
+
 def note(piece: str) -> str | None:
     words = piece.split()
     if lx.AGE.fullmatch(piece):
