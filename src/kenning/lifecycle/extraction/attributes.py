@@ -22,6 +22,7 @@ __all__ = ["ANY", "ANY_VALUE", "NOUNS", "STOPPED", "TABLE", "Attribute", "Fact",
            "read_all", "readings"]
 
 _FAN_NOUNS = frozenset({"fan", "supporter", "follower"})
+_FAN_PEOPLE = frozenset({"guy", "girl", "man", "woman", "lad", "lass", "boy", "gal"})
 
 
 def _subject(sent: Sentence, root: Token) -> tuple[str, Token | None]:
@@ -236,6 +237,9 @@ def _one(sent: Sentence, root: Token, verb: str, kids: list[Token], attr: Attrib
     if attr.fan and root.lemma == "be":
         fan = next((c for c in kids if c.dep == "attr" and c.lemma in _FAN_NOUNS), None)
         mods = [c for c in sent.children(fan.i) if c.dep in ("compound", "amod", "nmod") and c.pos in ("PROPN", "NOUN", "VERB")] if fan else []
+        guy = next((c for c in kids if c.dep == "attr" and c.lemma in _FAN_PEOPLE), None) if fan is None else None
+        if guy is not None:  # "a packers guy now", "a Liverpool man": a team's name (a name, or a plural) before a person
+            mods = [c for c in sent.children(guy.i) if c.dep in ("compound", "nmod") and (c.pos == "PROPN" or c.tag == "NNS")]
         if mods:
             return Fact(subject, attr, " ".join(m.text for m in mods), negated)
     got = next((c for c in kids if c.dep == "dobj" and c.lemma in attr.objects), None) if verb in _GETTING else None
