@@ -180,6 +180,14 @@ def test_a_name_with_here_introduces_the_speaker():
     assert texts("hey, rafael here. i teach high school chem") == ["User's name is Rafael.", "User teaches high school chem."]
 
 
+def test_a_please_closing_a_short_clause_is_read_first_and_a_request_to_change_answers_is_a_rule():
+    assert texts("from now answer me in korean please. english study is finish for this semester") == [
+        "Standing instruction: from now on answer the user in korean."]
+    assert "Standing instruction: go back to short paragraphs." in texts("hmm the bullets are getting choppy, can you go back to short paragraphs?")
+    assert "Standing instruction: go back to english for replies." in texts("ok honestly can we go back to english for replies?")
+    assert texts("can we go back to the beach next year?") == ["User asked: can the user go back to the beach next year."]
+
+
 def test_gone_with_a_state_is_what_the_speaker_became_not_a_mood():
     (vegan,) = claims("ok so veganuary kind of stuck?? ive gone fully vegan, no fish, no dairy")
     assert "vegan" in vegan.text and vegan.kind is Kind.FACT
@@ -1059,7 +1067,7 @@ def test_a_bare_verb_of_an_attribute_row_with_a_name_is_the_speakers_not_an_orde
     assert texts("move to the next question")[0].startswith("User asked"), "no name after the preposition: an order"
 
 
-@pytest.mark.parametrize("text, want", [("from now answer me in korean please", "from now on answer me in korean please"),
+@pytest.mark.parametrize("text, want", [("from now answer me in korean please", "please from now on answer me in korean"),
                                         ("two weeks from now i fly", "two weeks from now I fly"),
                                         ("from now till june im off sugar", "from now till june I'm off sugar")])
 def test_from_now_opening_a_clause_is_from_now_on(text, want):

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kenning.errors import ValidationError
-from kenning.lifecycle import injection, safety, secrets, slots
+from kenning.lifecycle import injection, instructions, safety, secrets, slots
 from kenning.lifecycle.clauses import SELF as _SELF
 from kenning.lifecycle.clauses import split_clauses, split_sentences
 from kenning.lifecycle.clauses import subject as _subject
@@ -317,8 +317,10 @@ def classify_user_clause(clause: str, keep: frozenset[str] = frozenset()) -> tup
     contact = _contact_detail(c)
     if contact is not None:
         return contact
-    if not sarcastic and _is_standing_instruction(c, req, first):
-        body = third_person(req, keep)
+    changes = not sarcastic and _is_request(c, req, first, starts_self) and instructions.changes_answers(c)
+    if not sarcastic and (_is_standing_instruction(c, req, first) or changes):
+        # (or a request that answers come another way: "can you go back to short paragraphs?")
+        body = third_person(re.sub(r"(?i)^(?:can|could|shall)\s+we\s+", "", req).rstrip("?"), keep)
         return _finish(f"Standing instruction: {body[:1].lower() + body[1:]}"), Kind.PROCEDURE, 0.85
     if _is_request(c, req, first, starts_self):
         body = third_person(req, keep).rstrip("?.!")

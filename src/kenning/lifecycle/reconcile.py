@@ -24,7 +24,7 @@ from datetime import datetime
 
 import numpy as np
 
-from kenning.lifecycle import injection, safety, secrets, slots
+from kenning.lifecycle import injection, instructions, safety, secrets, slots
 from kenning.lifecycle.extraction import chatter
 from kenning.lifecycle.shape_change import count_change, value_change
 from kenning.lifecycle.retrieve import terms
@@ -92,6 +92,9 @@ def decide(candidate: Memory, neighbours: Sequence[Neighbour]) -> Decision:
     if changed is not None:
         return Decision(Op.UPDATE, changed.id, None, CHANGED)
     if candidate.kind is Kind.PROCEDURE:
+        replaced = instructions.replaced_instruction(candidate, ranked)  # "answer in korean" after "… in english"
+        if replaced is not None:
+            return replaced
         for n in ranked:
             if n.memory.kind is Kind.PROCEDURE and n.cosine >= PROCEDURE_REFINE_COSINE:
                 return Decision(Op.UPDATE, n.memory.id, None, REFINED)

@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from kenning.lifecycle import extract as rules
-from kenning.lifecycle import safety, secrets, slots
+from kenning.lifecycle import instructions, safety, secrets, slots
 from kenning.lifecycle import changes as change_markers
 from kenning.lifecycle.extraction import addressee, corrections, ellipsis, exchange, mood, noise, people, pointers
 from kenning.lifecycle.extraction import lexicon as lx
@@ -365,7 +365,9 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
     if got is None:
         return []
     body, kind, importance = got
-    if kind is Kind.PROCEDURE and (not noise.for_the_user(sent) or (clause.subject == "user" and _has_subject(sent))):
+    changes = instructions.changes_answers(text)  # "can you go back to short paragraphs?", "can we go back to english?"
+    if kind is Kind.PROCEDURE and (not (changes or noise.for_the_user(sent)) or (
+            clause.subject == "user" and _has_subject(sent) and not (changes and clause.question))):
         # "never give up!", "take care of yourself", "now I never want to see a hill again": no rule ("correct my
         # grammar always when I write" is one: the "I" is the condition's, the order has no subject)
         return []

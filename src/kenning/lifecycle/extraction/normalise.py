@@ -111,6 +111,19 @@ def _quiet(m: re.Match[str]) -> str:
     return w.lower() if w.lower() in _FUNCTION and w not in ("IT", "US", "AM", "IS", "AN", "DO", "ALL") else w
 
 
+# "from now answer me in korean please.": a "please" closing a sentence is read as a noun ("korean please");
+# said first, the parser reads the request it makes
+_PLEASE_LAST = re.compile(r"(?i)(?P<body>(?:^|(?<=[.!?,;]\s))[^.!?,;\n]*?[a-z0-9'])[\s]+(?:please|pls|plz)(?=\s*(?:[.!?\n]|$))")
+
+
+def _please_first(m: re.Match[str]) -> str:
+    """A short clause of its own, not one joined on ("…, so nothing with lots of steps pls" stays)."""
+    body = m.group("body")
+    if not 3 <= len(body.split()) <= 10 or re.match(r"(?i)\s*(?:please|pls|plz|and|so|but|or|then|also|no|not)\b", body):
+        return m.group(0)
+    return f"please {body[:1].lower()}{body[1:]}" if body[:2] != "I " else f"please {body}"
+
+
 @text_cache
 def normalise(text: str) -> str:
     """``text`` with chat spellings made standard; meaning and secrets' masks untouched."""
@@ -140,6 +153,7 @@ def normalise(text: str) -> str:
         text = pattern.sub(lambda m: forms[(m.group(2) or "").lower()], text)
     text = _ITS.sub(r"\1t's", text)
     text = _FROM_NOW.sub(r"\1 on", text)
+    text = _PLEASE_LAST.sub(_please_first, text)
     return re.sub(r"(?i)(^|[,;.!?]\s*)lets\b", lambda m: f"{m.group(1)}let's", text)
 
 
