@@ -23,7 +23,7 @@ procedures, requests) decides its wording, kind and importance. In order:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 from kenning.lifecycle import extract as rules
 from kenning.lifecycle import instructions, safety, secrets, slots
@@ -31,9 +31,10 @@ from kenning.lifecycle import changes as change_markers
 from kenning.lifecycle.extraction import addressee, corrections, ellipsis, exchange, mood, noise, people, pointers
 from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction.clauses import Clause, first_person, opener, read
+from kenning.lifecycle.extraction import attributes, referents
 from kenning.lifecycle.extraction.normalise import trim
-from kenning.lifecycle.extraction import attributes
-from kenning.lifecycle.extraction.parse import Parser, Sentence, Token, default_parser, known_verb
+from kenning.lifecycle.extraction.parse import Parser, Sentence, Token, known_verb
+from kenning.lifecycle.extraction.referents import TurnState, parser_sentence
 from kenning.lifecycle.extraction.turns import turn_pieces
 from kenning.lifecycle.person import third_person
 from kenning.lifecycle.retrieve import terms
@@ -44,120 +45,6 @@ OTHER_CONFIDENCE = 0.8
 OTHER_IMPORTANCE = 0.45
 EPISODE_IMPORTANCE = 0.3
 _CONTACT = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?<![\w+])\+?\d[\d ()-]{7,}\d(?![\w-])")
-
-
-@dataclass
-class TurnState:
-    """What earlier clauses of the batch named: third parties (for he/she/they) and the user's things (for "it");
-    and the parser, to read a claim's own text."""
-
-    others: list[str] = field(default_factory=list)
-    things: list[str] = field(default_factory=list)
-    new: list[str] = field(default_factory=list)  # things the user just got: "got a new number" -> "my new number"
-    replaced: list[str] = field(default_factory=list)  # things called old: "the old MTN line" -> "my MTN line"
-    ended: list[str] = field(default_factory=list)  # things the user stopped: "ditched the tesco delivery" -> "my delivery"
-    named: str = ""  # the last thing the clause before named as an object: "not doing yoga anymore" -> "yoga"
-    parser: Parser | None = None
-    hedged: bool = False  # the clause before was a hedge: "… I'd open a cafe. Or just repaint the flat."
-    alone: bool = False  # the clause is the whole turn: "scratch that" then points at the turn before
-
-
-
-
-
-
-def parser_sentence(text: str, state: TurnState) -> Sentence:
-    """The first parsed sentence of a claim's text."""
-    parser = state.parser or default_parser()
-    parsed = parser.parse([text])[0]
-    return parsed[0] if parsed else Sentence(())
-
-
-def _things(sent: Sentence) -> list[str]:
-    """The user's things a clause names: "my Golf", "my flat", "our car" (not people)."""
-    out = []
-    for t in sent.tokens:
-        poss = [c for c in sent.children(t.i) if c.dep == "poss" and c.lower in ("my", "our")]
-        if poss and t.pos in ("NOUN", "PROPN") and t.lemma not in lx.PERSON_NOUNS and t.lower not in lx.PERSON_NOUNS:
-            out.append(f"{poss[0].text} {t.text}")
-    return out
-
-
-def _object_named(sent: Sentence) -> str:
-    """The last thing a clause names as the object of a verb or preposition (with its compound words): "not doing
-    yoga anymore" -> "yoga", "not at flyefit anymore" -> "flyefit"; "" when none (people and pronouns are none)."""
-    objs = [t for t in sent.tokens if t.dep in ("dobj", "pobj") and t.pos in ("NOUN", "PROPN") and t.lemma not in lx.PERSON_NOUNS
-            and t.lower not in lx.PERSON_NOUNS and t.ent != "PERSON"]
-    if not objs:
-        return ""
-    t = objs[-1]
-    return " ".join(sent.tokens[i].text for i in sent.subtree(t.i) if i == t.i or (sent.tokens[i].dep == "compound" and i < t.i))
-
-
-def _replaced(sent: Sentence) -> list[str]:
-    """What a clause calls the user's old one: "the old MTN line" -> "my MTN line" (a "new one" replaces it)."""
-    return ["my " + " ".join(sent.tokens[i].text for i in sent.subtree(t.i) if sent.tokens[i].dep == "compound" or i == t.i)
-            for t in sent.tokens if t.pos == "NOUN" and t.lemma not in lx.PERSON_NOUNS and any(c.lower == "old" for c in sent.children(t.i))]
-
-
-def _ended(sent: Sentence) -> list[str]:
-    """What a clause says the user has stopped: "we've ditched the tesco delivery" -> "my delivery" (what "now
-    it's …" goes on to replace)."""
-    return [f"my {t.text}" for t in sent.tokens if t.dep == "dobj" and t.pos == "NOUN" and t.lemma not in lx.PERSON_NOUNS
-            and sent.tokens[t.head].lemma in lx.ENDING_VERBS]
-
-
-def _new_things(sent: Sentence) -> list[str]:
-    """What a clause says the user just got, as theirs: "got a new number" -> "my new number", "bought a new van",
-    "new phone, new number!!"."""
-    return [f"my new {t.text}" for t in sent.tokens if t.pos == "NOUN" and t.lemma not in lx.PERSON_NOUNS
-            and any(c.lower == "new" and c.dep == "amod" for c in sent.children(t.i))]
-
-
-_IT_IS = re.compile(r"(?i)^\W*(now\s+|and\s+now\s+)?(?:it's|it\s+is)\s+(?=\S)")
-_NEW_ONE = re.compile(r"(?i)^\W*(?:(?:the|my|our)\s+)?new\s+one(?:'s|\s+is)\s+(?=\S)")
-
-
-def _what_it_is(sent: Sentence, piece: str, state: TurnState) -> str:
-    """ "it's 07700 900872 now" right after "got a new number": "it" is the new thing, so "my new number is …";
-    "new one is 0706 …" after "change my number" or "the old line": "one" is the thing the turn named last, one
-    that names an attribute first ("number" before "phone")."""
-    m = _IT_IS.match(piece)
-    if state.new and m is not None and any(t.dep == "attr" for t in sent.tokens):
-        return f"{m.group(1) or ''}{state.new[-1]} is {piece[m.end():]}"
-    if state.ended and m is not None and m.group(1) and any(t.dep == "attr" for t in sent.tokens):
-        return f"{m.group(1)}{state.ended[-1]} is {piece[m.end():]}"  # "ditched the tesco delivery, now it's a veg box"
-    m = _NEW_ONE.match(piece)
-    held = state.replaced + state.things
-    if m is None or not held:
-        return piece
-    named = [n for n in held if n.split()[-1].lower() in attributes.NOUNS] or held
-    return f"my new {named[-1].split(maxsplit=1)[-1]} is {piece[m.end():]}"
-
-
-_ENDS_IT = lx.ENDING_VERBS | {"cancel", "swap", "replace", "trade", "ditch", "bin", "sack"}
-
-
-def _ended_it(sent: Sentence, piece: str, state: TurnState) -> str:
-    """ "not doing yoga anymore, swapped it for bouldering": the object "it" of a verb that ended or swapped
-    something is the thing the clause before named (never "drop it from your notes": an order, a pointer)."""
-    obj = next((t for t in sent.tokens if t.lower == "it" and t.dep == "dobj"), None)
-    if obj is None or not state.named or re.match(r"(?i)\W*it\b", piece):
-        return piece
-    verb = sent.tokens[obj.head]
-    if verb.lemma not in _ENDS_IT or verb.tag not in ("VBD", "VBN"):
-        return piece
-    return re.sub(r"(?i)\bit\b", state.named, piece, count=1)
-
-
-def _resolve_it(sent: Sentence, piece: str, state: TurnState) -> str:
-    """ "I drive it to work" after "my Golf": the object "it" is the user's thing named last in the turn."""
-    if not state.things:
-        return piece
-    obj = next((t for t in sent.tokens if t.lower == "it" and t.dep in ("dobj", "pobj")), None)
-    if obj is None:
-        return piece
-    return re.sub(r"(?i)\bit\b", state.things[-1], piece, count=1) if re.search(r"(?i)\bit\b", piece) and not re.match(r"(?i)\W*it\b", piece) else piece
 
 
 def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tuple[list[rules.Claim], list[str]]:
@@ -192,16 +79,16 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
         if meant is not None:  # said with words left out or wrapped in a question: parsed as meant
             piece = meant
             sent = parser.parse([piece])[0][0]
-        said = _what_it_is(sent, piece, state)
+        said = referents.what_it_is(sent, piece, state)
         used = said != piece
         if used:  # "it's a white transit" after "bought a new van": said of the van
             piece, sent = said, parser.parse([said])[0][0]
         clause = read(sent, others=state.others)
         named = [n for n in people.named(sent) if n not in addressed]
-        ended = _ended_it(sent, piece, state)
+        ended = referents.ended_it(sent, piece, state)
         if ended != piece and (again := parser.parse([ended])[0]):
             piece, sent, clause = ended, again[0], read(again[0], others=state.others)  # "swapped yoga for …": read as said
-        piece = _resolve_it(sent, piece, state)
+        piece = referents.resolve_it(sent, piece, state)
         if clause.question and not clause.request and not clause.hedged and _declarative(sent):
             clause = replace(clause, question=False, hedged=True)  # "going freelance, or maybe contracting?"
         elif state.hedged and _alternative(sent):
@@ -220,11 +107,11 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
             made = [(n, _as_hedge(c) if n == last and c.kind is not Kind.PROCEDURE else c) for n, c in made]
         state.hedged = clause.hedged
         state.others.extend(named)
-        state.things.extend(_things(sent))
-        state.replaced.extend(_replaced(sent))
-        state.ended.extend(_ended(sent))
-        state.named = _object_named(sent)
-        state.new = _new_things(sent) or ([] if used else state.new)
+        state.things.extend(referents.things(sent))
+        state.replaced.extend(referents.replaced(sent))
+        state.ended.extend(referents.ended(sent))
+        state.named = referents.object_named(sent)
+        state.new = referents.new_things(sent) or ([] if used else state.new)
         at = _sentence_of(piece, spoken)
         if pointers.pointer_topic(sent) == pointers.LAST and made and not state.alone:
             # "I'll be in Denver the week of the 9th… actually scratch that, …": what the turn said just before is taken back
