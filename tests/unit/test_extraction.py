@@ -459,6 +459,8 @@ def test_in_turn_corrections_replace_the_value_of_the_same_shape(pieces, expecte
         ("User's team is Spurs.", "user", "team", "Spurs"),
         ("User is a packers guy now.", "user", "team", "packers"),  # a team's name (a plural) before a person
         ("User is a Liverpool man.", "user", "team", "Liverpool"),
+        ("User picked up a secondhand nissan leaf.", "user", "car", "secondhand nissan leaf"),  # a car by its make
+        ("User bought a VW Passat.", "user", "car", "VW Passat"),
         ("User works in a bike shop.", "user", "employer", "bike shop"),
         ("User resigned from Barclays.", "user", "any", "Barclays"),
         ("User had to rehome Rolo.", "user", "any", "Rolo"),  # the verb after "have to" is what was done
@@ -476,7 +478,7 @@ def test_one_table_reads_the_attribute_whatever_the_wording(text, subject, attri
     "text",
     ["User had pasta for lunch.", "User works in London.", "User works in marketing.", "User works in the office on Mondays.",
      "User is at the library on Fridays now, much quieter.", "User is in Paris this week.", "User is in London for work.",
-     "User is a nice guy.", "User is a dog guy."],  # "quieter" looks like a job word but is an adjective
+     "User is a nice guy.", "User is a dog guy.", "User bought a mini fridge."],  # "quieter" looks like a job word but is an adjective
 )
 def test_a_claim_without_a_table_attribute_reads_as_none(text):
     assert of_text(default_parser(), text) is None

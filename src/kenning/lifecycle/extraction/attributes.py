@@ -242,6 +242,10 @@ def _one(sent: Sentence, root: Token, verb: str, kids: list[Token], attr: Attrib
             mods = [c for c in sent.children(guy.i) if c.dep in ("compound", "nmod") and (c.pos == "PROPN" or c.tag == "NNS")]
         if mods:
             return Fact(subject, attr, " ".join(m.text for m in mods), negated)
+    if attr.makes and verb in _GETTING | _ACQUIRING:  # "picked up a secondhand nissan leaf": a car by its make
+        made = next((c for c in kids if c.dep == "dobj" and any(sent.tokens[i].lower in attr.makes for i in sent.subtree(c.i))), None)
+        if made is not None:
+            return Fact(subject, attr, _phrase(sent, made), negated)
     got = next((c for c in kids if c.dep == "dobj" and c.lemma in attr.objects), None) if verb in _GETTING else None
     if got is not None:
         for prep in (c for k in (root, got) for c in sent.children(k.i) if c.dep == "prep" and c.lower in attr.preps | {"from"}):
@@ -304,6 +308,7 @@ def _one(sent: Sentence, root: Token, verb: str, kids: list[Token], attr: Attrib
 
 
 _GETTING = frozenset({"take", "get", "accept", "start", "land", "find", "begin", "have", "sign", "rent", "buy", "share"})
+_ACQUIRING = frozenset({"pick up", "lease", "collect", "order", "purchase", "own"})
 
 
 def _to_name(sent: Sentence, kids: list[Token]) -> Token | None:

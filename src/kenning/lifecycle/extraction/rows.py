@@ -47,6 +47,9 @@ class Attribute:
     lost_by: frozenset[str] = frozenset()
     of_role: bool = False  # the object of one of ``preps`` after a job sets it too: "is a nurse at the QE"
     person: bool = False  # someone in a role of the user's life, named: "my manager Sarah", "my new boss is Pedro"
+    # words that make the object of a getting verb one of the row's values: "picked up a secondhand nissan leaf"
+    # (a car), "bought a VW Passat"
+    makes: frozenset[str] = frozenset()
 
 
 def _set(words: str) -> frozenset[str]:
@@ -66,7 +69,10 @@ TABLE: tuple[Attribute, ...] = (
     Attribute("team", Kind.PREFERENCE, 0.5, verbs=_set("support follow"), nouns=_set("team club"), fan=True),
     Attribute("diet", Kind.FACT, 0.7, verbs=_set("do follow try go"), copula=_DIETS),
     Attribute("gym", Kind.FACT, 0.4, verbs=_set("train lift exercise swim") | {"work out"}, preps=_set("at"), nouns=_set("gym")),
-    Attribute("car", Kind.FACT, 0.5, verbs=_set("drive"), nouns=_set("car")),
+    Attribute("car", Kind.FACT, 0.5, verbs=_set("drive"), nouns=_set("car"), makes=_set(
+        "ford vauxhall opel volkswagen vw toyota honda nissan mazda subaru mitsubishi suzuki hyundai kia skoda cupra renault "
+        "peugeot citroen citroën dacia fiat alfa volvo bmw audi mercedes merc tesla polestar byd lexus jeep chevy chevrolet "
+        "dodge gmc cadillac buick land-rover landrover range-rover porsche saab")),
     Attribute("rent", Kind.FACT, 0.5, nouns=_set("rent")),
     Attribute("pay", Kind.FACT, 0.5, nouns=_set("salary wage")),
     Attribute("age", Kind.FACT, 0.5, verbs=_set("turn"), copula="age"),
