@@ -188,6 +188,13 @@ def test_a_please_closing_a_short_clause_is_read_first_and_a_request_to_change_a
     assert texts("can we go back to the beach next year?") == ["User asked: can the user go back to the beach next year."]
 
 
+def test_got_with_a_name_or_a_count_is_having_and_with_a_time_an_event():
+    assert texts("got a little girl called poppy, shes 4")[0] == "User has got a little girl called poppy."
+    assert texts("got 3 kids and a dog") == ["User has got 3 kids and a dog."]
+    (puppy,) = claims("got a puppy last week called rex")
+    assert puppy.kind is Kind.EPISODE
+
+
 def test_gone_with_a_state_is_what_the_speaker_became_not_a_mood():
     (vegan,) = claims("ok so veganuary kind of stuck?? ive gone fully vegan, no fish, no dairy")
     assert "vegan" in vegan.text and vegan.kind is Kind.FACT
@@ -595,7 +602,7 @@ def test_a_subject_set_off_by_an_apposition_keeps_its_verb():
 def test_more_that_the_speaker_is_or_has_beside_the_first():
     got = texts("I'm a lineman for Xcel out of Dumas TX, 29, single, got a blue heeler named Rowdy")
     assert "User is 29." in got and "User is single." in got, got
-    assert any("Rowdy" in t and "29" not in t and t.startswith("User got") for t in got), got
+    assert any("Rowdy" in t and "29" not in t and t.startswith(("User got", "User has got")) for t in got), got
     assert "User is widowed." in texts("I am seventy-four and widowed.")
     got = texts("we've a lurcher called Bramble who's about 4, an ancient tabby named Mr Tumnus who's 17")
     assert any("Bramble" in t and "Tumnus" not in t for t in got) and any("Tumnus" in t and "Bramble" not in t for t in got), got

@@ -160,6 +160,8 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
     if pointers.reports_earlier(sent):
         return []  # "I said rory was 6 (, he's actually 7)": the user quoting themselves, no claim
     text = piece
+    if clause.root == "get" and not clause.past and (had := re.match(r"(?i)^\W*(?:I\s+)?(got)\b", text)):
+        text = text[: had.start(1)] + "have got" + text[had.end(1):]  # "got a little girl called poppy": chat's "I've got"
     if _noun_as_verb(sent):  # "I carver in Iqaluit", "I lactose intolerant": what the speaker is, "am" left out
         text = re.sub(r"(?i)\b(I|we)\s+", lambda m: "I'm " if m.group(1).lower() == "i" else "we're ", text, count=1)
     if clause.subject == "other" and not _names_person(clause) and noise.owned_figure(sent):

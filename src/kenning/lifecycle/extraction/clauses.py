@@ -322,11 +322,22 @@ def read(sent: Sentence, *, others: Sequence[str] = ()) -> Clause:
     ended = "used" in words and any(t.lower == "used" and t.i + 1 < len(toks) and toks[t.i + 1].lower == "to" for t in toks)
     future = bool(aux & {"will", "shall"}) or (root.lemma == "go" and any(c.dep == "xcomp" for c in sent.children(root.i)) and root.tag == "VBG") or (
         _coming(sent, root) and not words & lx.HABITUAL)
-    got = root.lower == "got" and "have" in aux  # "I've got two kids": having, not a past event
+    got = root.lower == "got" and ("have" in aux or _had(sent, root))  # "I've got two kids": having, not a past event
     past = not ended and not got and (root.tag == "VBD" or "did" in words or ("have" in aux and root.tag == "VBN" and root.lower != "got") or (_past_passive(toks, root) and not toks[0].lower.startswith("i")))
     if root.lemma == "be" and root.tag == "VBD":
         past = True
     return Clause(text, subject, subject_text, root.lemma, negated, hedged, question, request, past, ended, future)
+
+
+def _had(sent: Sentence, root: Token) -> bool:
+    """ "got a little girl called poppy", "got 3 kids": chat's "I've got", a name or a count for what is had, and
+    no time said of getting it ("got a puppy last week" is an event)."""
+    kids = sent.children(root.i)
+    if any(c.dep in ("npadvmod", "advmod", "prep") and (c.ent in ("DATE", "TIME") or c.lower in ("yesterday", "today", "ago", "just")) for c in kids):
+        return False
+    obj = next((c for c in kids if c.dep == "dobj" and c.pos == "NOUN"), None)
+    return obj is not None and any(
+        (c.dep == "acl" and c.lemma in ("call", "name")) or c.dep == "nummod" for c in sent.children(obj.i))
 
 
 def _subject(sent: Sentence, root: Token) -> Token | None:
