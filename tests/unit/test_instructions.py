@@ -71,3 +71,13 @@ def test_a_request_to_change_how_answers_come_is_told_from_an_errand():
     assert changes_answers("can we switch to english for replies")
     assert not changes_answers("can you go back to the shop for me?")
     assert not changes_answers("answer in english")  # an instruction, but no change asked for
+
+
+def test_the_same_thing_said_the_other_way_round_replaces_the_earlier_instruction():
+    o = mem("Standing instruction: always book the user ryanair when there's an option.")
+    c = mem("Standing instruction: never again ryanair after that lisbon fiasco.", at=T0 + timedelta(days=9))
+    decision = replaced_instruction(c, [Neighbour(o, 0.5)])
+    assert decision is not None and decision.target_id == o.id
+    other = mem("Standing instruction: always call the user on their mobile.")
+    late = mem("Standing instruction: never call the user before 9am.", at=T0 + timedelta(days=9))
+    assert replaced_instruction(late, [Neighbour(other, 0.5)]) is None  # a verb of every rule is nothing they share

@@ -1,4 +1,4 @@
-"""Standing instructions about the assistant's answers, and which aspect of an answer each one sets.
+"""Standing instructions: which aspect of an answer each one sets, and which earlier one a new one replaces.
 
 One declarative table: an aspect of an answer (its language, its format, its length, its units, its
 register) and the words that name a value of it. A standing instruction that names values of an aspect
@@ -6,7 +6,8 @@ replaces an earlier one naming other values of the same aspect ("from now on ans
 "always answer in english"; "short paragraphs" after "summaries in bullet points"), whatever the cosine of
 the two texts; instructions about different aspects stand side by side ("answer in english" and "keep it
 short"). A request to change an aspect ("can you go back to short paragraphs?", "can we switch to english for
-replies?") is such an instruction, not a one-off question.
+replies?") is such an instruction, not a one-off question. An instruction said the other way round about the
+same thing replaces the earlier one too ("never again ryanair" after "always book me ryanair").
 """
 
 from __future__ import annotations
@@ -14,10 +15,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from kenning.lifecycle.matching import Neighbour
+from kenning.lifecycle.matching import Neighbour, content_stems, stems
 from kenning.types import Decision, Kind, Memory, Op, Source, Status
 
 REPLACED = "standing instruction about the same aspect of answers, another value"
+REVERSED = "standing instruction about the same thing, the other way round"
 
 ASPECTS: dict[str, frozenset[str]] = {
     "language": frozenset(
@@ -63,8 +65,6 @@ def replaced_instruction(candidate: Memory, ranked: Sequence[Neighbour]) -> Deci
     if candidate.kind is not Kind.PROCEDURE or candidate.source is not Source.USER_SAID:
         return None
     mine = aspects(candidate.text)
-    if not mine:
-        return None
     for n in ranked:
         old = n.memory
         if old.kind is not Kind.PROCEDURE or old.status is not Status.ACTIVE or old.source is not Source.USER_SAID:
@@ -72,6 +72,24 @@ def replaced_instruction(candidate: Memory, ranked: Sequence[Neighbour]) -> Deci
         if old.created_at > candidate.created_at or set(old.source_refs) & set(candidate.source_refs):
             continue
         theirs = aspects(old.text)
-        if any(a in theirs and theirs[a] != v for a, v in mine.items()):
+        if mine and any(a in theirs and theirs[a] != v for a, v in mine.items()):
             return Decision(Op.UPDATE, old.id, None, REPLACED)
+        if _negated(candidate.text) != _negated(old.text) and _about(candidate.text) & _about(old.text):
+            return Decision(Op.UPDATE, old.id, None, REVERSED)  # "never again ryanair" after "always book me ryanair"
     return None
+
+
+_NEGATION = re.compile(r"(?i)\b(?:never|don't|do\s+not|no\s+more|not\s+any\s*more|stop)\b")
+# the words of any instruction, which say nothing of what it is about
+_RULE_WORDS = stems("standing instruction always never again please user user's book give use send answer reply keep "
+                    "make sure every time when whenever there option from now on anymore any more stop call text email message "
+                    "ring remind tell ask write recommend suggest include mention add put show check schedule")
+
+
+def _negated(text: str) -> bool:
+    return bool(_NEGATION.search(text))
+
+
+def _about(text: str) -> set[str]:
+    """What an instruction is about, by stem: "always book the user ryanair" -> {"ryanair"}."""
+    return content_stems(text) - _RULE_WORDS
