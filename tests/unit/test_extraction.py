@@ -195,6 +195,15 @@ def test_got_with_a_name_or_a_count_is_having_and_with_a_time_an_event():
     assert puppy.kind is Kind.EPISODE
 
 
+@pytest.mark.parametrize(
+    "said, claim",
+    [("40 days no cigarettes!!!", "User quit smoking 40 days ago!!!"), ("3 weeks off the fags now", "User quit smoking 3 weeks ago now."),
+     ("im off the fags", "User has quit smoking.")],
+)
+def test_smoking_given_up_as_chat_says_it_is_quitting(said, claim):
+    assert texts(said) == [claim]
+
+
 def test_gone_with_a_state_is_what_the_speaker_became_not_a_mood():
     (vegan,) = claims("ok so veganuary kind of stuck?? ive gone fully vegan, no fish, no dairy")
     assert "vegan" in vegan.text and vegan.kind is Kind.FACT

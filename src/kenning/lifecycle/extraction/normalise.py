@@ -34,6 +34,14 @@ _PHRASAL = [
     (re.compile(r"(?i)\b(hand)(ed|ing|s)?\s+in\s+(?:my|our|his|her|their)\s+notice\s+(?:at|to|with)\b"), {"": "quit", "ed": "quit", "ing": "quitting", "s": "quits"}),
     (re.compile(r"(?i)\b(pull)(ed|ing|s)?\s+out\s+of\b"), {"": "left", "ed": "left", "ing": "leaving", "s": "leaves"}),
 ]
+# smoking given up, said as chat says it: "40 days no cigarettes", "3 weeks off the fags now", "off the ciggies"
+_SMOKES = r"(?:cigarettes|cigarette|fags|ciggies|ciggys|cigs|smokes|smoking|tobacco)"
+_SMOKE_FREE = [
+    (re.compile(rf"(?i)\b(?P<n>\d+|a|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?P<u>days?|weeks?|months?|years?)\s+(?:now\s+)?"
+                rf"(?:no|off\s+the|without|free\s+of)\s+{_SMOKES}\b"), r"I quit smoking \g<n> \g<u> ago"),
+    (re.compile(rf"(?i)\bI(?:'m|\s+am)\s+(?:now\s+)?off\s+the\s+{_SMOKES}\b"), "I've quit smoking"),
+    (re.compile(rf"(?i)\b(?:off|quit|stopped|gave\s+up|packed\s+in)\s+the\s+{_SMOKES}\b"), "quit smoking"),
+]
 # asking for something to go unremembered, said as an idiom: read as the retraction verb the pointers know
 # ("never mind the puppy", "don't remember that I work at Aldi", "please don't save my address")
 _RETRACTING = re.compile(
@@ -149,6 +157,8 @@ def normalise(text: str) -> str:
     text = _NAMING_ASIDE.sub(lambda m: f", {m.group(1)},", text)
     text = _ASIDE.sub("", text)
     text = _RETRACTING.sub("forget", text)
+    for pattern, said in _SMOKE_FREE:
+        text = pattern.sub(said, text)
     for pattern, forms in _PHRASAL:
         text = pattern.sub(lambda m: forms[(m.group(2) or "").lower()], text)
     text = _ITS.sub(r"\1t's", text)
