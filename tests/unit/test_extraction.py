@@ -11,7 +11,7 @@ import pytest
 from kenning.lifecycle.extract import Turn
 from kenning.lifecycle.extraction import corrections, extract
 from kenning.lifecycle.extraction.attributes import of_text
-from kenning.lifecycle.extraction.clauses import read
+from kenning.lifecycle.extraction.reading import read
 from kenning.lifecycle.extraction.normalise import normalise, sentences
 from kenning.lifecycle.extraction.parse import Sentence, Token, default_parser
 from kenning.types import Kind

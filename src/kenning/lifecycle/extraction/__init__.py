@@ -1,8 +1,9 @@
 """The offline extraction engine on a dependency parse: turns in, one-claim candidates out.
 
-parse (``parse.py``: the parser seam) -> clauses (``clauses.py``: split and
-read each clause) -> claims (``claims.py``: whether, about whom and how
-sure) -> attributes (``lifecycle.slots``: which attribute a claim sets, for
+parse (``parse.py``: the parser seam) -> clauses (``clauses.py``: a sentence
+split into clauses; ``reading.py``: each read for subject, mood and tense) ->
+claims (``claims.py``: whether, about whom and how sure) -> attributes
+(``attributes.py`` on the ``rows.py`` table: which attribute a claim sets, for
 reconciliation). Tool and assistant turns keep the rules of
 ``lifecycle.extract`` (tool text is untrusted and capped; the assistant's
 words are not the user's).

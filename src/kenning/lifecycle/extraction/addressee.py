@@ -6,7 +6,7 @@ None of these is a claim about the user; ``noise`` and ``claims`` ask these test
 from __future__ import annotations
 
 from kenning.lifecycle.extraction import lexicon as lx
-from kenning.lifecycle.extraction.clauses import first_person
+from kenning.lifecycle.extraction.lexicon import first_person
 from kenning.lifecycle.extraction.parse import Parser, Sentence, Token
 
 

@@ -30,7 +30,9 @@ from kenning.lifecycle import instructions, safety, secrets, slots
 from kenning.lifecycle import changes as change_markers
 from kenning.lifecycle.extraction import addressee, corrections, ellipsis, exchange, mood, noise, people, pointers
 from kenning.lifecycle.extraction import lexicon as lx
-from kenning.lifecycle.extraction.clauses import Clause, first_person, opener, read
+from kenning.lifecycle.extraction.clauses import opener
+from kenning.lifecycle.extraction.lexicon import first_person
+from kenning.lifecycle.extraction.reading import Clause, read
 from kenning.lifecycle.extraction import attributes, referents
 from kenning.lifecycle.extraction.normalise import trim
 from kenning.lifecycle.extraction.parse import Parser, Sentence, Token, known_verb

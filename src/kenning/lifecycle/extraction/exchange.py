@@ -13,7 +13,8 @@ people in general with "us" in it ("music brings us together") and a likeness of
 
 from __future__ import annotations
 
-from kenning.lifecycle.extraction.clauses import Clause, opener
+from kenning.lifecycle.extraction.clauses import opener
+from kenning.lifecycle.extraction.reading import Clause
 from kenning.lifecycle.extraction.parse import Sentence, Token
 
 _SINGULAR = frozenset({"i", "i'm", "im", "i've", "ive", "i'd", "id", "i'll", "me", "my", "mine", "myself"})

@@ -162,3 +162,8 @@ NOUN_GENDER = {
 }
 # verbs of the mind that, negated with "can't", frame a reaction to a clause: "can't believe I paid that"
 REACTION_VERBS = frozenset({"believe", "imagine", "remember", "recall", "think", "say", "tell", "decide"})
+
+
+def first_person(text: str) -> bool:
+    """Whether ``text`` has a word of the first person (I, my, we, ours…)."""
+    return bool(re.search(r"(?i)\b(?:i|i'm|im|i've|ive|i'd|i'll|me|my|mine|myself|we|we're|our|ours|ourselves|us)\b", text))

@@ -14,7 +14,9 @@ from kenning.lifecycle import changes
 from kenning.lifecycle.extraction import corrections
 from kenning.lifecycle.extraction import attributes
 from kenning.lifecycle.extraction import lexicon as lx
-from kenning.lifecycle.extraction.clauses import Clause, first_person, opener
+from kenning.lifecycle.extraction.clauses import opener
+from kenning.lifecycle.extraction.lexicon import first_person
+from kenning.lifecycle.extraction.reading import Clause
 from kenning.lifecycle.extraction.addressee import addressed
 from kenning.lifecycle.extraction.parse import Sentence
 

@@ -1,0 +1,212 @@
+"""Reading a clause: who it is about and how it is said, from its own parse.
+
+- ``subject``: ``user`` (I, we, my job…), ``other`` (a named person, a
+  relative or a pet: "my sister", "Jo", "he" after "my dad"), ``you`` (the
+  other speaker), ``thing`` (it, that, this, there), or ``none`` (an
+  imperative or a fragment);
+- mood: a question, a request to the assistant;
+- modality: a hedge (might, may, could, would, maybe, thinking about,
+  hoping to, if…), a negation;
+- time: a past event, an ended habit ("used to"), a future plan.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from kenning.lifecycle.extraction import mood, people
+from kenning.lifecycle.extraction import lexicon as lx
+from kenning.lifecycle.extraction.clauses import lived
+from kenning.lifecycle.extraction.parse import Sentence, Token
+
+
+@dataclass(frozen=True, slots=True)
+class Clause:
+    """One clause of a turn as typed (``text``, first person kept) and what its parse says about it."""
+
+    text: str
+    subject: str  # user | other | you | thing | none
+    subject_text: str = ""
+    root: str = ""  # lemma of the main verb (or of the copula's complement)
+    negated: bool = False
+    hedged: bool = False
+    question: bool = False
+    request: bool = False
+    past: bool = False
+    ended: bool = False
+    future: bool = False
+
+
+def read(sent: Sentence, *, others: Sequence[str] = ()) -> Clause:
+    """What one parsed clause says; ``others`` are third parties named earlier (for he/she/they)."""
+    toks = sent.tokens
+    text = sent.text
+    root = next((t for t in toks if t.dep == "ROOT"), toks[0])
+    subj = _subject(sent, root)
+    subject, subject_text = _who(sent, subj, others)
+    aux = {c.lemma for c in toks if c.dep in ("aux", "auxpass") or (c.pos == "AUX" and c.i < root.i)}
+    words = {t.lower for t in toks}
+    lemmas = {t.lemma for t in toks}
+    question = text.rstrip().endswith("?") or _inverted(toks) or mood.asks_how(sent)
+    request = _request(toks, root, subj, question)
+    negated = any(t.dep == "neg" or t.lower in lx.NEGATORS for t in toks)
+    hedged = _hedged(sent, root, aux, words, lemmas) and not mood.asks_how(sent)  # "how often should I…" asks, it hedges nothing
+    ended = "used" in words and any(t.lower == "used" and t.i + 1 < len(toks) and toks[t.i + 1].lower == "to" for t in toks)
+    future = bool(aux & {"will", "shall"}) or (root.lemma == "go" and any(c.dep == "xcomp" for c in sent.children(root.i)) and root.tag == "VBG") or (
+        _coming(sent, root) and not words & lx.HABITUAL)
+    got = root.lower == "got" and ("have" in aux or _had(sent, root))  # "I've got two kids": having, not a past event
+    past = not ended and not got and (root.tag == "VBD" or "did" in words or ("have" in aux and root.tag == "VBN" and root.lower != "got") or (_past_passive(toks, root) and not toks[0].lower.startswith("i")))
+    if root.lemma == "be" and root.tag == "VBD":
+        past = True
+    return Clause(text, subject, subject_text, root.lemma, negated, hedged, question, request, past, ended, future)
+
+
+def _had(sent: Sentence, root: Token) -> bool:
+    """ "got a little girl called poppy", "got 3 kids": chat's "I've got", a name or a count for what is had, and
+    no time said of getting it ("got a puppy last week" is an event)."""
+    kids = sent.children(root.i)
+    if any(c.dep in ("npadvmod", "advmod", "prep") and (c.ent in ("DATE", "TIME") or c.lower in ("yesterday", "today", "ago", "just")) for c in kids):
+        return False
+    obj = next((c for c in kids if c.dep == "dobj" and c.pos == "NOUN"), None)
+    return obj is not None and any(
+        (c.dep == "acl" and c.lemma in ("call", "name")) or c.dep == "nummod" for c in sent.children(obj.i))
+
+
+def _subject(sent: Sentence, root: Token) -> Token | None:
+    for c in sent.children(root.i):
+        if c.dep == "expl" and c.i > root.i and root.tag == "VBN":
+            continue  # "been there 10 years": a place after a participle, the "I" left out
+        if c.dep in ("nsubj", "nsubjpass", "expl"):
+            return c
+    # a misattached subject ("he loves/AUX fishing/ROOT"): the first subject anywhere, but not a relative
+    # pronoun ("sold the Fiesta to a student who seemed thrilled": "who" is no subject of "sold")
+    return next((t for t in sent.tokens if t.dep in ("nsubj", "nsubjpass") and t.tag not in ("WP", "WDT")), None)
+
+
+def _who(sent: Sentence, subj: Token | None, others: Sequence[str]) -> tuple[str, str]:
+    if subj is None:
+        first = sent.tokens[0]
+        if first.lower in lx.FIRST_PERSON_STARTS:  # "im trying", "i'd love" when the tagger missed it
+            return "user", first.text
+        return "none", ""
+    low = subj.lower
+    span = " ".join(sent.tokens[i].text for i in sent.subtree(subj.i))
+    me = ("i", "we", "me", "myself", "ourselves", "im", "i'm", "ive")
+    if low in me or any(c.dep == "conj" and c.lower in me for c in sent.children(subj.i)):
+        # "my sister and I", "Margaret and I": a shared subject with another person is still the user's claim
+        return "user", span
+    if low in ("you", "u", "ya", "y'all", "yall"):
+        return "you", span
+    if low in ("it", "that", "this", "there", "which", "what", "everything", "nothing", "something", "anything"):
+        return "thing", span
+    poss = [c for c in sent.children(subj.i) if c.dep == "poss"]
+    if poss and poss[0].lower in ("my", "our"):
+        if subj.lemma in lx.PERSON_NOUNS or subj.lower in lx.PERSON_NOUNS:
+            return "other", span
+        return "user", span  # "my job is …", "my flight leaves at 6": the user's own attribute
+    if poss and poss[0].lower in ("your", "ur"):
+        return "you", span
+    if low in ("he", "she", "they", "him", "her", "them"):
+        return ("other", others[-1]) if others else ("other", span)
+    if subj.pos == "PROPN" or subj.ent == "PERSON" or subj.lemma in lx.PERSON_NOUNS or _named_by_age(sent, subj) or people.died(sent):
+        return "other", span
+    bare = subj.tag == "NN" and subj.i == 0 and not any(c.dep in ("det", "poss") for c in sent.children(subj.i))  # "car is gone"
+    if (bare or any(c.dep == "det" and c.lower == "the" for c in sent.children(subj.i))) and subj.lemma in lx.OWN_NOUNS:
+        return "user", span  # "the shellfish allergy is severe now": a known attribute of the user's
+    verb = sent.tokens[subj.head]
+    if subj.dep == "nsubjpass" and subj.pos == "NOUN" and verb.lemma in lx.SCHEDULE_VERBS and any(
+            c.dep == "det" and c.lower == "the" for c in sent.children(subj.i)):
+        return "user", span  # "the scope got pushed back to the 19th": something on the user's calendar moved
+    return "thing", span
+
+
+def _named_by_age(sent: Sentence, subj: Token) -> bool:
+    """ "Aoife is 9": a capitalised bare noun the tagger did not know, whose age is given, is someone's name
+    (a thing's figure has its article or owner: "the rent is 900", "my car is 12")."""
+    verb = sent.tokens[subj.head]
+    return subj.text[:1].isupper() and subj.tag == "NN" and not sent.children(subj.i) and verb.lemma == "be" and any(
+        c.dep == "attr" and c.pos == "NUM" and re.fullmatch(r"\d{1,2}", c.text) for c in sent.children(verb.i))
+
+
+def _inverted(toks: Sequence[Token]) -> bool:
+    """ "can you…", "do you…", "is it…", "what time…": a question without its question mark."""
+    first = next((t for t in toks if t.lower not in lx.CLAUSE_ADVERBS and t.pos != "INTJ"), None)
+    if first is None:
+        return False
+    if first.tag in ("WDT", "WP", "WP$", "WRB") and first.i + 1 < len(toks) and toks[first.i + 1].pos in ("AUX", "VERB", "NOUN", "ADJ", "ADV"):
+        return True
+    if first.pos == "AUX" and first.tag not in ("VBN", "VBG") and first.i + 1 < len(toks) and toks[first.i + 1].dep in ("nsubj", "expl"):
+        return True
+    return False
+
+
+def _request(toks: Sequence[Token], root: Token, subj: Token | None, question: bool) -> bool:
+    words = [t.lower for t in toks]
+    if "please" in words or "pls" in words or "plz" in words:
+        return True
+    if subj is not None and subj.lower in ("you", "u") and any(t.lemma in ("can", "could", "would", "will") for t in toks[: subj.i]):
+        return True
+    if subj is None and root.tag == "VB" and root.i == next((t.i for t in toks if t.lower not in lx.CLAUSE_ADVERBS and t.pos != "INTJ"), 0):
+        return not lived(toks)  # an imperative: "book me a table", "remind me on Friday"; not "drive a corsa"
+    if root.lemma in ("need", "want") and any(t.lower in ("you", "u") for t in toks[root.i + 1 : root.i + 3]):
+        return True  # "I need you to …"
+    return False  # "do you ever get tired of questions?" asks about the assistant; it requests nothing
+
+
+def _hedged(sent: Sentence, root: Token, aux: set[str], words: set[str], lemmas: set[str]) -> bool:
+    if aux & lx.HEDGE_MODALS:
+        return True
+    if "rather" in words or "prefer" in lemmas:
+        return False  # "I'd rather have meetings after lunch": a preference, not a maybe
+    if aux & {"would"} and not (root.lemma in lx.WANT_VERBS and not any(c.dep == "xcomp" for c in sent.children(root.i))):
+        return True  # "I'd buy a boat", "I would love to see Japan"; but "I'd like a window seat" is a preference
+    if words & lx.HEDGE_WORDS or any(p in sent.text.lower() for p in lx.HEDGE_PHRASES):
+        return True
+    if root.lemma in lx.HEDGE_VERBS or _inflected(root.lower) & lx.HEDGE_VERBS:
+        return True  # "thinking about getting a dog", "hoping to move", "considering a masters"
+    if "either" in words and "or" in words and root.tag not in ("VBP", "VBZ", "VBD"):
+        return True  # "looking at either the YHA or an airbnb": not chosen yet ("I either walk or cycle" is a habit)
+    if root.lemma == "decide" and any(t.dep == "neg" for t in sent.children(root.i)):
+        return True  # "still haven't decided about clydesdale"
+    if any(t.dep == "mark" and t.lower in ("if", "unless") and not _yours(sent, t.head) and not mood.for_others(sent, t.head) for t in sent.tokens):
+        return True
+    return False
+
+
+def _yours(sent: Sentence, verb: int) -> bool:
+    """A condition on the other speaker needing what was just said ("my number is … if you need it", "if u want
+    it"): it hedges nothing the speaker says of themselves ("if you need help I'm in" is an offer)."""
+    kids = sent.children(verb)
+    return sent.tokens[verb].lemma in lx.WANT_VERBS | {"need"} and any(c.dep == "nsubj" and c.lower in lx.SECOND_PERSON for c in kids) and any(
+        c.dep == "dobj" and c.lower in ("it", "them", "that", "this") for c in kids)
+
+
+def _inflected(word: str) -> set[str]:
+    """The base forms ``word`` may inflect, whatever the lemmatiser said ("hoping" is lemmatised "hop")."""
+    out = {word}
+    for end, back in (("ing", ""), ("ing", "e"), ("ed", ""), ("ed", "e"), ("es", ""), ("s", "")):
+        if word.endswith(end) and len(word) > len(end) + 2:
+            out.add(word[: -len(end)] + back)
+    return out
+
+
+def _past_passive(toks: tuple[Token, ...] | list[Token], root: Token) -> bool:
+    """A participle after a past "be" ("the car was stolen"): an event; after a present one ("Andrei and I are
+    finished", "the windows are cleaned weekly") a state or a habit."""
+    if root.tag != "VBN":
+        return False
+    be = [t for t in toks if t.dep in ("aux", "auxpass") and t.lemma == "be"]
+    return bool(be) and not all(t.tag in ("VBP", "VBZ") for t in be)
+
+
+_ONE_DAY = frozenset("monday tuesday wednesday thursday friday saturday sunday tomorrow tonight".split())
+
+
+def _coming(sent: Sentence, root: Token) -> bool:
+    """Something under way for one coming day: "going Newcastle for coal on friday", "have a group from Hamburg
+    arriving friday" (a progressive with a single day, not "fridays" or "every friday")."""
+    progressive = root.tag == "VBG" or any(t.tag == "VBG" and t.dep in ("acl", "xcomp", "ccomp") for t in sent.tokens)
+    return progressive and any(t.lower in _ONE_DAY or (t.lower == "next" and t.dep == "amod") for t in sent.tokens)
+
