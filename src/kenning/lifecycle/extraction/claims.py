@@ -32,6 +32,7 @@ from kenning.lifecycle.extraction import addressee, corrections, ellipsis, excha
 from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction.clauses import opener
 from kenning.lifecycle.extraction.lexicon import first_person
+from kenning.lifecycle.extraction import reading
 from kenning.lifecycle.extraction.reading import Clause, read
 from kenning.lifecycle.extraction import attributes, referents
 from kenning.lifecycle.extraction.normalise import trim
@@ -91,9 +92,9 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
         if ended != piece and (again := parser.parse([ended])[0]):
             piece, sent, clause = ended, again[0], read(again[0], others=state.others)  # "swapped yoga for …": read as said
         piece = referents.resolve_it(sent, piece, state)
-        if clause.question and not clause.request and not clause.hedged and _declarative(sent):
+        if clause.question and not clause.request and not clause.hedged and reading.declarative(sent):
             clause = replace(clause, question=False, hedged=True)  # "going freelance, or maybe contracting?"
-        elif state.hedged and _alternative(sent):
+        elif state.hedged and reading.alternative(sent):
             clause = replace(clause, hedged=True)
         got = _claim(clause, sent, piece, index, sarcastic, state)
         if not got and not clause.hedged:
@@ -341,25 +342,6 @@ def _not_present(sent: Sentence) -> frozenset[str]:
     husband"): the wording never inflects them after "I"."""
     present = {t.lower for t in sent.tokens if t.tag in ("VBP", "VB")}
     return frozenset(t.lower for t in sent.tokens if t.tag not in ("VBP", "VB") and t.lower not in present)
-
-
-def _declarative(sent: Sentence) -> bool:
-    """A statement with a question mark ("I think I might be lactose intolerant??"): no question word
-    and no auxiliary before its subject. Said so, it is a guess, not a question to the assistant."""
-    first = opener(sent)
-    if first is None or first.tag in ("WDT", "WP", "WP$", "WRB") or first.pos == "AUX" or first.tag == "MD":
-        return False
-    return first_person(sent.text) and any(t.dep in ("nsubj", "nsubjpass") for t in sent.tokens)
-
-
-def _alternative(sent: Sentence) -> bool:
-    """A clause offered as the other option to the one before ("or just repaint the flat")."""
-    first = next((t for t in sent.tokens if t.pos != "PUNCT"), None)
-    return first is not None and first.lower in ("or", "otherwise")
-
-
-
-
 
 
 def _reason_claims(parser: Parser, sent: Sentence, index: int, sarcastic: bool, state: TurnState) -> list[rules.Claim]:

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 
 from kenning.lifecycle.extraction import mood, people
 from kenning.lifecycle.extraction import lexicon as lx
-from kenning.lifecycle.extraction.clauses import lived
+from kenning.lifecycle.extraction.clauses import lived, opener
+from kenning.lifecycle.extraction.lexicon import first_person
 from kenning.lifecycle.extraction.parse import Sentence, Token
 
 
@@ -210,3 +211,17 @@ def _coming(sent: Sentence, root: Token) -> bool:
     progressive = root.tag == "VBG" or any(t.tag == "VBG" and t.dep in ("acl", "xcomp", "ccomp") for t in sent.tokens)
     return progressive and any(t.lower in _ONE_DAY or (t.lower == "next" and t.dep == "amod") for t in sent.tokens)
 
+
+def declarative(sent: Sentence) -> bool:
+    """A statement with a question mark ("I think I might be lactose intolerant??"): no question word
+    and no auxiliary before its subject. Said so, it is a guess, not a question to the assistant."""
+    first = opener(sent)
+    if first is None or first.tag in ("WDT", "WP", "WP$", "WRB") or first.pos == "AUX" or first.tag == "MD":
+        return False
+    return first_person(sent.text) and any(t.dep in ("nsubj", "nsubjpass") for t in sent.tokens)
+
+
+def alternative(sent: Sentence) -> bool:
+    """A clause offered as the other option to the one before ("or just repaint the flat")."""
+    first = next((t for t in sent.tokens if t.pos != "PUNCT"), None)
+    return first is not None and first.lower in ("or", "otherwise")
