@@ -48,6 +48,7 @@ def test_a_new_value_of_the_same_aspect_replaces_the_earlier_instruction(old, ne
         ("Standing instruction: always answer in english.", "Standing instruction: always keep answers short."),  # another aspect
         ("Standing instruction: always answer in english.", "Standing instruction: answer in english, and briefly."),  # the same value
         ("Standing instruction: always book the aisle seat.", "Standing instruction: always answer in korean."),  # no aspect
+        ("Standing instruction: always answer in english.", "Standing instruction: never reply in spanish."),  # sets no value
     ],
 )
 def test_another_aspect_or_the_same_value_replaces_nothing(old, new):

@@ -72,8 +72,8 @@ def replaced_instruction(candidate: Memory, ranked: Sequence[Neighbour]) -> Deci
         if old.created_at > candidate.created_at or set(old.source_refs) & set(candidate.source_refs):
             continue
         theirs = aspects(old.text)
-        if mine and any(a in theirs and theirs[a] != v for a, v in mine.items()):
-            return Decision(Op.UPDATE, old.id, None, REPLACED)
+        if mine and not _negated(candidate.text) and any(a in theirs and theirs[a] != v for a, v in mine.items()):
+            return Decision(Op.UPDATE, old.id, None, REPLACED)  # (a prohibition sets no value: "never reply in spanish")
         if _negated(candidate.text) != _negated(old.text) and _about(candidate.text) & _about(old.text):
             return Decision(Op.UPDATE, old.id, None, REVERSED)  # "never again ryanair" after "always book me ryanair"
     return None
