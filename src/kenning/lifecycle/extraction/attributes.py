@@ -13,8 +13,11 @@ import re
 from dataclasses import replace
 
 from kenning.lifecycle import slots
+from kenning.lifecycle.extraction import endings
 from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction.parse import Parser, Sentence, Token, known_verb
+from kenning.lifecycle.extraction.phrases import phrase as _phrase
+from kenning.lifecycle.extraction.phrases import verb_of as _verb
 from kenning.lifecycle.extraction.roles import name_beside, roles as _roles
 from kenning.lifecycle.extraction.rows import ANY, ANY_VALUE, NOUNS, STOPPED, TABLE, Attribute, Fact
 
@@ -46,59 +49,6 @@ def _subject(sent: Sentence, root: Token) -> tuple[str, Token | None]:
 
 
 _CONTACT = frozenset(n for a in TABLE if a.shape for n in a.nouns)  # nouns of a row whose value has a shape
-_CALLED_OFF = frozenset({"cancel", "scrap", "axe", "call off"})
-
-
-def _called_off(sent: Sentence, root: Token, subject: str) -> Token | None:
-    """The user's own thing said to be off: "User's dentist got cancelled" (the appointment, whatever noun
-    names it), "the trip was called off" (the thing as the passive subject); None otherwise."""
-    said = root
-    if root.lemma == "be":  # "User's car is gone": the parser may make "gone" the complement of "is"
-        said = next((c for c in sent.children(root.i) if c.dep == "acomp" and c.lower == "gone"), root)
-    gone = said.lower == "gone" and not any(c.dep in ("prep", "advmod", "xcomp") for c in sent.children(said.i))
-    if (_verb(sent, root) not in _CALLED_OFF and not gone) or said.tag != "VBN":
-        return None
-    thing = next((c for c in sent.children(root.i) if c.dep in ("nsubjpass", "nsubj")), None)
-    if thing is None or thing.pos not in ("NOUN", "PROPN") or thing.lower == "user":
-        return None
-    if thing.lemma in lx.PERSON_NOUNS and not re.fullmatch(slots.JOB, thing.lemma):
-        return None  # "my mum got cancelled" is no appointment; "my dentist got cancelled" (a job) is
-    owned = any((c.dep == "poss" and c.lemma in ("user", "my", "our", "their")) or (c.dep == "det" and c.lower == "the")
-                for c in sent.children(thing.i))
-    return thing if owned or subject == "user" else None
-
-
-def _taken_off(sent: Sentence, root: Token, subject: str) -> Token | None:
-    """What the user was taken off: "the doctor took the user off the amlodipine", "User was taken off the
-    statins"; None otherwise. ("came off my bike" is a fall, not an ending: only "take" counts.)"""
-    kids = sent.children(root.i)
-    taken = any(c.dep == "dobj" and c.lower in ("user", "me", "us") for c in kids) or (
-        subject == "user" and any(c.dep == "nsubjpass" for c in kids))
-    if root.lemma not in ("take", "switch", "move", "wean", "change") or not taken:  # "switched me off humira onto stelara"
-        return None
-    whom = [c for c in kids if c.dep == "dobj" and c.lower in ("user", "me", "us")]  # "switched the user off humira"
-    off = next((c for k in [root, *whom] for c in sent.children(k.i) if c.lower == "off" and c.dep in ("prep", "prt")), None)
-    if off is None:
-        return None
-    obj = next((c for c in sent.children(off.i) if c.dep == "pobj"), None)
-    if obj is None and off.dep == "prt":
-        obj = next((c for c in kids if c.dep == "dobj" and c.lower not in ("user", "me", "us")), None)
-    return obj if obj is not None and obj.pos in ("NOUN", "PROPN") and obj.lower not in lx.THING_PRONOUNS else None
-
-
-def _phrase(sent: Sentence, head: Token) -> str:
-    """The value phrase: the head with its compounds and modifiers, without determiners, possessives,
-    "new"/"old" or trailing prepositional phrases; a proper noun inside it wins ("new flat in Exeter" -> Exeter)."""
-    idx = sent.subtree(head.i)
-    names = [sent.tokens[i] for i in idx if sent.tokens[i].pos == "PROPN" and sent.tokens[i].i != head.i and sent.tokens[i].lower != "user"]
-    if head.pos != "PROPN" and names and head.lemma in lx.OWN_NOUNS | {"flat", "house", "place", "home"}:
-        return " ".join(t.text for t in names)
-    stop = next((i for i in idx if sent.tokens[i].dep == "prep" and sent.tokens[i].head == head.i), None)
-    keep = [sent.tokens[i] for i in idx if (stop is None or i < stop) and sent.tokens[i].pos not in ("DET", "PUNCT")
-            and sent.tokens[i].dep not in ("poss", "case") and sent.tokens[i].lower not in ("new", "old", "current")]
-    return " ".join(t.text for t in keep)
-
-
 def read(sent: Sentence) -> Fact | None:
     """The first attribute one parsed claim sets, or None."""
     found = read_all(sent)
@@ -125,27 +75,21 @@ def _name(sent: Sentence, root: Token) -> str:
     return named.lower if named is not None and subj.lemma in lx.PERSON_NOUNS else ""
 
 
-def _verb(sent: Sentence, root: Token) -> str:
-    """The predicate with its particle: "work out" is not "work", "give up" is not "give"."""
-    prt = next((c for c in sent.children(root.i) if c.dep == "prt"), None)
-    return f"{root.lemma} {prt.lower}" if prt is not None else root.lemma
-
-
 def _read(sent: Sentence) -> list[Fact]:
     root = next((t for t in sent.tokens if t.dep == "ROOT"), None) if sent.tokens else None
     if root is None:
         return []
     subject, subj = _subject(sent, root)
-    off = _taken_off(sent, root, subject) or _called_off(sent, root, subject)
+    off = endings.taken_off(sent, root, subject) or endings.called_off(sent, root, subject)
     if off is not None:  # "Dr Patel took the user off the amlodipine", "User's dentist got cancelled"
         row = next((a for a in TABLE if off.lemma in a.nouns), None)
         if row is not None:
             return [Fact("user", row, ANY_VALUE, True)]  # "User's car is gone": no car holds any more
         return [Fact("user", STOPPED, _phrase(sent, off), True)]
-    lost = _lost(sent, root, subject)
+    lost = endings.lost(sent, root, subject)
     if lost is not None:  # "got laid off", "they let me go": whatever employer it was
         return [Fact("user", lost, ANY_VALUE, True)]
-    changed = _changed_to(sent, root, subject)
+    changed = endings.changed_to(sent, root, subject)
     if changed is not None:  # "the landlord raised the rent to £720": whoever did it, the user's rent is new
         return [changed]
     roles = _roles(sent)
@@ -185,41 +129,6 @@ def _read(sent: Sentence) -> list[Fact]:
         kind = STOPPED if verb in lx.STOPPING_VERBS else ANY
         out.append(Fact(subject, kind, _phrase(sent, obj), True))  # "quit Grindhouse", "sold the Fiesta", "gave up on the italian"
     return out
-
-
-def _lost(sent: Sentence, root: Token, subject: str) -> Attribute | None:
-    """The row whose value the user lost by someone else's act: "User got laid off", "User was made redundant",
-    "They let the user go" (``Attribute.lost_by``)."""
-    kids = sent.children(root.i)
-    said = _verb(sent, root)
-    if root.lemma == "let" and any(c.lemma == "go" for c in kids) and any(t.lower in ("user", "me", "us") and t.head != t.i for t in sent.tokens):
-        said = "let go"
-    elif subject == "user" and any(c.dep == "auxpass" for c in kids):
-        said = f"{said} redundant" if any(c.dep in ("oprd", "acomp") and c.lower == "redundant" for c in kids) else said
-    else:
-        return None
-    return next((a for a in TABLE if said in a.lost_by), None)
-
-
-_CHANGING = frozenset({"raise", "increase", "up", "bump", "hike", "put up", "put down", "drop", "cut", "lower", "reduce", "change", "switch"})
-
-
-def _changed_to(sent: Sentence, root: Token, subject: str) -> Fact | None:
-    """A row's noun of the user's changed to a new value, by whoever: "the landlord raised the rent to £720",
-    "they bumped my salary up to 42k", "changed my number to 0770 …"; None otherwise."""
-    kids = sent.children(root.i)
-    up = next((c.lower for c in kids if c.dep in ("prt", "advmod") and c.lower in ("up", "down")), "")
-    if f"{root.lemma} {up}" not in _CHANGING and root.lemma not in _CHANGING:
-        return None
-    noun = next((c for c in kids if c.dep in ("dobj", "nsubjpass")), None)
-    row = next((a for a in TABLE if noun is not None and noun.lemma in a.nouns), None)
-    owner = [c for c in sent.children(noun.i) if c.dep in ("poss", "det")] if noun is not None else []
-    if row is None or not (subject == "user" or any(c.lower in ("my", "our", "user", "the") for c in owner)):
-        return None
-    # "to £720" on the verb, or on its "up"/"down" ("put the rent up to £720" parses "720" as the object of "up")
-    heads = [c for c in kids if c.dep == "prep" and c.lower == "to"] + [c for c in kids if c.dep in ("prt", "advmod")]
-    value = next((c for h in heads for c in sent.children(h.i) if c.dep == "pobj"), None)
-    return Fact("user", row, _phrase(sent, value)) if value is not None else None
 
 
 def _one(sent: Sentence, root: Token, verb: str, kids: list[Token], attr: Attribute, subject: str, subj: Token | None, negated: bool) -> Fact | None:
