@@ -61,8 +61,12 @@ def _replace_last(text: str, kind: str, value: str) -> str | None:
         found = [m for m in found if not any(a <= m.start() < b for a, b in taken)]
     if not found:
         return None
-    m = found[-1]
-    return text[: m.start()] + value.strip() + text[m.end() :]
+    return _put(text, found[-1], value)
+
+
+def _put(text: str, at: re.Match[str], value: str) -> str:
+    """``text`` with ``value`` where ``at`` matched."""
+    return text[: at.start()] + value.strip() + text[at.end() :]
 
 
 # "they're in Sheffield", "it's at the Crown", "with Monzo": a preposition and its new object
@@ -118,15 +122,13 @@ def _fixed(text: str, value: str, old: str | None = None, only: bool = False) ->
     the same shape (with ``only``, the whole list of them: "mondays and wednesdays" -> "mondays"), else the
     object of the same preposition, else as many words at its end."""
     if old and (said := list(re.finditer(rf"(?i)\b{re.escape(old.strip())}\b", text))):
-        m = said[-1]
-        return text[: m.start()] + value.strip() + text[m.end() :]
+        return _put(text, said[-1], value)
     kind = shape(value)
     if kind and only:
         one = SHAPES[kind].pattern.removeprefix("(?i)")
         runs = list(re.finditer(rf"(?i){one}(?:(?:\s*,\s*|\s+(?:and|&|or|n)\s+){one})*", text))
         if runs:
-            m = runs[-1]
-            return text[: m.start()] + value.strip() + text[m.end() :]
+            return _put(text, runs[-1], value)
     if kind:
         return _replace_last(text, kind, value)
     return _replace_object(text, value) or _replace_tail(text, value)

@@ -89,10 +89,10 @@ def what_it_is(sent: Sentence, piece: str, state: TurnState) -> str:
     "new one is 0706 …" after "change my number" or "the old line": "one" is the thing the turn named last, one
     that names an attribute first ("number" before "phone")."""
     m = _IT_IS.match(piece)
-    if state.new and m is not None and any(t.dep == "attr" for t in sent.tokens):
-        return f"{m.group(1) or ''}{state.new[-1]} is {piece[m.end():]}"
-    if state.ended and m is not None and m.group(1) and any(t.dep == "attr" for t in sent.tokens):
-        return f"{m.group(1)}{state.ended[-1]} is {piece[m.end():]}"  # "ditched the tesco delivery, now it's a veg box"
+    # the new thing, or (said with "now") the thing dropped: "ditched the tesco delivery, now it's a veg box"
+    meant = (state.new or (state.ended if m.group(1) else [])) if m is not None else []
+    if meant and any(t.dep == "attr" for t in sent.tokens):
+        return f"{m.group(1) or ''}{meant[-1]} is {piece[m.end():]}"
     m = _NEW_ONE.match(piece)
     held = state.replaced + state.things
     if m is None or not held:
@@ -101,7 +101,7 @@ def what_it_is(sent: Sentence, piece: str, state: TurnState) -> str:
     return f"my new {named[-1].split(maxsplit=1)[-1]} is {piece[m.end():]}"
 
 
-_ENDS_IT = lx.ENDING_VERBS | {"cancel", "swap", "replace", "trade", "ditch", "bin", "sack"}
+_ENDS_IT = lx.ENDING_VERBS | {"cancel", "swap", "replace", "trade", "bin", "sack"}
 
 
 def ended_it(sent: Sentence, piece: str, state: TurnState) -> str:
