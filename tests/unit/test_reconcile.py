@@ -502,6 +502,8 @@ def test_a_marked_habit_change_supersedes_the_old_habit_end_to_end(real_system):
         ("User has a tortoise named Shelby.", "Shelby died over the winter."),
         ("User has got a house rabbit called waffles.", "Waffles passed away in february."),  # the name typed in lowercase before
         ("User lives alone with their cat Miso.", "User had to say goodbye to miso last tuesday."),  # a farewell, lowercase
+        ("User has got a beagle called pickle.", "Had to have pickle put to sleep on saturday."),  # the vet's part, said of the pet
+        ("User's old cat is called Tigger.", "User had to get Tigger put down last month."),
     ],
 )
 def test_a_death_retracts_the_named_pet_or_relative(old, new):

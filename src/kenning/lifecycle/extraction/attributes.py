@@ -21,7 +21,7 @@ from kenning.lifecycle.extraction.phrases import verb_of as _verb
 from kenning.lifecycle.extraction.roles import name_beside, roles as _roles
 from kenning.lifecycle.extraction.rows import ANY, ANY_VALUE, NOUNS, STOPPED, TABLE, Attribute, Fact
 
-__all__ = ["ANY", "ANY_VALUE", "NOUNS", "STOPPED", "TABLE", "Attribute", "Fact", "all_of_text", "name_beside", "of_text", "read",
+__all__ = ["ANY", "ANY_VALUE", "NOUNS", "STOPPED", "TABLE", "Attribute", "Fact", "all_of_text", "implied", "name_beside", "of_text", "read",
            "read_all", "readings"]
 
 _FAN_NOUNS = frozenset({"fan", "supporter", "follower"})
@@ -218,6 +218,25 @@ def _one(sent: Sentence, root: Token, verb: str, kids: list[Token], attr: Attrib
 
 _GETTING = frozenset({"take", "get", "accept", "start", "land", "find", "begin", "have", "sign", "rent", "buy", "share"})
 _ACQUIRING = frozenset({"pick up", "lease", "collect", "order", "purchase", "own"})
+
+
+def implied(sent: Sentence) -> str | None:
+    """The row value a new thing of the user's names, as a first-person clause: "the new place in leeds has a tiny
+    kitchen" -> "I live in leeds", "my new job at Arup is fun" -> "I work at Arup". A row's ``objects`` with "new"
+    before them and one of its prepositions with a name after them; never someone else's ("my sister's new flat")."""
+    for tok in sent.tokens:
+        row = next((a for a in TABLE if a.objects and a.verbs and tok.lemma in a.objects), None)
+        kids = sent.children(tok.i)
+        if row is None or not any(c.dep == "amod" and c.lower == "new" for c in kids):
+            continue
+        if any(c.dep == "poss" and c.lower not in ("my", "our") for c in kids):
+            continue
+        for prep in (c for c in kids if c.dep == "prep" and c.lower in row.preps):
+            obj = next((c for c in sent.children(prep.i) if c.dep == "pobj"), None)
+            if obj is not None and obj.pos in ("PROPN", "NOUN") and not any(c.dep in ("det", "poss") for c in sent.children(obj.i)):
+                verb = "live" if row.located else sorted(row.verbs)[-1] if "work" not in row.verbs else "work"
+                return f"I {verb} {prep.lower} {_phrase(sent, obj)}"
+    return None
 
 
 def _to_name(sent: Sentence, kids: list[Token]) -> Token | None:

@@ -99,6 +99,9 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
         got = _claim(clause, sent, piece, index, sarcastic, state)
         if not got and not clause.hedged:
             got = _reason_claims(parser, sent, index, sarcastic, state)
+        if not clause.hedged and (home := attributes.implied(sent)) and not any(home.split(" ", 2)[2].lower() in c.text.lower() for c in got):
+            # "the new place in leeds has SUCH a tiny kitchen": where the user lives now, said in passing
+            got = got + _claim(read(again := parser_sentence(home, state), others=state.others), again, home, index, sarcastic, state)
         contrast = _contrasted(piece, cut.contrasts)
         if not got and (change_markers.corrects(piece) or contrast):
             # "sorry she's 8 not 7", "the dentist is the 14th not the 12th": nothing to store, a value to correct
@@ -243,7 +246,7 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
         return []  # "maybe later", "first ever half": a fragment with nothing to hold on to
     if clause.request and clause.subject == "none" and not clause.question and not noise.has_content(sent) and not noise.about_answers(sent):
         return []  # "yes pls, hit me", "tell me more": go on, nothing asked for by name
-    if clause.request and _recurring(sent):
+    if clause.request and reading.recurring(sent.tokens):
         text = rules._REQUEST_LEAD.sub("", text).rstrip("?")
         text = f"always {text[:1].lower()}{text[1:]}"  # "can you remind me every february to renew…": a standing rule
     elif (dont := mood.DONT.match(text)) and mood.prohibits(sent) and not mood.timed(sent):
@@ -285,7 +288,7 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
     if clause.past and kind is Kind.FACT and slots.parse(body) is None and not clause.negated and not changes:
         kind, importance = Kind.EPISODE, EPISODE_IMPORTANCE  # a past event; "sold the golf", "quit the job" change a fact
     if kind is Kind.EPISODE and clause.subject == "user" and not (clause.question or clause.request or clause.hedged or clause.negated) \
-            and _recurring(sent) and not any(t.dep == "ROOT" and t.tag == "VBD" for t in sent.tokens):
+            and reading.recurring(sent.tokens) and not any(t.dep == "ROOT" and t.tag == "VBD" for t in sent.tokens):
         kind, importance = Kind.FACT, max(importance, 0.5)  # "we've made it a regular thing, coffee every thursday": a habit
     if clause.future and kind is Kind.FACT and slots.parse(body) is None:
         kind, importance, confidence = Kind.EPISODE, EPISODE_IMPORTANCE, 0.7
@@ -358,11 +361,6 @@ def _reason_claims(parser: Parser, sent: Sentence, index: int, sarcastic: bool, 
         if parsed:
             out.extend(_claim(read(parsed[0], others=state.others), parsed[0], text, index, sarcastic, state))
     return out
-
-
-def _recurring(sent: Sentence) -> bool:
-    """A time that repeats: "every February", "each Sunday night", "every morning"."""
-    return any(t.lower in ("every", "each") and t.head != t.i and sent.tokens[t.head].pos in ("NOUN", "PROPN") for t in sent.tokens)
 
 
 def _lower_first(text: str) -> str:

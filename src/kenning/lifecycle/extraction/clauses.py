@@ -217,7 +217,21 @@ def _nominal(sent: Sentence, first: Token) -> bool:
 def at_me(sent: Sentence, a: int = 0, b: int | None = None) -> bool:
     """Whether tokens ``a:b`` have the speaker as an object ("always use km with me"): an order to the other
     speaker, with no "I" left out."""
-    return any(t.lower in ("me", "myself") and t.dep in ("dobj", "pobj", "dative") for t in sent.tokens[a:b])
+    return any(t.lower in ("me", "myself") and t.dep in ("dobj", "pobj", "dative") and not in_relative(sent.tokens, t) for t in sent.tokens[a:b])
+
+
+def in_relative(toks: Sequence[Token], tok: Token) -> bool:
+    """Whether ``tok`` is inside a clause that describes a noun ("… which keeps me sane", "the thing keeping me
+    sane"): what it says is not what the main verb does."""
+    seen = set()
+    while tok.i not in seen:
+        if tok.dep in ("relcl", "acl"):
+            return True
+        if tok.head == tok.i:
+            return False
+        seen.add(tok.i)
+        tok = toks[tok.head]
+    return False
 
 
 def lived(toks: Sequence[Token]) -> bool:

@@ -41,6 +41,10 @@ _TAIL = re.compile(rf"(?i)[\s,;.!-]*{_MARKERS}[\s,;:!-]+{_DENIED}{_OPENER}{_SHOR
 _LEAD = re.compile(rf"(?i)^\W*{_MARKERS}[\s,;:!-]+{_OPENER}{_SHORT}[\s.!]*$")
 _TAIL_CLAUSE = re.compile(rf"(?i)[\s,;.!-]*{_MARKERS}[\s,;:!-]+{_LONG}[\s.!]*$")
 _LEAD_CLAUSE = re.compile(rf"(?i)^\W*{_MARKERS}[\s,;:!-]+{_LONG}[\s.!]*$")
+# the markers that take back the whole clause before them in one sentence (not "sorry" or "I mean", which also
+# apologise and explain; "scratch that" points at what reconciliation retracts)
+_WITHDRAWN = re.compile(r"(?i)\b(?:no\s*,?\s*wait|wait\s*,?\s*no|actually\s+no)\b")
+_SAID_AGAIN = re.compile(r"(?i)^\W*(?:i|we|i'?m|we'?re|i'?ve|we'?ve|it'?s|its|they|they'?re|he|she|he'?s|she'?s)\b")  # a clause of its own
 _ENDS_MARKED = re.compile(rf"(?i)[\s,;.!-]*{_MARKERS}[\s,;:!-]*$")  # "…in Leicester - sorry"
 
 
@@ -197,6 +201,9 @@ def apply(pieces: list[str]) -> list[str]:
         ends = _ENDS_MARKED.search(out[-1]) if out else None
         if ends and (fixed := _fixed(out[-1][: ends.start()], piece)) is not None:
             out[-1] = fixed  # "…in Leicester - sorry" + "they're in Sheffield": the clause after the marker corrects
+            continue
+        if ends and _WITHDRAWN.search(out[-1][ends.start() :]) and not re.search(r"[.!?]", out[-1][: ends.start()]) and _SAID_AGAIN.match(piece):
+            out[-1] = piece  # "we're in derby, no wait, we moved to nottingham": the clause is taken back, said again
             continue
         lead = _LEAD.match(piece) or _LEAD_CLAUSE.match(piece)
         if lead and out and (fixed := _fixed(out[-1], lead.group("val"))) is not None:

@@ -18,7 +18,7 @@ from kenning.lifecycle.extraction.clauses import opener
 from kenning.lifecycle.extraction.lexicon import first_person
 from kenning.lifecycle.extraction.reading import Clause
 from kenning.lifecycle.extraction.addressee import addressed
-from kenning.lifecycle.extraction.parse import Sentence
+from kenning.lifecycle.extraction.parse import Sentence, known_word
 
 
 def is_noise(clause: Clause, sent: Sentence) -> bool:
@@ -193,9 +193,14 @@ def bare_event(sent: Sentence) -> bool:
     prepositional phrase, clause, particle-free noun, name or number ("I screamed", "I caved",
     "I promise", "I can't wait"). Copulas ("I'm vegan") are never bare."""
     root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
+    if root is not None and root.lemma == "be" and any(c.dep == "neg" for c in sent.children(root.i)) and not any(
+            c.dep in lx.ARGUMENT_DEPS | {"prep", "acomp", "attr", "npadvmod"} for c in sent.children(root.i)) and not has_content(sent):
+        return True  # "we're not any more", "I'm not": a "be" denied with nothing it is denied of
     if root is None or root.pos != "VERB" or root.lemma in ("be", "have"):
         return False
     attached = lx.ARGUMENT_DEPS | {"npadvmod", "agent", "pobj", "conj"}
+    if any(c.dep == "advmod" and c.text.isalpha() and len(c.text) > 3 and not known_word(c.text) for c in sent.children(root.i)):
+        return False  # "we live out near aberystwyth": a name the tagger read as an adverb
     args = [c for c in sent.children(root.i) if c.dep in attached]
     content = any(t.pos in ("NOUN", "PROPN", "NUM") and t.i != root.i for t in sent.tokens)
     if args and all(c.lower in POINTING and len(sent.subtree(c.i)) == 1 for c in args) and not content:

@@ -164,11 +164,21 @@ def normalise(text: str) -> str:
     text = _ITS.sub(r"\1t's", text)
     text = _FROM_NOW.sub(r"\1 on", text)
     text = _PLEASE_LAST.sub(_please_first, text)
+    text = _AFRAID.sub("", text)
+    text = _IT_CLEFT.sub(lambda m: f"{m.group('s')} {m.group('v')}{m.group('rest')} {m.group('x')}, ", text)
     return re.sub(r"(?i)(^|[,;.!?]\s*)lets\b", lambda m: f"{m.group(1)}let's", text)
 
 
 # "from now" opening a clause, as learners say "from now on": "from now answer me in korean" (not "two weeks from
 # now", "from now till june")
+# a contrastive cleft: "it's spurs i support, not arsenal" -> "i support spurs, not arsenal" (the value said first
+# is the verb's object; read in that order the parse finds it)
+_IT_CLEFT = re.compile(
+    r"(?i)\bit['’]?s\s+(?P<x>(?:the\s+|my\s+|our\s+|a\s+)?[\w&'-]+(?:\s+[\w&'-]+)?)\s+(?:that\s+|who\s+)?(?P<s>i|we)\s+"
+    r"(?P<v>(?!(?:think|guess|reckon|mean|know|suppose|said|say|believe|feel|hope|swear|promise|bet|am|was|were|have|had)\b)[a-z]+)"
+    r"(?P<rest>[^.!?;]*?)[\s,]+(?=not\s)")
+# "I'm afraid" said as "sadly", with nothing one is afraid of: "i've stepped back from the choir i'm afraid"
+_AFRAID = re.compile(r"(?i)[\s,]*\bi['’]?m\s+afraid\b(?=\s*(?:[,.!?;]|$))")
 _FROM_NOW = re.compile(r"(?i)((?:^|[,;.!?]\s*)from\s+now)(?!\s+(?:on|till|until|to|through|onwards?)\b)(?=\s+[a-z])")
 
 # "its" where no owner can stand: before a number, an article or an adverb of state ("its 07700 900872 now",

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from kenning.lifecycle.extraction import mood, people
 from kenning.lifecycle.extraction import lexicon as lx
-from kenning.lifecycle.extraction.clauses import lived, opener
+from kenning.lifecycle.extraction.clauses import in_relative, lived, opener
 from kenning.lifecycle.extraction.lexicon import first_person
 from kenning.lifecycle.extraction.parse import Sentence, Token
 
@@ -150,10 +150,21 @@ def _request(toks: Sequence[Token], root: Token, subj: Token | None, question: b
     if subj is not None and subj.lower in ("you", "u") and any(t.lemma in ("can", "could", "would", "will") for t in toks[: subj.i]):
         return True
     if subj is None and root.tag == "VB" and root.i == next((t.i for t in toks if t.lower not in lx.CLAUSE_ADVERBS and t.pos != "INTJ"), 0):
-        return not lived(toks)  # an imperative: "book me a table", "remind me on Friday"; not "drive a corsa"
+        # an imperative: "book me a table", "remind me on Friday"; not "drive a corsa", nor a habit with its time
+        # and no one it is for ("also play 5-a-side every thursday night": the "I" left out)
+        return not (lived(toks) or (recurring(toks) and not any(
+            (t.lower in _FOR_SOMEONE or t.lower in lx.SECOND_PERSON) and not in_relative(toks, t) for t in toks)))
     if root.lemma in ("need", "want") and any(t.lower in ("you", "u") for t in toks[root.i + 1 : root.i + 3]):
         return True  # "I need you to …"
     return False  # "do you ever get tired of questions?" asks about the assistant; it requests nothing
+
+
+_FOR_SOMEONE = frozenset({"me", "myself", "us", "please", "pls", "plz"})
+
+
+def recurring(toks: Sequence[Token]) -> bool:
+    """A time that repeats: "every February", "each Sunday night", "every morning"."""
+    return any(t.lower in ("every", "each") and t.head != t.i and toks[t.head].pos in ("NOUN", "PROPN") for t in toks)
 
 
 def _hedged(sent: Sentence, root: Token, aux: set[str], words: set[str], lemmas: set[str]) -> bool:

@@ -1,0 +1,86 @@
+"""Forms of chat the parse alone misreads: a habit said without its "I", a clause taken back inside its sentence,
+a contrastive cleft, "I'm afraid" said as "sadly", a place name the tagger reads as an adverb, and a new home or job
+mentioned in passing. Each test runs the real bundled spaCy model through ``extract``."""
+
+from __future__ import annotations
+
+import pytest
+
+from kenning.lifecycle.extract import Turn
+from kenning.lifecycle.extraction import extract
+
+
+def texts(text: str) -> list[str]:
+    return [c.text for c in extract([Turn("user", text)]).claims]
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("also play 5-a-side every thursday night which is the only thing keeping me sane", "User plays 5-a-side every thursday night"),
+        ("also water the plants every morning", "User waters the plants every morning"),
+    ],
+)
+def test_a_bare_verb_with_a_repeating_time_is_a_habit_not_an_order(text, want):
+    got = texts(text)
+    assert any(t.startswith(want) for t in got), got
+    assert not any(t.startswith("User asked") for t in got), got
+
+
+def test_a_bare_verb_said_for_the_user_is_still_a_request():
+    got = texts("remind me every monday to take the bins out")
+    assert got and not any(t.startswith("User reminds") for t in got), got
+
+
+@pytest.mark.parametrize(
+    "text, kept, gone",
+    [
+        ("we're in derby, no wait, we're not any more, we moved to nottingham two months ago", "nottingham", "derby"),
+        ("i work at tesco, no wait, i work at asda", "asda", "tesco"),
+    ],
+)
+def test_a_clause_taken_back_with_no_wait_is_not_kept(text, kept, gone):
+    got = texts(text)
+    assert any(kept in t for t in got), got
+    assert not any(gone in t for t in got), got
+    assert not any(t.endswith("not any more.") for t in got), got  # a "be" denied of nothing says nothing
+
+
+def test_scratch_that_in_the_next_sentence_is_left_to_reconciliation():
+    got = texts("I'll be in Denver the week of the 9th for a conference. actually scratch that, they moved the conference online")
+    assert not any(t.startswith("They moved") and "Denver" in t for t in got), got
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("wait actually no, it's spurs i support not arsenal!!", "User supports spurs, not arsenal"),
+        ("its the jazz i drive, not the civic", "User drives the jazz, not the civic."),
+    ],
+)
+def test_a_contrastive_cleft_reads_in_plain_order(text, want):
+    assert any(t.startswith(want) for t in texts(text)), texts(text)
+
+
+def test_im_afraid_as_sadly_is_no_claim_but_afraid_of_something_is():
+    assert not any("afraid" in t for t in texts("i've stepped back from the choir i'm afraid, my voice has never recovered"))
+    assert "User is afraid of heights." in texts("i'm afraid of heights")
+
+
+def test_a_lowercase_place_read_as_an_adverb_is_still_where_the_user_lives():
+    assert any("aberystwyth" in t for t in texts("also we live out near aberystwyth so walks are epic"))
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("ugh the new place in leeds has SUCH a tiny kitchen, i cant even fit the air fryer on the counter", "User lives in leeds."),
+        ("loving our new house in bath", "User lives in bath."),
+    ],
+)
+def test_a_new_home_mentioned_in_passing_says_where_the_user_lives(text, want):
+    assert want in texts(text), texts(text)
+
+
+def test_someone_elses_new_home_is_not_the_users():
+    assert not any(t.startswith("User lives") for t in texts("my sister's new flat in rome is lovely"))
