@@ -84,3 +84,18 @@ def test_a_new_home_mentioned_in_passing_says_where_the_user_lives(text, want):
 
 def test_someone_elses_new_home_is_not_the_users():
     assert not any(t.startswith("User lives") for t in texts("my sister's new flat in rome is lovely"))
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("and i HATE coriander, tastes like soap to me.", "and I hate coriander, tastes like soap to me."),
+        ("first week DONE!! the new place has SUCH a tiny kitchen", "first week done!! the new place has such a tiny kitchen"),
+        ("i work at the NHS in ICU", "I work at the NHS in ICU"),  # acronyms the dictionary lists as nouns only stay
+        ("I use AWS and SQL at IKEA", "I use AWS and SQL at IKEA"),
+    ],
+)
+def test_a_word_said_loudly_is_lowered_but_an_acronym_is_not(text, want):
+    from kenning.lifecycle.extraction.normalise import normalise
+
+    assert normalise(text) == want

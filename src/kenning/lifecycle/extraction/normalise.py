@@ -116,7 +116,17 @@ _SHOUTED_RUN = re.compile(r"(?<![\w'’])[A-Z][A-Z'’]*(?:[ ,]+[A-Z][A-Z'’]*)
 
 def _quiet(m: re.Match[str]) -> str:
     w = m.group(1)
+    if len(w) >= 4 and _dictionary_word(w):
+        return w.lower()  # "i HATE coriander", "SUCH a tiny kitchen": a word said loudly, not an acronym ("NHS", "ICU")
     return w.lower() if w.lower() in _FUNCTION and w not in ("IT", "US", "AM", "IS", "AN", "DO", "ALL") else w
+
+
+def _dictionary_word(word: str) -> bool:
+    from kenning.lifecycle.extraction.parse import known_modifier_or_verb  # the lemmatiser's lists, loaded with the parser
+
+    return known_modifier_or_verb(word)
+
+
 
 
 # "from now answer me in korean please.": a "please" closing a sentence is read as a noun ("korean please");

@@ -238,6 +238,30 @@ def _words() -> frozenset[str] | None:
         return None
 
 
+def known_modifier_or_verb(word: str) -> bool:
+    """Whether the lemmatiser lists ``word`` (or the base its ending gives) as a verb, adjective or adverb:
+    "HATE", "SUCH", "DONE" said loudly, never an acronym ("NHS" and "ICU" are listed as nouns only)."""
+    words = _modifiers_and_verbs()
+    if words is None:
+        return False
+    w = word.lower()
+    bases = {w}
+    for end, back in (("s", ""), ("es", ""), ("ed", ""), ("ed", "e"), ("d", ""), ("ing", ""), ("ing", "e")):
+        if w.endswith(end) and len(w) > len(end) + 2:
+            bases.add(w[: -len(end)] + back)
+    return bool(bases & words)
+
+
+@functools.cache
+def _modifiers_and_verbs() -> frozenset[str] | None:
+    parser = default_parser()
+    try:
+        table = parser.nlp.get_pipe("lemmatizer").lookups.get_table("lemma_index")  # type: ignore[attr-defined]
+        return frozenset(w for part in ("verb", "adj", "adv") for w in table[part])
+    except (AttributeError, KeyError):
+        return None
+
+
 @functools.cache
 def _verbs() -> frozenset[str] | None:
     parser = default_parser()
