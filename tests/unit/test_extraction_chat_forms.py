@@ -99,3 +99,30 @@ def test_a_word_said_loudly_is_lowered_but_an_acronym_is_not(text, want):
     from kenning.lifecycle.extraction.normalise import normalise
 
     assert normalise(text) == want
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("I'm going mon wed fri 7am before work.", "I'm going mon weds fri 7am before work."),
+        ("tues and wed nights", "tues and weds nights"),
+        ("off on wed", "off on weds"),
+        ("wed love to come", "wed love to come"),  # "we'd", not a day
+    ],
+)
+def test_wed_among_days_is_a_day_not_we_would(text, want):
+    from kenning.lifecycle.extraction.normalise import normalise
+
+    assert normalise(text) == want
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("no more nights at least 🙌", "User has no more nights"),
+        ("so no more nursery fees thank god.", "User has no more nursery fees"),
+    ],
+)
+def test_no_more_without_a_verb_is_what_the_user_has_no_longer(text, want):
+    assert any(t.startswith(want) for t in texts(text)), texts(text)
+    assert not any("no more" in t for t in texts("there is no more milk in the fridge") if t.startswith("User has"))

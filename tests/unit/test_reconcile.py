@@ -919,3 +919,9 @@ def test_a_value_said_of_another_thing_is_no_change_of_the_old_ones_value():
     moved = cand("User's delivery got moved to thursdays.")
     decision = value_change(moved, near(moved, old))
     assert decision is not None and decision.target_id == old.id and "thursday" in decision.text
+
+
+def test_a_thing_the_user_has_no_more_retires_the_fact_that_named_it():
+    from kenning.lifecycle.denials import _negated
+
+    assert _negated("User has no more nights at least.") and not _negated("User has more nights now.")

@@ -22,7 +22,8 @@ from kenning.types import Decision, Kind, Memory, Op, Source, Status
 # 0.35 and 0.5 decide the same; 0.65 misses two true denials ("Tinashe is not at Wolves", "not keeping the house")
 DENIAL_COSINE = 0.5
 # what the negation itself and its hedging adverbs add: no content of their own
-_NOT_CONTENT = GENERIC | terms("not doesn don isn aren wasn weren didn never anymore longer any more fact apparently least yet either")
+_NOT_CONTENT = GENERIC | terms("not doesn don isn aren wasn weren didn never anymore longer any more fact apparently least yet either ever")
+_NO_MORE = re.compile(r"(?i)\bno\s+(?:more|longer)\b")
 _ASIDES = re.compile(r"(?i)\bafter\s+all\b|\bturn(?:s|ed)?\s+out\b|\bin\s+fact\b|\bat\s+all\b")
 
 
@@ -33,6 +34,8 @@ def _negated(text: str) -> bool:
         return False
     sent = doc[0]
     root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
+    if root is not None and root.lemma == "have" and _NO_MORE.search(text):
+        return True  # "User has no more nights": what the user had, had no longer
     return root is not None and any(c.dep == "neg" for c in sent.children(root.i))
 
 

@@ -174,6 +174,8 @@ def normalise(text: str) -> str:
     text = _ITS.sub(r"\1t's", text)
     text = _FROM_NOW.sub(r"\1 on", text)
     text = _PLEASE_LAST.sub(_please_first, text)
+    text = _days(text)
+    text = _NO_MORE.sub(lambda m: f"{m.group('lead')}I have no more {m.group('x')}", text)
     text = _AFRAID.sub("", text)
     text = _IT_CLEFT.sub(lambda m: f"{m.group('s')} {m.group('v')}{m.group('rest')} {m.group('x')}, ", text)
     return re.sub(r"(?i)(^|[,;.!?]\s*)lets\b", lambda m: f"{m.group(1)}let's", text)
@@ -189,6 +191,27 @@ _IT_CLEFT = re.compile(
     r"(?P<rest>[^.!?;]*?)[\s,]+(?=not\s)")
 # "I'm afraid" said as "sadly", with nothing one is afraid of: "i've stepped back from the choir i'm afraid"
 _AFRAID = re.compile(r"(?i)[\s,]*\bi['’]?m\s+afraid\b(?=\s*(?:[,.!?;]|$))")
+# "wed" among days ("mon wed fri", "tues and wed nights", "on wed"): the tokenizer splits it as "we'd"
+_ABBR_DAY = r"(?:mon|tues?|weds?|thu(?:rs?)?|fri|sat|sun)"
+_WED = re.compile(r"(?i)\bwed\b")
+_BEFORE_DAY = re.compile(rf"(?i)(?:\b{_ABBR_DAY}|\b(?:on|every|til|till|until|from|to|and)|&)[\s,/-]*$")
+_AFTER_DAY = re.compile(rf"(?i)^\s*(?:[,/&-]|and\b|{_ABBR_DAY}\b|nights?\b|mornings?\b|evenings?\b|afternoons?\b|\d|[.!?]|$)")
+
+
+def _days(text: str) -> str:
+    def one(m: re.Match[str]) -> str:
+        if _BEFORE_DAY.search(text[max(0, m.start() - 12) : m.start()]) or _AFTER_DAY.match(text[m.end() : m.end() + 12]):
+            return "weds" if m.group(0).islower() else "Weds"
+        return m.group(0)
+
+    return _WED.sub(one, text)
+
+
+# "no more nights at least", "so no more nursery fees thank god": said without a verb, a thing the speaker has
+# no longer: "I have no more nights", a denial (``denials``) that retires what named it ("User is on nights")
+_NO_MORE = re.compile(
+    r"(?i)(?P<lead>^|(?<=[.!?,;])\s*|\b(?:so|and|but|yay|finally)\s+)no\s+more\s+(?P<x>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2}?)"
+    r"(?=\s*(?:$|[.!?,;:)]|(?:at\s+least|thank\s+god|thankfully|for\s+me|for\s+us|either|ever|lol|haha|yay)\b|[^\w\s']))")
 _FROM_NOW = re.compile(r"(?i)((?:^|[,;.!?]\s*)from\s+now)(?!\s+(?:on|till|until|to|through|onwards?)\b)(?=\s+[a-z])")
 
 # "its" where no owner can stand: before a number, an article or an adverb of state ("its 07700 900872 now",
