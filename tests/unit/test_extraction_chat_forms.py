@@ -126,3 +126,13 @@ def test_wed_among_days_is_a_day_not_we_would(text, want):
 def test_no_more_without_a_verb_is_what_the_user_has_no_longer(text, want):
     assert any(t.startswith(want) for t in texts(text)), texts(text)
     assert not any("no more" in t for t in texts("there is no more milk in the fridge") if t.startswith("User has"))
+
+
+@pytest.mark.parametrize("text", ["Eli can't have dairy", "Mila is seventeen"])
+def test_a_named_persons_short_fact_is_kept(text):
+    assert any(t.startswith(text.split()[0]) for t in texts(text)), texts(text)
+
+
+@pytest.mark.parametrize("text", ["Hrefna is not happy", "Diego texted", "Ramiro's strict"])
+def test_a_named_persons_mood_or_bare_act_is_not(text):
+    assert texts(text) == []
