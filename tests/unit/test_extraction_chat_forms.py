@@ -136,3 +136,19 @@ def test_a_named_persons_short_fact_is_kept(text):
 @pytest.mark.parametrize("text", ["Hrefna is not happy", "Diego texted", "Ramiro's strict"])
 def test_a_named_persons_mood_or_bare_act_is_not(text):
     assert texts(text) == []
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("commute from ashford to maidstone every day", "User commutes from ashford to maidstone every day."),
+        ("line cook at a bbq spot in midtown", "line cook at a bbq spot in midtown"),
+    ],
+)
+def test_a_verbless_note_of_a_habit_or_a_job_is_the_users(text, want):
+    assert any(want in t for t in texts(text)), texts(text)
+
+
+@pytest.mark.parametrize("text", ["Yoga teacher!! You'll be perfect", "And charge nurse, you absolute legend"])
+def test_the_other_speakers_job_echoed_back_is_not_the_users(text):
+    assert not any("User is a" in t or "User works" in t for t in texts(text)), texts(text)

@@ -11,7 +11,7 @@ import re
 from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction import mood
 from kenning.lifecycle.extraction.clauses import at_me, lived, opener, restore
-from kenning.lifecycle.extraction.parse import Sentence, Token
+from kenning.lifecycle.extraction.parse import Sentence, Token, known_verb
 
 _ENDED = re.compile(r"(?i)\bany\s?more\b|\bthese\s+days\b|\bnow\b")
 
@@ -41,11 +41,42 @@ def as_meant(sent: Sentence, piece: str) -> str | None:
         return f"{piece[:at]}my {piece[at:]}" if piece[at : at + len(kin.text)] == kin.text else None
     if _left_state(sent) or _bare_quality(sent):
         return f"I'm {without_fillers(piece)}"
+    if _bare_job(sent):  # "line cook at a bbq spot in midtown": a job, "I'm a" left out
+        rest = without_fillers(piece)
+        return f"I'm {'an' if rest[:1].lower() in 'aeiou' else 'a'} {rest}"
+    if _verb_read_as_noun(sent):  # "commute from ashford to maidstone every day": a verb the tagger read as a noun
+        return f"I {without_fillers(piece)}"
     when = _bare_time(sent)
     if when is not None:  # "weekends play badminton": when, with the "I" left out
         at = sent.offset(when.i + 1)
         return f"{piece[:at]}I {piece[at:]}" if piece[at - len(when.text) - len(when.space) : at].strip() == when.text else None
     return None
+
+
+def _verbless(sent: Sentence) -> bool:
+    return not any(t.pos in ("VERB", "AUX") or t.tag.startswith("VB") for t in sent.tokens)
+
+
+def _bare_job(sent: Sentence) -> bool:
+    """A note of the speaker's job with no verb and no article, and where it is: "line cook at a bbq spot in midtown"."""
+    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
+    if root is None or not _verbless(sent) or root.pos != "NOUN" or not lx.JOB_WORD.fullmatch(root.lower):
+        return False
+    first = opener(sent)
+    # where, said with it ("at a bbq spot"): not an echo of the other speaker's news ("Yoga teacher!!")
+    return first is not None and first.pos in ("NOUN", "ADJ", "PROPN") and not any(
+        c.dep in ("det", "poss") for c in sent.children(root.i)) and any(
+        c.dep == "prep" and c.lower in ("at", "in", "for", "with") for c in sent.children(root.i)) and not any(
+        t.lower in lx.SECOND_PERSON for t in sent.tokens)
+
+
+def _verb_read_as_noun(sent: Sentence) -> bool:
+    """A verbless note opening with a word the lemmatiser knows as a verb, a preposition or an object after it
+    and a repeating time ("commute from ashford to maidstone every day"): the "I" left out of a habit."""
+    first = opener(sent)
+    if first is None or not _verbless(sent) or first.pos != "NOUN" or first.dep != "ROOT" or not known_verb(first.lower):
+        return False
+    return any(t.lower in lx.HABITUAL for t in sent.tokens) and any(c.dep in ("prep", "dobj", "npadvmod") for c in sent.children(first.i))
 
 
 def _bare_time(sent: Sentence) -> Token | None:
