@@ -152,3 +152,70 @@ def test_a_verbless_note_of_a_habit_or_a_job_is_the_users(text, want):
 @pytest.mark.parametrize("text", ["Yoga teacher!! You'll be perfect", "And charge nurse, you absolute legend"])
 def test_the_other_speakers_job_echoed_back_is_not_the_users(text):
     assert not any("User is a" in t or "User works" in t for t in texts(text)), texts(text)
+
+
+def test_a_condition_after_so_starts_a_clause_of_its_own():
+    got = texts("all my money stuff is with monzo, business and personal, so if youre ever helping me chase invoices thats where payments should go")
+    assert any(t.startswith("All the user's money stuff is with monzo") and "invoices" not in t for t in got), got
+
+
+@pytest.mark.parametrize(
+    "text, fact",
+    [
+        ("im vegetarian so no steak places please", "User is vegetarian."),
+        ("i live in leeds so nothing down south pls", "User lives in leeds."),
+    ],
+)
+def test_a_please_at_the_end_asks_in_the_last_clause_only(text, fact):
+    got = texts(text)
+    assert fact in got, got
+    assert not any(t.startswith("User asked") and fact[5:15] in t for t in got), got
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("back to oats every morning now, with honey and banana", "User is back to oats every morning now"),
+        ("Back on nights from next week", "User is back on nights from next week"),
+    ],
+)
+def test_back_with_where_the_speaker_is_reads_with_its_i(text, want):
+    assert any(t.startswith(want) for t in texts(text))
+
+
+@pytest.mark.parametrize(
+    "text, wrong",
+    [
+        ("i gave up the fasting thing, was making me very cranky on the early shifts", "User was making"),
+        ("i quit the gym, was costing me a fortune", "User was costing"),
+        ("gave me a raise last week", "User gave"),
+    ],
+)
+def test_a_verb_done_to_the_speaker_is_not_said_by_them(text, wrong):
+    got = texts(text)
+    assert not any(t.startswith(wrong) for t in got), got
+
+
+def test_an_order_with_me_is_still_an_order():
+    got = texts("also remind me I prefer WhatsApp over email")
+    assert any(t.startswith("User asked") and "WhatsApp" in t for t in got), got
+
+
+def test_a_noun_the_tagger_reads_as_a_verb_does_not_take_the_speakers_i():
+    got = texts("gp ran bloods and i'm coeliac, gluten was the problem all along.")
+    assert "User is coeliac." in got, got
+    assert not any(t.startswith("User is gluten") for t in got), got
+
+
+@pytest.mark.parametrize(
+    "text, topic",
+    [("so turns out it was never lactose!", "lactose"), ("it was never arthritis", "arthritis")],
+)
+def test_it_was_never_x_points_at_what_it_denies(text, topic):
+    claims = extract([Turn("user", text)]).claims
+    assert [c.metadata.get("pointer_topic") for c in claims] == [topic], [(c.text, c.metadata) for c in claims]
+
+
+@pytest.mark.parametrize("text", ["it's not cheap", "turns out it's not a big deal", "it was never about the money"])
+def test_a_denied_quality_or_vague_noun_points_at_nothing(text):
+    assert not any(c.metadata.get("pointer") for c in extract([Turn("user", text)]).claims)

@@ -925,3 +925,23 @@ def test_a_thing_the_user_has_no_more_retires_the_fact_that_named_it():
     from kenning.lifecycle.denials import _negated
 
     assert _negated("User has no more nights at least.") and not _negated("User has more nights now.")
+
+
+def test_it_was_never_x_retires_the_fact_that_named_x():
+    from kenning.lifecycle.extract import Turn
+    from kenning.lifecycle.extraction import extract
+
+    old = mem("User is lactose intolerant.")
+    other = mem("User is cooking for one most nights.")
+    (c,) = [replace(cand(x.text), metadata=dict(x.metadata)) for x in extract([Turn("user", "so turns out it was never lactose!")]).claims]
+    d = decide(c, near(c, old, other))
+    assert d.op in (Op.DELETE, Op.UPDATE) and d.target_id == old.id, d
+
+
+def test_it_was_never_x_with_nothing_named_x_changes_nothing():
+    from kenning.lifecycle.extract import Turn
+    from kenning.lifecycle.extraction import extract
+
+    other = mem("User is cooking for one most nights.")
+    (c,) = [replace(cand(x.text), metadata=dict(x.metadata)) for x in extract([Turn("user", "it was never arthritis")]).claims]
+    assert decide(c, near(c, other)).op is Op.NOOP

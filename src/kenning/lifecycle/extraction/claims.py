@@ -159,6 +159,8 @@ def _words(text: str) -> set[str]:
 
 
 def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bool, state: TurnState) -> list[rules.Claim]:
+    if (denied := pointers.denied_before(sent)) is not None:  # "turns out it was never lactose": what it takes back
+        return [_instruction(third_person(piece), index, pointer=True, pointer_topic=denied)]
     if pointers.pointer_topic(sent) is None and noise.is_noise(clause, sent):
         return []
     if exchange.between_friends(clause, sent):

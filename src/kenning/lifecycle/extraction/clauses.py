@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from kenning.lifecycle.extraction import corrections, mood, rows
 from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction.complements import complement_of, first_person_be
-from kenning.lifecycle.extraction.parse import Parser, Sentence, Token
+from kenning.lifecycle.extraction.parse import Parser, Sentence, Token, known_verb
 from kenning.lifecycle.extraction.pieces import pieces, rejoin_subjects
 
 
@@ -81,12 +81,15 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
         if _has_subject_verb(sent, a, b):
             kinds.append("rest" if n > 0 and _completes(sent, a, b) else "own")
             continue
+        if n > 0 and first is not None and done_to_me(sent, first):
+            kinds.append("bare")  # "i gave up fasting, | was making me cranky": said of the thing, not by the speaker
+            continue
         pleads = any(t.lower in ("please", "pls", "plz") for t in sent.tokens[a:b])
         head = sent.tokens[first.head] if first is not None else None
         shared = (first is not None and head is not None and b - a >= 2 and first.dep == "conj" and first.head < a
                   and head.pos in ("VERB", "AUX") and (head.lemma != "be" or first_person_be(sent, head, first))
                   and not (head.tag == "VBZ" and first.tag == "VB")
-                  and not pleads and first.lemma not in lx.RETRACT_VERBS)
+                  and not pleads and first.lemma not in lx.RETRACT_VERBS and not _noun_read_as_verb(first, sent.tokens[first.i + 1 : b]))
         if shared and n > 0:
             kinds.append("verb")  # "they motivate me and give me strength": the verb shares the subject before it
             continue
@@ -154,12 +157,27 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
     return [f"{prefix}{_words(sent, a, b)}" for prefix, a, b in out]
 
 
+def done_to_me(sent: Sentence, verb: Token) -> bool:
+    """A verb done to the speaker ("was making me cranky", "drives me mad"): its subject is not the speaker."""
+    if verb.dep in ("aux", "auxpass") and verb.head != verb.i:
+        verb = sent.tokens[verb.head]  # "was | making me …"
+    if verb.tag == "VB" and verb.i == next((t.i for t in sent.tokens if t.pos not in ("PUNCT", "INTJ") and t.lower not in lx.CLAUSE_ADVERBS), -1):
+        return False  # "remind me I prefer WhatsApp": an order to the listener
+    if any(c.dep in ("nsubj", "nsubjpass", "expl") for c in sent.children(verb.i)):
+        return False  # "she drives me mad": its subject is said
+    small = {c.i for c in sent.children(verb.i) if c.dep in ("ccomp", "xcomp")}  # "making [me cranky]"
+    return any(t.lower == "me" and (t.dep in ("dobj", "dative") and t.head == verb.i or t.dep == "nsubj" and t.head in small) for t in sent.tokens)
+
+
 def _depends_back(sent: Sentence, a: int) -> bool:
     """A piece that is an adverbial or relative clause of the words before it ("…, since I was 17",
     "…, which is exactly as chaotic as it sounds"): it stays with them."""
     first = _first_content(sent, a, len(sent.tokens))
     if first is None or first.lower in ("so", "and", "but"):
         return False
+    joiner = next((t for t in reversed(sent.tokens[:a]) if t.pos != "PUNCT"), None)
+    if joiner is not None and joiner.lower in ("so", "and", "but") and joiner.pos in ("CCONJ", "SCONJ", "ADV"):
+        return False  # "…with monzo, so | if you're ever chasing invoices that's where …": a new clause, not a condition
     verb = sent.tokens[first.head]
     if first.dep == "mark" or first.tag in ("WDT", "WP", "WRB"):
         return verb.dep in ("advcl", "relcl", "ccomp") and verb.head < a
@@ -277,6 +295,12 @@ def _own_clause(s: Sentence) -> bool:
     return subj is not None and min(s.subtree(subj.i)) == 0
 
 
+def _noun_read_as_verb(verb: Token, after: list[Token]) -> bool:
+    """ "gluten was the problem": a word the tagger took for a verb, that no dictionary lists as one, before a
+    finite verb of the clause's own."""
+    return verb.tag in ("VB", "VBP") and not known_verb(verb.lower) and any(t.tag in ("VBD", "VBZ") for t in after)
+
+
 def _reads_as_clause(s: Sentence) -> bool:
     """ "I work nights as a nurse": the word after the restored subject is the verb it governs."""
     if len(s.tokens) < 2:
@@ -284,6 +308,8 @@ def _reads_as_clause(s: Sentence) -> bool:
     subj, verb = s.tokens[0], s.tokens[1]
     while verb.lower in lx.CLAUSE_ADVERBS and verb.i + 1 < len(s.tokens):
         verb = s.tokens[verb.i + 1]
+    if _noun_read_as_verb(verb, s.tokens[verb.i + 1 :]):
+        return False
     return verb.tag.startswith("VB") or verb.pos in ("VERB", "AUX") and subj.dep in ("nsubj", "nsubjpass")
 
 

@@ -10,7 +10,7 @@ import re
 
 from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction import mood
-from kenning.lifecycle.extraction.clauses import at_me, lived, opener, restore
+from kenning.lifecycle.extraction.clauses import done_to_me, at_me, lived, opener, restore
 from kenning.lifecycle.extraction.parse import Sentence, Token, known_verb
 
 _ENDED = re.compile(r"(?i)\bany\s?more\b|\bthese\s+days\b|\bnow\b")
@@ -41,6 +41,9 @@ def as_meant(sent: Sentence, piece: str) -> str | None:
         return f"{piece[:at]}my {piece[at:]}" if piece[at : at + len(kin.text)] == kin.text else None
     if _left_state(sent) or _bare_quality(sent):
         return f"I'm {without_fillers(piece)}"
+    if _back_at(sent):  # "back to oats every morning now", "back on nights": a return, "I'm" left out
+        rest = without_fillers(piece)
+        return f"I'm {rest[:1].lower()}{rest[1:]}"
     if _bare_job(sent):  # "line cook at a bbq spot in midtown": a job, "I'm a" left out
         rest = without_fillers(piece)
         return f"I'm {'an' if rest[:1].lower() in 'aeiou' else 'a'} {rest}"
@@ -68,6 +71,16 @@ def _bare_job(sent: Sentence) -> bool:
         c.dep in ("det", "poss") for c in sent.children(root.i)) and any(
         c.dep == "prep" and c.lower in ("at", "in", "for", "with") for c in sent.children(root.i)) and not any(
         t.lower in lx.SECOND_PERSON for t in sent.tokens)
+
+
+def _back_at(sent: Sentence) -> bool:
+    """A verbless clause opening with "back" and a preposition with its object: "back to oats every morning now",
+    "back on nights from next week", "back in london now" (the speaker is where they were before)."""
+    first = opener(sent)
+    if first is None or first.lower != "back" or not _verbless(sent) or first.i + 2 >= len(sent.tokens):
+        return False
+    prep = sent.tokens[first.i + 1]
+    return prep.pos == "ADP" and prep.head == first.i and any(c.dep == "pobj" for c in sent.children(prep.i))
 
 
 def _verb_read_as_noun(sent: Sentence) -> bool:
@@ -136,6 +149,8 @@ def dropped_subject(sent: Sentence) -> str:
     first = opener(sent)
     if first is None or first.i != next((t.i for t in sent.tokens if t.pos not in ("PUNCT", "INTJ") and t.lower not in lx.CLAUSE_ADVERBS), -1):
         return ""
+    if done_to_me(sent, first) and first.tag != "VB":
+        return ""  # "was making me very cranky", "drives me mad": said of something, not by the speaker
     if first.tag == "VBG":
         return restore("I", first)
     if first.tag in ("VB", "VBP") and any(t.lower in lx.HABITUAL for t in sent.tokens) and "please" not in {t.lower for t in sent.tokens} and not at_me(sent):

@@ -139,7 +139,14 @@ def _please_first(m: re.Match[str]) -> str:
     body = m.group("body")
     if not 3 <= len(body.split()) <= 10 or re.match(r"(?i)\s*(?:please|pls|plz|and|so|but|or|then|also|no|not)\b", body):
         return m.group(0)
+    joined = list(_JOINER.finditer(body))
+    if joined:  # "im vegetarian so no steak places please": the request is the last clause, not what it follows
+        at = joined[-1].end()
+        return f"{body[:at]}please {body[at:]}"
     return f"please {body[:1].lower()}{body[1:]}" if body[:2] != "I " else f"please {body}"
+
+
+_JOINER = re.compile(r"(?i)(?<=\S)\s+(?:so|and|but|then)\s+(?=\S)")
 
 
 @text_cache

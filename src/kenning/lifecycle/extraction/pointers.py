@@ -9,7 +9,7 @@ import re
 
 from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction.pieces import POINTS
-from kenning.lifecycle.extraction.parse import Sentence, Token
+from kenning.lifecycle.extraction.parse import Sentence, Token, known_modifier_or_verb
 
 
 LAST = "(the last thing said)"
@@ -18,7 +18,7 @@ LAST = "(the last thing said)"
 def pointer_topic(sent: Sentence) -> str | None:
     """The topic of a retraction pointing at an earlier claim: "forget/ignore/disregard what I said about
     X", "scratch the bit about X" or "I was wrong about X" -> the words of X; None when the clause is not
-    such a pointer."""
+    such a pointer ("turns out it was never X" is ``denied_before``)."""
     first = next((t for t in sent.tokens if t.lower not in lx.CLAUSE_ADVERBS and t.lower != "please" and t.pos != "PUNCT"), None)
     root = first if first is not None and first.lemma in lx.RETRACT_VERBS else next((t for t in sent.tokens if t.dep == "ROOT"), None)
     if root is not None and root.lemma not in lx.RETRACT_VERBS and root.tag == "VB":
@@ -53,6 +53,34 @@ def pointer_topic(sent: Sentence) -> str | None:
         return None
     words = [sent.tokens[i].text for i in sent.subtree(about.i) if i != about.i]
     words = words[: next((k for k, w in enumerate(words) if w in (",", ";")), len(words))]  # up to a replacement
+    return " ".join(words) or None
+
+
+_VAGUE = frozenset({"deal", "problem", "thing", "issue", "fault", "point", "case", "way", "idea", "plan", "matter", "time", "bother"})
+
+
+def denied_before(sent: Sentence) -> str | None:
+    """ "so turns out it was never lactose", "turned out it wasn't a sprain": a noun the speaker named before,
+    now denied with "it" and "never" (or "not" after "turns out"), is what they take back. A denial of a
+    quality ("it's not cheap") or of something vague ("it's not a big deal") points at nothing."""
+    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
+    if root is None:
+        return None
+    if root.lemma == "turn" and any(c.lower == "out" for c in sent.children(root.i)):  # "turns out | it was never …"
+        root = next((c for c in sent.children(root.i) if c.dep == "ccomp" and c.lemma == "be"), root)
+        turned = True
+    else:
+        turned = False
+    if root.lemma != "be" or not any(c.dep == "nsubj" and c.lower in ("it", "that") for c in sent.children(root.i)):
+        return None
+    neg = [t for t in sent.tokens if (t.dep == "neg" or t.lower == "never") and root.i in (t.head, sent.tokens[t.head].head)]
+    if not neg or not (turned or any(c.lower == "never" for c in neg)):
+        return None
+    comp = next((c for c in sent.children(root.i) if c.i > neg[0].i and (
+        c.dep == "attr" and c.pos in ("NOUN", "PROPN") or c.dep == "acomp" and not known_modifier_or_verb(c.lower))), None)  # "lactose"
+    if comp is None or comp.lemma in _VAGUE:
+        return None
+    words = [sent.tokens[i].text for i in sent.subtree(comp.i) if sent.tokens[i].pos not in ("DET", "PUNCT") and sent.tokens[i] not in neg]
     return " ".join(words) or None
 
 
