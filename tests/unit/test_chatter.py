@@ -139,3 +139,13 @@ def test_runner_passes_settings_and_shows_each_memories_step(tmp_path, minilm):
         [texts] = seen
         assert any("plumber" in t for t in texts)
         assert any("gossip" in t.lower() for t in texts) is small_talk_kept, texts
+
+
+def test_write_path_keeps_a_lasting_quality_the_model_would_take_for_a_mood(tmp_path, minilm):
+    system = kenning.open(f"sqlite:///{tmp_path / 'k.db'}", embedder=minilm)
+    try:
+        texts = _turn_memories(system, "I'm left-handed.")
+    finally:
+        system.close()
+    assert texts == ["User is left-handed."], texts
+    assert not chatter.scored(Kind.FACT, {"subject": "user", "quality": True}, recognised=False)

@@ -219,3 +219,50 @@ def test_it_was_never_x_points_at_what_it_denies(text, topic):
 @pytest.mark.parametrize("text", ["it's not cheap", "turns out it's not a big deal", "it was never about the money"])
 def test_a_denied_quality_or_vague_noun_points_at_nothing(text):
     assert not any(c.metadata.get("pointer") for c in extract([Turn("user", text)]).claims)
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("and im vegetarian if that matters for anything you suggest", "User is vegetarian."),
+        ("my number is 07700 900123 if you need it", "User's number is 07700 900123."),
+        ("if anyone asks, I'm vegetarian", "User is vegetarian."),
+    ],
+)
+def test_a_condition_on_the_telling_being_of_use_neither_hedges_nor_stays_in_the_claim(text, want):
+    assert want in texts(text)
+
+
+def test_a_condition_on_the_world_still_hedges():
+    assert all(c.confidence < 0.9 for c in extract([Turn("user", "if it rains i stay home")]).claims)
+
+
+def test_a_base_form_verb_after_and_shares_the_i_of_im():
+    assert "User works in construction." in texts("i'm 41 and work in construction so the lads all do too")
+
+
+def test_a_clause_of_the_speakers_after_a_colon_is_its_own_and_the_heading_is_dropped():
+    got = texts("couple things for my profile i guess: im in austin, i teach high school chem")
+    assert got == ["User is in austin.", "User teaches high school chem."], got
+
+
+def test_a_heading_before_a_colon_about_someone_else_stays_with_what_follows():
+    got = texts("and update on Arlo: veggie phase lasted exactly 3 weeks")
+    assert any("veggie phase" in t for t in got), got
+
+
+def test_an_aside_that_is_the_speakers_own_clause_is_kept():
+    got = texts("i use it for navigation a lot for work (i'm a delivery driver)")
+    assert "User is a delivery driver." in got, got
+    assert "User loves tea." in texts("I love tea (lol)")
+
+
+@pytest.mark.parametrize("text", ["I'm left-handed.", "i'm coeliac", "im allergic to cats"])
+def test_a_lasting_quality_is_marked_so_the_chatter_model_leaves_it(text):
+    (claim,) = extract([Turn("user", text)]).claims
+    assert claim.metadata.get("quality") is True
+
+
+@pytest.mark.parametrize("text", ["i'm so tired", "I'm stressed today", "i'm wanjiru", "im useless lol"])
+def test_a_mood_or_a_name_is_no_quality(text):
+    assert not any(c.metadata.get("quality") for c in extract([Turn("user", text)]).claims)

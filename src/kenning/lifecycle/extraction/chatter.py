@@ -49,8 +49,9 @@ _ASKED = re.compile(r"(?i)^user asked")
 def scored(kind: Kind, metadata: Mapping[str, Any], *, recognised: bool) -> bool:
     """Whether the model judges a claim at all: a fact or an episode, carrying no decision, not a request,
     and not ``recognised`` by the attribute table (a home, a job, a relationship status: "User is single."
-    reads like small talk to the model, which learned that short "User is …" claims are mostly moods)."""
-    return kind in SCORED and not recognised and not _KEPT & metadata.keys()
+    reads like small talk to the model, which learned that short "User is …" claims are mostly moods), nor
+    read by the parse as a lasting quality (metadata ``quality``: "User is left-handed.")."""
+    return kind in SCORED and not recognised and not _KEPT & metadata.keys() and not metadata.get("quality")
 
 
 def surface(text: str, kind: Kind, *, hedged: bool, source: Source) -> list[float]:

@@ -62,8 +62,10 @@ def complement_of(sent: Sentence, a: int, b: int, since: int = 0) -> str | None:
 
 
 def first_person_be(sent: Sentence, be: Token, verb: Token) -> bool:
-    """A past or present verb joined to "I'm …" shares its subject: "I'm a lineman…, got a blue heeler"."""
-    return verb.tag in ("VBD", "VBP", "VBZ") and any(c.dep == "nsubj" and c.lower in ("i", "we") for c in sent.children(be.i))
+    """A past or present verb joined to "I'm …" shares its subject: "I'm a lineman…, got a blue heeler"; so does
+    one the tagger left in its base form right after "and" ("I'm 41 and work in construction")."""
+    anded = verb.tag == "VB" and verb.i > 0 and sent.tokens[verb.i - 1].lower == "and"
+    return (verb.tag in ("VBD", "VBP", "VBZ") or anded) and any(c.dep == "nsubj" and c.lower in ("i", "we") for c in sent.children(be.i))
 
 
 

@@ -132,7 +132,7 @@ FEELINGS = frozenset(
     "knocked done cold hot freezing boiling wrecked destroyed dead killing mortifying gone emotional teary weepy "
     "lucky blessed honoured honored flattered touched moved calm chill relaxed comfy cosy cozy homesick hopeful "
     "optimistic pessimistic positive motivated inspired determined ready eager appreciative content satisfied "
-    "alright better worse relaxing loving".split()
+    "alright better worse relaxing loving wiped useless hopeless rubbish clueless".split()
 )
 # what an instruction about the assistant's own answers is about: "keep answers short", "speak plainly"
 RESPONSE_NOUNS = frozenset("answer answers reply replies response responses message messages explanation explanations summary summaries output tone language units".split())

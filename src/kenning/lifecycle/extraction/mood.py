@@ -81,7 +81,7 @@ def told(sent: Sentence) -> str | None:
     return "".join(sent.tokens[i].text + sent.tokens[i].space for i in span).strip(" ?")
 
 
-_RELEVANCE = lx.WANT_VERBS | {"need", "ask", "wonder", "care"}
+_RELEVANCE = lx.WANT_VERBS | {"need", "ask", "wonder", "care", "matter", "help", "count"}  # "if that matters", "if it helps"
 
 
 def for_others(sent: Sentence, verb: int) -> bool:
@@ -89,6 +89,25 @@ def for_others(sent: Sentence, verb: int) -> bool:
     "if anyone asks, I'm vegetarian". What follows is said for whoever needs it, and is still true."""
     subj = next((c for c in sent.children(verb) if c.dep in ("nsubj", "nsubjpass")), None)
     return sent.tokens[verb].lemma in _RELEVANCE and subj is not None and subj.lower not in lx.FIRST_PERSON_STARTS | lx.SECOND_PERSON
+
+
+def relevance_condition(sent: Sentence) -> tuple[int, int] | None:
+    """The first and last token of a condition on what is said being of use ("if that matters for anything
+    you suggest", "if you need it", "if it helps"), when it opens or closes the sentence, or None: words
+    about the telling, not part of the claim."""
+    words = [t.i for t in sent.tokens if t.pos not in ("PUNCT", "SPACE")]
+    for t in sent.tokens:
+        if t.dep != "mark" or t.lower != "if" or t.head == t.i:
+            continue
+        verb = sent.tokens[t.head]
+        subj = next((c for c in sent.children(verb.i) if c.dep in ("nsubj", "nsubjpass")), None)
+        if verb.lemma not in _RELEVANCE or subj is None or subj.lower in lx.FIRST_PERSON_STARTS:
+            continue
+        span = sent.subtree(verb.i)
+        first, last = min(span), max(span)
+        if words and (first == words[0] or last == words[-1]) and len(words) > last - first + 1:
+            return first, last
+    return None
 
 
 def imagined(sent: Sentence) -> bool:

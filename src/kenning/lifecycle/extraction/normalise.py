@@ -53,6 +53,8 @@ _RETRACTING = re.compile(
 # (capitalised: "(Teams)", "(Fleetwood Mac)") or says where from ("(from cebu originally)"): then it is an
 # apposition, read as one
 _NAMING_ASIDE = re.compile(r"\s*\(((?:from|in)\s+[^()\d]{1,22}|[A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,2})\)")
+# "(i'm a delivery driver)": an aside that is a clause of the speaker's own is said, not dropped
+_OWN_ASIDE = re.compile(r"(?i)\s*\(((?:i|i'm|im|i've|ive|my|we|we're|were|our)\s[^()]{3,100})\)(?P<end>\s*(?:[.!?]|$))?")
 _ASIDE = re.compile(r"\s*\((?:[^()\d]{0,24})\)|\s*\((?:lies|jk|lol|haha|sigh|ugh)[^()]*$", re.I)
 
 
@@ -172,6 +174,7 @@ def normalise(text: str) -> str:
     text = _KIN_IS.sub(lambda m: f"{m.group(1)} is ", text)
     text = _CLEFT.sub(lambda m: f"{m.group(1)} {m.group(2) or ''}", text)
     text = _NAMING_ASIDE.sub(lambda m: f", {m.group(1)},", text)
+    text = _OWN_ASIDE.sub(lambda m: f". {m.group(1)}{m.group('end').strip() or '.'}" if m.group("end") is not None else f", {m.group(1)},", text)
     text = _ASIDE.sub("", text)
     text = _RETRACTING.sub("forget", text)
     for pattern, said in _SMOKE_FREE:

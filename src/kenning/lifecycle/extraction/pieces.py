@@ -139,6 +139,11 @@ def pieces(sent: Sentence) -> list[tuple[int, int]]:
             continue  # "thanks so much for …": a degree, not "so" joining clauses
         if _joins_subject(sent, t):
             continue  # "…, me and kofi moved in saturday": "and" joins the subject's people, not two clauses
+        if t.text == ":" and _clause_follows(sent, t.i):  # "couple things for my profile: | im in austin"
+            if t.i > start and not _heading(sent, start, t.i):
+                out.append((start, t.i))
+            start = t.i + 1
+            continue
         if t.lower in SEPARATORS and t.pos in ("CCONJ", "PUNCT", "ADV", "SCONJ") or t.text in (",", ";", "—", "–"):
             if t.i > start:
                 out.append((start, t.i))
@@ -146,6 +151,24 @@ def pieces(sent: Sentence) -> list[tuple[int, int]]:
     if start < len(sent.tokens):
         out.append((start, len(sent.tokens)))
     return [(a, b) for a, b in out if any(sent.tokens[i].pos != "PUNCT" for i in range(a, b))]
+
+
+def _clause_follows(sent: Sentence, colon: int) -> bool:
+    """A clause of the speaker's own, with its subject and verb, comes right after the colon ("my profile: im in
+    austin"), not a list or a value ("my kids: tom and amy", "the code: 4471") or a heading ("update on Arlo:
+    veggie phase lasted 3 weeks")."""
+    end = next((t.i for t in sent.tokens[colon + 1 :] if t.text in (",", ";", ":", ".")), len(sent.tokens))
+    return any(t.dep in ("nsubj", "nsubjpass") and colon < t.head < end and (t.lower in ("i", "we") or any(
+        c.dep == "poss" and c.lower in ("my", "our") for c in sent.children(t.i))) for t in sent.tokens[colon + 1 : end])
+
+
+_BELIEF = frozenset({"guess", "think", "suppose", "reckon"})
+
+
+def _heading(sent: Sentence, a: int, b: int) -> bool:
+    """Words before a colon that only announce what follows: no verb but a hedge ("couple things for my profile
+    i guess:", "quick update:")."""
+    return not any((t.pos in ("VERB", "AUX") or t.tag.startswith("VB")) and t.lemma not in _BELIEF for t in sent.tokens[a:b])
 
 
 def _joins_subject(sent: Sentence, t: Token) -> bool:
