@@ -266,3 +266,47 @@ def test_a_lasting_quality_is_marked_so_the_chatter_model_leaves_it(text):
 @pytest.mark.parametrize("text", ["i'm so tired", "I'm stressed today", "i'm wanjiru", "im useless lol"])
 def test_a_mood_or_a_name_is_no_quality(text):
     assert not any(c.metadata.get("quality") for c in extract([Turn("user", text)]).claims)
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("if you ever book a hotel for me, ask for a high floor", "Standing instruction: whenever you book a hotel for the user, ask for a high floor."),
+        ("im on an iphone 12 so if youre giving me instructions for anything keep it to the iphone.",
+         "Standing instruction: whenever you're giving the user instructions for anything keep it to the iphone."),
+    ],
+)
+def test_a_condition_on_the_listeners_doing_with_an_order_is_a_standing_rule(text, want):
+    assert want in texts(text)
+
+
+def test_the_subject_of_a_when_clause_is_not_the_subject_of_the_sentence():
+    got = texts("love a bit of fell walking on a sunday when the weather plays ball")
+    assert got and got[0].startswith("User loves a bit of fell walking"), got
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("up at 4.30 every day so im usually in bed by 9", "User is up at 4.30 every day."),
+        ("out of the office till monday", "User is out of the office till monday."),
+    ],
+)
+def test_where_the_speaker_is_said_without_a_verb_reads_with_im(text, want):
+    assert want in texts(text)
+
+
+@pytest.mark.parametrize("text", ["off to bed", "up for it!"])
+def test_a_going_or_an_idiom_is_no_where(text):
+    assert not any(t.startswith("User is") for t in texts(text))
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("do crossfit like 4 times a week", "User does crossfit like 4 times a week."),
+        ("swim twice a week", "User swims twice a week."),
+    ],
+)
+def test_a_counted_repeating_time_makes_a_bare_verb_a_habit(text, want):
+    assert want in texts(text)

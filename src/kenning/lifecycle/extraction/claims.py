@@ -269,6 +269,10 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
     elif clause.request and noise.about_answers(sent) and not rules.STANDING.search(text) and not mood.ASKS.match(text):
         text = re.sub(r"(?i)^(?:please|pls|plz|kindly)\s+", "", text)
         text = f"always {text[:1].lower()}{text[1:]}"  # "keep answers short", "speak plainly": a rule for every answer
+    lead = opener(sent)
+    if lead is not None and lead.lower == "if" and lead.dep == "mark" and reading.rule_for_you(sent, lead.head) and text[:2].lower() == "if":
+        rest = re.sub(r"(?i)^(you(?:'re|\s+are)?)\s+ever\b", r"\1", text[2:].lstrip())
+        text = f"whenever {rest}"  # "if you're giving me instructions, keep it to the iphone": a rule for every time
     if clause.question and not text.rstrip().endswith("?") and mood.asks_how(sent):
         text = text.rstrip(" .!,") + "?"  # "how do I get red wine out of a carpet": asked, without its mark
     got = rules.classify_user_clause(text, _not_present(sent))
@@ -344,7 +348,7 @@ def _quality(sent: Sentence) -> bool:
         comp = root  # "I'm left-handed": the tagger's participle
     else:
         return False
-    if comp is None or comp.lower in lx.FEELINGS or comp.lemma in lx.FEELINGS or any(c.dep in ("det", "poss") for c in sent.children(comp.i)):
+    if comp is None or comp.lower in lx.FEELINGS | lx.STATE_PARTICIPLES or comp.lemma in lx.FEELINGS or any(c.dep in ("det", "poss") for c in sent.children(comp.i)):
         return False
     if not known_modifier_or_verb(comp.lower):
         return False  # "I'm wanjiru", "im dev": a name given, not a quality; a word no dictionary lists is left to the model

@@ -81,6 +81,9 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
         if _has_subject_verb(sent, a, b):
             kinds.append("rest" if n > 0 and _completes(sent, a, b) else "own")
             continue
+        if n > 0 and _conditional_order(sent, a, b):
+            kinds.append("bare")  # "…iphone 12 so | if you're giving me instructions keep it to the iphone": an order
+            continue
         if n > 0 and first is not None and done_to_me(sent, first):
             kinds.append("bare")  # "i gave up fasting, | was making me cranky": said of the thing, not by the speaker
             continue
@@ -155,6 +158,18 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
         else:
             out[-1][2] = b
     return [f"{prefix}{_words(sent, a, b)}" for prefix, a, b in out]
+
+
+def _conditional_order(sent: Sentence, a: int, b: int) -> bool:
+    """A piece opening with "if"/"when" whose clause hangs on an order inside the piece: "if you're giving me
+    instructions keep it to the iphone"."""
+    first = _first_content(sent, a, b)
+    if first is None or first.dep != "mark" or first.lower not in ("if", "when", "whenever"):
+        return False
+    verb = sent.tokens[first.head]
+    order = sent.tokens[verb.head]
+    return verb.dep == "advcl" and a <= order.i < b and order.tag == "VB" and not any(
+        c.dep in ("nsubj", "nsubjpass") for c in sent.children(order.i))
 
 
 def done_to_me(sent: Sentence, verb: Token) -> bool:

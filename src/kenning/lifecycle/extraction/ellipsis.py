@@ -10,7 +10,8 @@ import re
 
 from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction import mood
-from kenning.lifecycle.extraction.clauses import done_to_me, at_me, lived, opener, restore
+from kenning.lifecycle.extraction.clauses import at_me, done_to_me, lived, opener, restore
+from kenning.lifecycle.extraction.reading import recurring
 from kenning.lifecycle.extraction.parse import Sentence, Token, known_verb
 
 _ENDED = re.compile(r"(?i)\bany\s?more\b|\bthese\s+days\b|\bnow\b")
@@ -41,7 +42,7 @@ def as_meant(sent: Sentence, piece: str) -> str | None:
         return f"{piece[:at]}my {piece[at:]}" if piece[at : at + len(kin.text)] == kin.text else None
     if _left_state(sent) or _bare_quality(sent):
         return f"I'm {without_fillers(piece)}"
-    if _back_at(sent):  # "back to oats every morning now", "back on nights": a return, "I'm" left out
+    if _back_at(sent):  # "back to oats every morning now", "up at 4.30 every day": "I'm" left out
         rest = without_fillers(piece)
         return f"I'm {rest[:1].lower()}{rest[1:]}"
     if _bare_job(sent):  # "line cook at a bbq spot in midtown": a job, "I'm a" left out
@@ -73,14 +74,20 @@ def _bare_job(sent: Sentence) -> bool:
         t.lower in lx.SECOND_PERSON for t in sent.tokens)
 
 
+_WHERE_NOW = frozenset({"back", "up", "off", "out", "home", "away"})
+
+
 def _back_at(sent: Sentence) -> bool:
-    """A verbless clause opening with "back" and a preposition with its object: "back to oats every morning now",
-    "back on nights from next week", "back in london now" (the speaker is where they were before)."""
+    """A verbless clause opening with an adverb of where one is ("back", "up", "off", "out") and a preposition
+    with its object: "back to oats every morning now", "up at 4.30 every day", "off on thursdays", "out of
+    the office till monday" (what the speaker is, "I'm" left out)."""
     first = opener(sent)
-    if first is None or first.lower != "back" or not _verbless(sent) or first.i + 2 >= len(sent.tokens):
+    if first is None or first.lower not in _WHERE_NOW or not _verbless(sent) or first.i + 2 >= len(sent.tokens):
         return False
     prep = sent.tokens[first.i + 1]
-    return prep.pos == "ADP" and prep.head == first.i and any(c.dep == "pobj" for c in sent.children(prep.i))
+    if prep.lower == "to" and first.lower != "back":
+        return False  # "off to bed", "up to my eyes": a going, or an idiom
+    return prep.pos == "ADP" and prep.head == first.i and any(c.dep == "pobj" and c.pos != "PRON" for c in sent.children(prep.i))
 
 
 def _verb_read_as_noun(sent: Sentence) -> bool:
@@ -153,7 +160,8 @@ def dropped_subject(sent: Sentence) -> str:
         return ""  # "was making me very cranky", "drives me mad": said of something, not by the speaker
     if first.tag == "VBG":
         return restore("I", first)
-    if first.tag in ("VB", "VBP") and any(t.lower in lx.HABITUAL for t in sent.tokens) and "please" not in {t.lower for t in sent.tokens} and not at_me(sent):
+    habit = any(t.lower in lx.HABITUAL for t in sent.tokens) or recurring(sent.tokens)  # "do crossfit like 4 times a week"
+    if first.tag in ("VB", "VBP") and habit and "please" not in {t.lower for t in sent.tokens} and not at_me(sent):
         return "I"  # "cycle to work every day now": a habit, not an order
     if lived(sent.tokens):
         return "I"  # "drive a corsa van": what the speaker does, the "I" left out

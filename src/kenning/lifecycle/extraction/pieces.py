@@ -166,9 +166,10 @@ _BELIEF = frozenset({"guess", "think", "suppose", "reckon"})
 
 
 def _heading(sent: Sentence, a: int, b: int) -> bool:
-    """Words before a colon that only announce what follows: no verb but a hedge ("couple things for my profile
-    i guess:", "quick update:")."""
-    return not any((t.pos in ("VERB", "AUX") or t.tag.startswith("VB")) and t.lemma not in _BELIEF for t in sent.tokens[a:b])
+    """Words before a colon that only announce what follows: no verb of their own but a hedge ("couple things for
+    my profile i guess:", "quick update:", "boring admin thing before we start:")."""
+    heads = [t for t in sent.tokens[a:b] if not a <= t.head < b or t.head == t.i]  # the piece's own head words
+    return not any((t.pos in ("VERB", "AUX") or t.tag.startswith("VB")) and t.lemma not in _BELIEF for t in heads)
 
 
 def _joins_subject(sent: Sentence, t: Token) -> bool:

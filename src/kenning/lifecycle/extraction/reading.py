@@ -83,7 +83,9 @@ def _subject(sent: Sentence, root: Token) -> Token | None:
             return c
     # a misattached subject ("he loves/AUX fishing/ROOT"): the first subject anywhere, but not a relative
     # pronoun ("sold the Fiesta to a student who seemed thrilled": "who" is no subject of "sold")
-    return next((t for t in sent.tokens if t.dep in ("nsubj", "nsubjpass") and t.tag not in ("WP", "WDT")), None)
+    # nor the subject of a clause that says when or which ("love fell walking on a sunday when the weather plays ball")
+    return next((t for t in sent.tokens if t.dep in ("nsubj", "nsubjpass") and t.tag not in ("WP", "WDT")
+                 and not (sent.tokens[t.head].dep in ("advcl", "relcl", "acl") and any(c.dep == "mark" or c.tag in ("WRB", "WDT", "WP") for c in sent.children(t.head)))), None)
 
 
 def _who(sent: Sentence, subj: Token | None, others: Sequence[str]) -> tuple[str, str]:
@@ -163,8 +165,18 @@ _FOR_SOMEONE = frozenset({"me", "myself", "us", "please", "pls", "plz"})
 
 
 def recurring(toks: Sequence[Token]) -> bool:
-    """A time that repeats: "every February", "each Sunday night", "every morning"."""
-    return any(t.lower in ("every", "each") and t.head != t.i and toks[t.head].pos in ("NOUN", "PROPN") for t in toks)
+    """A time that repeats: "every February", "each Sunday night", "every morning", "4 times a week", "twice a month"."""
+    if any(t.lower in ("every", "each") and t.head != t.i and toks[t.head].pos in ("NOUN", "PROPN") for t in toks):
+        return True
+    words = [t.lower for t in toks]
+    for n, w in enumerate(words):
+        counted = w in ("once", "twice", "thrice") or (w in ("times", "x") and n > 0 and toks[n - 1].pos == "NUM")
+        if counted and n + 2 < len(words) and words[n + 1] in ("a", "per", "an") and words[n + 2] in _PERIODS:
+            return True
+    return False
+
+
+_PERIODS = frozenset("day week month year fortnight night morning evening weekend term season".split())
 
 
 def _hedged(sent: Sentence, root: Token, aux: set[str], words: set[str], lemmas: set[str]) -> bool:
@@ -182,9 +194,20 @@ def _hedged(sent: Sentence, root: Token, aux: set[str], words: set[str], lemmas:
         return True  # "looking at either the YHA or an airbnb": not chosen yet ("I either walk or cycle" is a habit)
     if root.lemma == "decide" and any(t.dep == "neg" for t in sent.children(root.i)):
         return True  # "still haven't decided about clydesdale"
-    if any(t.dep == "mark" and t.lower in ("if", "unless") and not _yours(sent, t.head) and not mood.for_others(sent, t.head) for t in sent.tokens):
+    if any(t.dep == "mark" and t.lower in ("if", "unless") and not _yours(sent, t.head) and not mood.for_others(sent, t.head)
+           and not rule_for_you(sent, t.head) for t in sent.tokens):
         return True
     return False
+
+
+def rule_for_you(sent: Sentence, verb: int) -> bool:
+    """ "if you ever help with anything numbers-y, don't dumb it down": a condition on the listener's own doing,
+    with an order after it, is a rule like "whenever you …", not a maybe."""
+    kids = sent.children(verb)
+    if not any(c.dep in ("nsubj", "nsubjpass") and c.lower in lx.SECOND_PERSON for c in kids):
+        return False
+    order = sent.tokens[sent.tokens[verb].head]
+    return order.i != verb and order.tag == "VB" and not any(c.dep in ("nsubj", "nsubjpass", "aux") and c.lower not in ("do", "don't", "dont", "n't", "not") for c in sent.children(order.i))
 
 
 def _yours(sent: Sentence, verb: int) -> bool:
