@@ -310,3 +310,30 @@ def test_a_going_or_an_idiom_is_no_where(text):
 )
 def test_a_counted_repeating_time_makes_a_bare_verb_a_habit(text, want):
     assert want in texts(text)
+
+
+def test_a_lowercase_name_as_a_subject_is_someone_else():
+    claims = extract([Turn("user", "layla does piano on thursdays")]).claims
+    assert [(c.text, c.metadata.get("subject")) for c in claims] == [("Layla does piano on thursdays.", "other")]
+
+
+def test_a_clause_without_its_i_after_a_colon_is_its_own():
+    assert "User started eating fish again." in texts("update on the food front: started eating fish again, doctor said my b12 was shocking")
+
+
+def test_if_thats_relevant_neither_hedges_nor_stays():
+    assert "User works in marketing at a skincare brand in shoreditch." in texts(
+        "i work in marketing at a skincare brand in shoreditch if that's relevant")
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [("huge fan of jazz", "User is a huge fan of jazz."), ("not a coffee person at all", "User is not a coffee person at all.")],
+)
+def test_what_sort_of_person_said_without_a_verb_reads_with_im(text, want):
+    assert want in texts(text)
+
+
+@pytest.mark.parametrize("text", ["big fan", "what a lovely person"])
+def test_praise_is_no_sort_of_person(text):
+    assert texts(text) == []

@@ -45,6 +45,12 @@ def as_meant(sent: Sentence, piece: str) -> str | None:
     if _back_at(sent):  # "back to oats every morning now", "up at 4.30 every day": "I'm" left out
         rest = without_fillers(piece)
         return f"I'm {rest[:1].lower()}{rest[1:]}"
+    kind = _bare_kind(sent)
+    if kind is not None:  # "not a coffee person at all", "huge fan of jazz": what sort of person, "I'm" left out
+        rest = without_fillers(piece)
+        article = "" if any(c.dep == "det" for c in sent.children(kind.i)) or rest.lower().startswith("not ") else (
+            "an " if rest[:1].lower() in "aeiou" else "a ")
+        return f"I'm {article}{rest[:1].lower()}{rest[1:]}"
     if _bare_job(sent):  # "line cook at a bbq spot in midtown": a job, "I'm a" left out
         rest = without_fillers(piece)
         return f"I'm {'an' if rest[:1].lower() in 'aeiou' else 'a'} {rest}"
@@ -75,6 +81,21 @@ def _bare_job(sent: Sentence) -> bool:
 
 
 _WHERE_NOW = frozenset({"back", "up", "off", "out", "home", "away"})
+
+
+_KINDS_OF_PERSON = frozenset({"person", "fan", "lover", "type", "supporter", "fanatic", "addict", "nerd", "geek"})
+
+
+def _bare_kind(sent: Sentence) -> Token | None:
+    """The head of a verbless note of what sort of person the speaker is: "not a coffee person at all", "huge
+    fan of jazz", "a morning person" (a modifier or "of" says which sort), or None."""
+    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
+    if root is None or not _verbless(sent) or root.lemma not in _KINDS_OF_PERSON or any(t.lower in lx.SECOND_PERSON for t in sent.tokens):
+        return None
+    kids = sent.children(root.i)
+    if any(c.dep == "poss" or c.lower == "what" for c in kids):
+        return None  # "my kind of person", "what a lovely person"
+    return root if any(c.dep in ("compound", "nmod") or (c.dep == "prep" and c.lower == "of") for c in kids) else None  # not "big fan"
 
 
 def _back_at(sent: Sentence) -> bool:

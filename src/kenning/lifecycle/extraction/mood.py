@@ -84,10 +84,17 @@ def told(sent: Sentence) -> str | None:
 _RELEVANCE = lx.WANT_VERBS | {"need", "ask", "wonder", "care", "matter", "help", "count"}  # "if that matters", "if it helps"
 
 
+_OF_USE = frozenset({"relevant", "useful", "helpful", "important"})
+
+
 def for_others(sent: Sentence, verb: int) -> bool:
     """A condition on someone else wanting what is said: "if the clinic ever needs to reach me, my cell is …",
-    "if anyone asks, I'm vegetarian". What follows is said for whoever needs it, and is still true."""
+    "if anyone asks, I'm vegetarian", "if that's relevant". What follows is said for whoever needs it, and is
+    still true."""
     subj = next((c for c in sent.children(verb) if c.dep in ("nsubj", "nsubjpass")), None)
+    if subj is not None and subj.lower in ("that", "it", "this") and sent.tokens[verb].lemma == "be" and any(
+            c.dep == "acomp" and c.lower in _OF_USE for c in sent.children(verb)):
+        return True
     return sent.tokens[verb].lemma in _RELEVANCE and subj is not None and subj.lower not in lx.FIRST_PERSON_STARTS | lx.SECOND_PERSON
 
 
@@ -101,7 +108,7 @@ def relevance_condition(sent: Sentence) -> tuple[int, int] | None:
             continue
         verb = sent.tokens[t.head]
         subj = next((c for c in sent.children(verb.i) if c.dep in ("nsubj", "nsubjpass")), None)
-        if verb.lemma not in _RELEVANCE or subj is None or subj.lower in lx.FIRST_PERSON_STARTS:
+        if not for_others(sent, verb.i) and (verb.lemma not in _RELEVANCE or subj is None or subj.lower in lx.FIRST_PERSON_STARTS):
             continue
         span = sent.subtree(verb.i)
         first, last = min(span), max(span)

@@ -158,6 +158,9 @@ def _clause_follows(sent: Sentence, colon: int) -> bool:
     austin"), not a list or a value ("my kids: tom and amy", "the code: 4471") or a heading ("update on Arlo:
     veggie phase lasted 3 weeks")."""
     end = next((t.i for t in sent.tokens[colon + 1 :] if t.text in (",", ";", ":", ".")), len(sent.tokens))
+    first = next((t for t in sent.tokens[colon + 1 : end] if t.lower not in lx.CLAUSE_ADVERBS), None)
+    if first is not None and first.tag in ("VBD", "VBN") and any(c.dep in ("dobj", "xcomp", "prep", "prt") for c in sent.children(first.i)):
+        return True  # "update on the food front: started eating fish again": the "I" left out
     return any(t.dep in ("nsubj", "nsubjpass") and colon < t.head < end and (t.lower in ("i", "we") or any(
         c.dep == "poss" and c.lower in ("my", "our") for c in sent.children(t.i))) for t in sent.tokens[colon + 1 : end])
 
