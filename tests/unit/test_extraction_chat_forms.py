@@ -337,3 +337,45 @@ def test_what_sort_of_person_said_without_a_verb_reads_with_im(text, want):
 @pytest.mark.parametrize("text", ["big fan", "what a lovely person"])
 def test_praise_is_no_sort_of_person(text):
     assert texts(text) == []
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("doin maths chem bio english n physics", "doing"),
+        ("day job is pickin in a warehouse at hillington", "picking"),
+    ],
+)
+def test_a_dropped_g_is_put_back_when_the_dropped_form_is_no_word(text, want):
+    from kenning.lifecycle.extraction.normalise import normalise
+
+    assert want in normalise(text)
+    assert normalise("my cousin robin in berlin") == "my cousin robin in berlin"
+
+
+def test_a_day_said_in_the_plural_makes_a_bare_verb_a_habit():
+    assert "User goes to AA tuesday and thursday evenings in rathmines." in texts("go to AA tuesday and thursday evenings in rathmines")
+
+
+def test_a_repeating_dont_is_a_never_rule():
+    assert "Standing instruction: never book anything in person for the user on tuesdays or thursdays." in texts(
+        "pls don't book anything in person for me on tuesdays or thursdays")
+
+
+def test_a_state_measured_in_time_reads_with_im():
+    assert any(t.startswith("User is 14 months sober") for t in texts("14 months sober today!!"))
+
+
+def test_a_subject_said_later_is_not_put_before_an_earlier_clause():
+    got = texts("all good now tho, seein a girl called tahlia, she's a vet nurse")
+    assert "User is seeing a girl called tahlia." in got, got
+
+
+def test_a_verb_joined_inside_a_complement_stays_with_it_and_its_hedge():
+    got = [(c.text, c.confidence) for c in extract([Turn("user", "Thinking about selling the herd and going straight grain, prices for feed are killing us.")]).claims]
+    assert all(conf < 0.9 for _, conf in got) and any("straight grain" in t for t, _ in got), got
+
+
+def test_a_maybe_said_after_restores_its_i_and_still_hedges_what_came_before():
+    got = extract([Turn("user", "My son keeps on at me to sell the house and move up to Knoxville near the grandkids. Might do it, might not.")]).claims
+    assert got and all(c.metadata.get("hedge") for c in got if "Knoxville" in c.text), [(c.text, c.metadata) for c in got]

@@ -75,8 +75,8 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
         if n > 0 and (_subordinate(sent, *spans[n - 1]) or corrections.is_marker(_words(sent, a, b)) or _depends_back(sent, a)):
             kinds.append("rest")  # "whenever you book a hotel for me, ask for a high floor": one rule
             continue
-        if n > 0 and first is not None and first.dep == "conj" and sent.tokens[first.head].dep == "relcl" and first.head < a:
-            kinds.append("rest")  # "Liam who's 8 | and loves rugby": the relative clause goes on
+        if n > 0 and first is not None and first.dep == "conj" and sent.tokens[first.head].dep in ("relcl", "pcomp", "xcomp") and first.head < a:
+            kinds.append("rest")  # "Liam who's 8 | and loves rugby", "thinking about selling the herd | and going …": it goes on
             continue
         if _has_subject_verb(sent, a, b):
             kinds.append("rest" if n > 0 and _completes(sent, a, b) else "own")
@@ -111,7 +111,10 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
             kinds.append("rest")
             if n > 0 and first is not None and b - a >= 2 and (first.pos == "PROPN" or first.dep in ("poss", "det")) and not _joined_subject(sent, a, b):
                 alone.append(n)  # "…, and the wife, Carol, does all the books": a clause the long parse missed
-    subject = next((_subject_words(sent, a, b) for (a, b), k in zip(spans, kinds) if k == "own"), None)
+    owner = next((n for n, k in enumerate(kinds) if k == "own"), None)
+    needs = next((n for n, k in enumerate(kinds) if k in ("probe", "verb")), None)
+    # a subject said only after the pieces that lack one is not theirs ("seein a girl called tahlia, | she's a vet nurse")
+    subject = _subject_words(sent, *spans[owner]) if owner is not None and (needs is None or owner < needs) else None
     lead_verb = _first_content(sent, *spans[0])
     dropped = lead_verb is not None and lead_verb.tag in ("VBD", "VBN", "VBG", "MD") and lead_verb.lower not in lx.NOT_PREDICATES
     if subject is None and ("probe" in kinds or ("verb" in kinds and dropped)):

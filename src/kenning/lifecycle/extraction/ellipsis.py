@@ -40,7 +40,7 @@ def as_meant(sent: Sentence, piece: str) -> str | None:
     if kin is not None:
         at = sent.offset(kin.i)
         return f"{piece[:at]}my {piece[at:]}" if piece[at : at + len(kin.text)] == kin.text else None
-    if _left_state(sent) or _bare_quality(sent):
+    if _left_state(sent) or _bare_quality(sent) or _measured_state(sent):
         return f"I'm {without_fillers(piece)}"
     if _back_at(sent):  # "back to oats every morning now", "up at 4.30 every day": "I'm" left out
         rest = without_fillers(piece)
@@ -138,6 +138,17 @@ def _bare_quality(sent: Sentence) -> bool:
         return False
     return first.i == next((t.i for t in sent.tokens if t.pos not in ("PUNCT", "INTJ")), -1) and any(
         c.dep == "prep" for c in sent.children(first.i))
+
+
+def _measured_state(sent: Sentence) -> bool:
+    """A verbless state measured in time, opening the clause: "14 months sober today", "5 months pregnant",
+    "3 weeks postpartum" (the speaker's, "I'm" left out)."""
+    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
+    first = opener(sent)
+    if root is None or first is None or root.pos != "ADJ" or not _verbless(sent) or root.lower in lx.FEELINGS:
+        return False
+    span = [c for c in sent.children(root.i) if c.dep == "npadvmod" and any(g.pos == "NUM" for g in sent.children(c.i))]
+    return bool(span) and first.pos == "NUM" and first.head == span[0].i
 
 
 def _bare_relative(sent: Sentence) -> Token | None:

@@ -141,5 +141,7 @@ def hedges_back(sent: Sentence) -> bool:
     """A hedge with nothing of its own, said of what came just before: "might do it", "maybe, maybe not" (opening
     with the maybe; no noun, name, number or adjective; no verb but do/see/happen)."""
     words = [t for t in sent.tokens if t.pos not in ("PUNCT", "SPACE")]
+    if words and words[0].lower == "i":
+        words = words[1:]  # "(I) might do it": the "I" put back
     return bool(words) and words[0].lower in _MAYBE and not any(t.pos in ("NOUN", "PROPN", "NUM", "ADJ") for t in words) and all(
         t.lemma in _BACK_VERBS for t in words if t.pos == "VERB")

@@ -129,6 +129,19 @@ def _dictionary_word(word: str) -> bool:
     return known_modifier_or_verb(word)
 
 
+# "doin", "pickin", "seein": a verb in -ing with its "g" dropped, when the dropped form is no word of its own
+_DROPPED_G = re.compile(r"(?<![\w'])([a-z]{2,}in)(?:'|(?![\w']))")
+
+
+def _g_back(m: re.Match[str]) -> str:
+    from kenning.lifecycle.extraction.parse import known_verb, known_word
+
+    w = m.group(1)
+    stem = w[:-2]  # "doin" -> "do", "comin" -> "come", "gettin" -> "get"
+    stems = {stem, f"{stem}e"} | ({stem[:-1]} if len(stem) > 2 and stem[-1] == stem[-2] else set())
+    return f"{w}g" if not known_word(w) and any(known_verb(x) for x in stems) else m.group(0)
+
+
 
 
 # "from now answer me in korean please.": a "please" closing a sentence is read as a noun ("korean please");
@@ -165,6 +178,7 @@ def normalise(text: str) -> str:
     if any(c.islower() for c in text):  # a whole message in capitals is shouting, not emphasis on a word
         text = _SHOUTED.sub(_quiet, text)
     text = _WORD.sub(word, text)
+    text = _DROPPED_G.sub(_g_back, text)
     text = _ANNOTATION.sub("", text)
     text = _THANKS.sub("", text)
     text = _COUPLED.sub(_named, text)

@@ -167,9 +167,12 @@ _FOR_SOMEONE = frozenset({"me", "myself", "us", "please", "pls", "plz"})
 
 
 def recurring(toks: Sequence[Token]) -> bool:
-    """A time that repeats: "every February", "each Sunday night", "every morning", "4 times a week", "twice a month"."""
+    """A time that repeats: "every February", "each Sunday night", "every morning", "on mondays", "4 times a week",
+    "twice a month"."""
     if any(t.lower in ("every", "each") and t.head != t.i and toks[t.head].pos in ("NOUN", "PROPN") for t in toks):
         return True
+    if any(t.tag in ("NNS", "NNPS") and t.lemma in lx.TIME_NOUNS for t in toks):
+        return True  # "tuesday and thursday evenings", "on mondays", "weekends": a day or time said in the plural
     words = [t.lower for t in toks]
     for n, w in enumerate(words):
         counted = w in ("once", "twice", "thrice") or (w in ("times", "x") and n > 0 and toks[n - 1].pos == "NUM")
