@@ -379,3 +379,22 @@ def test_a_verb_joined_inside_a_complement_stays_with_it_and_its_hedge():
 def test_a_maybe_said_after_restores_its_i_and_still_hedges_what_came_before():
     got = extract([Turn("user", "My son keeps on at me to sell the house and move up to Knoxville near the grandkids. Might do it, might not.")]).claims
     assert got and all(c.metadata.get("hedge") for c in got if "Knoxville" in c.text), [(c.text, c.metadata) for c in got]
+
+
+def test_a_second_subject_joined_by_the_parser_starts_its_own_clause():
+    got = texts("we're in dennistoun now, top floor tenement, bramble is absolutely raging about the stairs lol.")
+    assert "User is in dennistoun now, top floor tenement." in got, got
+
+
+def test_a_complement_after_a_comma_does_not_hide_where_the_user_is():
+    from kenning.lifecycle.extraction import attributes
+    from kenning.lifecycle.extraction.parse import default_parser
+
+    (sent,) = default_parser().parse(["User is in dennistoun now, top floor tenement."])[0]
+    fact = attributes.read(sent)
+    assert fact is not None and (fact.attribute.name, fact.value) == ("residence", "dennistoun")
+
+
+def test_a_lead_clause_without_its_i_keeps_its_own_subject_before_a_later_one():
+    got = texts("Got diagnosed with heart failure in June, mild they reckon, and the doc's got me on a low-salt diet.")
+    assert any(t.startswith("User got diagnosed with heart failure in June") for t in got), got

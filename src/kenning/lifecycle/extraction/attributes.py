@@ -265,7 +265,7 @@ def _located_in(sent: Sentence, root: Token, kids: list[Token]) -> Token | None:
     preps = [c for c in kids if c.dep == "prep" and c.i > root.i]
     preps = preps[:1] + [c for c in preps[1:] if c.lower not in _WHEREABOUTS]
     lasting = any(c.dep == "aux" and c.lemma == "have" for c in kids)  # "has been in dublin 3 weeks now": still there
-    if len(preps) != 1 or preps[0].lower != "in" or any(c.dep in ("attr", "acomp", "advcl") or (c.dep == "npadvmod" and not lasting) for c in kids):
+    if len(preps) != 1 or preps[0].lower != "in" or any(c.dep in ("attr", "acomp", "advcl") and not _set_off(sent, c) or (c.dep == "npadvmod" and not lasting) for c in kids):
         return None
     if any((t.ent in ("DATE", "TIME") and not lasting) or t.lower in ("today", "tonight", "tomorrow", "weekend", "visiting", "holiday")
            for t in sent.tokens):
@@ -278,8 +278,13 @@ def _located_in(sent: Sentence, root: Token, kids: list[Token]) -> Token | None:
 
 
 def _set_off(sent: Sentence, comp: Token) -> bool:
-    """A complement after a comma is an afterthought, not what the subject is: "at the library now, much quieter"."""
-    return any(c.dep == "punct" and c.i < comp.i for c in sent.children(comp.i))
+    """A complement after a comma is an afterthought, not what the subject is: "at the library now, much quieter",
+    "in dennistoun now, top floor tenement" (the verb had what it says before the comma)."""
+    if any(c.dep == "punct" and c.i < comp.i for c in sent.children(comp.i)):
+        return True
+    verb = comp.head
+    said = [c for c in sent.children(verb) if c.dep in ("prep", "attr", "acomp") and verb < c.i < comp.i]
+    return bool(said) and any(c.text == "," and said[0].i < c.i < comp.i for c in sent.children(verb))
 
 
 def _role_at(sent: Sentence, noun: Token) -> bool:

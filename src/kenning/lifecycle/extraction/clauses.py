@@ -23,6 +23,8 @@ from kenning.lifecycle.extraction.pieces import pieces, rejoin_subjects
 
 def _has_subject_verb(sent: Sentence, a: int, b: int) -> bool:
     for t in sent.tokens[a:b]:
+        if t.dep == "conj" and t.head < a and sent.tokens[t.head].dep in ("nsubj", "nsubjpass") and a <= sent.tokens[t.head].head < b:
+            return True  # "…, top floor tenement, | bramble is raging about the stairs": the parser joined two subjects
         if t.dep in ("nsubj", "nsubjpass", "expl") and a <= t.head < b and t.tag not in ("WP", "WDT"):
             head = sent.tokens[t.head]  # "…a blue heeler named Rowdy who rides in the truck": no subject of the piece's own
             if head.dep in ("advcl", "relcl", "acl") and head.head != head.i and a <= head.head < b:
@@ -116,7 +118,8 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
     # a subject said only after the pieces that lack one is not theirs ("seein a girl called tahlia, | she's a vet nurse")
     subject = _subject_words(sent, *spans[owner]) if owner is not None and (needs is None or owner < needs) else None
     lead_verb = _first_content(sent, *spans[0])
-    dropped = lead_verb is not None and lead_verb.tag in ("VBD", "VBN", "VBG", "MD") and lead_verb.lower not in lx.NOT_PREDICATES
+    dropped = lead_verb is not None and (lead_verb.tag in ("VBD", "VBN", "VBG", "MD") or (  # "Got diagnosed…": a capital read as a name
+        lead_verb.tag == "NNP" and lead_verb.pos in ("VERB", "AUX"))) and lead_verb.lower not in lx.NOT_PREDICATES
     if subject is None and ("probe" in kinds or ("verb" in kinds and dropped)):
         # chat drops the "I": "finally did it, moved through to glasgow last month", "handed my notice in at the
         # bank, start at the council monday" (never "book a table, send me the link": an order has no "I")
@@ -145,13 +148,17 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
             kinds[n] = "verb" if parsed and _reads_as_clause(parsed[0]) else "rest"
     out: list[list] = []  # [prefix, first token, end token]: a merged piece keeps the words between, "and" included
     last_subject = subject
+    own_i = dropped and kinds[0] == "rest" and (subject or "").lower() != "i"
+    if own_i:
+        kinds[0] = "verb"  # "Got diagnosed with heart failure in June, | mild they reckon": the lead's own "I", not a later subject
     for n, ((a, b), kind) in enumerate(zip(spans, kinds)):
         first = _first_content(sent, a, b)
-        lead = restore(last_subject, first) if last_subject else last_subject
+        who = "I" if n == 0 and own_i else last_subject
+        lead = restore(who, first) if who else who
         if kind == "be":
             out.append([f"{copulas[n]} ", _after_fillers(sent, a, b), b])
-        elif kind == "verb" and last_subject:
-            if _acts_on_it(sent, a, b) and last_subject.split()[-1].lower() in lx.OWN_NOUNS:
+        elif kind == "verb" and who:
+            if _acts_on_it(sent, a, b) and who.split()[-1].lower() in lx.OWN_NOUNS:
                 lead = restore("I", first)  # "car is gone, | flogged it on trade me": the thing is what was acted on
             out.append([f"{lead} ", _after_fillers(sent, a, b), b])  # "yeah set it up…" -> "I set it up…"
         elif kind == "own" or kind == "bare" or not out:
@@ -160,7 +167,13 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
                 last_subject = _subject_words(sent, a, b) or last_subject
         else:
             out[-1][2] = b
-    return [f"{prefix}{_words(sent, a, b)}" for prefix, a, b in out]
+    return [f"{prefix}{_lowered(sent.tokens[a]) if prefix else sent.tokens[a].text}{_words(sent, a, b)[len(sent.tokens[a].text):]}"
+            for prefix, a, b in out]
+
+
+def _lowered(tok: Token) -> str:
+    """A sentence's first word, once a subject is put before it: "Got" -> "got" (never a name: "Leeds")."""
+    return tok.text.lower() if tok.text.istitle() and tok.pos in ("VERB", "AUX", "ADV") else tok.text
 
 
 def _conditional_order(sent: Sentence, a: int, b: int) -> bool:
