@@ -36,7 +36,7 @@ from kenning.lifecycle.extraction import reading
 from kenning.lifecycle.extraction.reading import Clause, read
 from kenning.lifecycle.extraction import attributes, referents
 from kenning.lifecycle.extraction.normalise import trim
-from kenning.lifecycle.extraction.parse import Parser, Sentence, Token, known_modifier_or_verb, known_verb
+from kenning.lifecycle.extraction.parse import Parser, Sentence, Token, known_verb
 from kenning.lifecycle.extraction.referents import TurnState, parser_sentence
 from kenning.lifecycle.extraction.turns import turn_pieces
 from kenning.lifecycle.person import third_person
@@ -158,19 +158,6 @@ def _words(text: str) -> set[str]:
     return set(re.findall(r"\w+", text.lower()))
 
 
-def _without_condition(sent: Sentence, piece: str) -> str:
-    """ "im vegetarian if that matters for anything you suggest" -> "im vegetarian": a condition on the claim
-    being of use is about the telling, not the claim."""
-    span = mood.relevance_condition(sent)
-    if span is None or sent.text != piece:
-        return piece
-    a, b = span
-    after = piece[sent.offset(b + 1):] if b + 1 < len(sent.tokens) else ""
-    if a > 0:  # closing the sentence: what is left of it is its punctuation
-        return piece[: sent.offset(a)].rstrip(" ,;-") + after.strip()
-    return after.lstrip(" ,;-")
-
-
 def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bool, state: TurnState) -> list[rules.Claim]:
     if (denied := pointers.denied_before(sent)) is not None:  # "turns out it was never lactose": what it takes back
         return [_instruction(third_person(piece), index, pointer=True, pointer_topic=denied)]
@@ -180,7 +167,7 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
         return []  # "keep it up!", "need any help?", "let's make it count", "what was the best part?"
     if pointers.reports_earlier(sent):
         return []  # "I said rory was 6 (, he's actually 7)": the user quoting themselves, no claim
-    text = _without_condition(sent, piece)
+    text = mood.without_condition(sent, piece)
     if clause.root == "get" and not clause.past and (had := re.match(r"(?i)^\W*(?:I\s+)?(got)\b", text)):
         text = text[: had.start(1)] + "have got" + text[had.end(1):]  # "got a little girl called poppy": chat's "I've got"
     if _noun_as_verb(sent):  # "I carver in Iqaluit", "I lactose intolerant": what the speaker is, "am" left out
@@ -297,7 +284,7 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
     if not (clause.request or clause.question or clause.hedged) and noise.bare_event(sent):
         return []  # "I screamed", "I caved", "I can't wait", "I promise": a verb and nothing it is about
     meta: dict[str, object] = {"subject": "other" if clause.subject == "other" else "user", **({"request": True} if asked else {})}
-    if clause.subject == "user" and not (clause.question or clause.request or clause.hedged or clause.negated or clause.past) and _quality(sent):
+    if clause.subject == "user" and not (clause.question or clause.request or clause.hedged or clause.negated or clause.past) and noise.lasting_quality(sent):
         meta["quality"] = True  # "I'm left-handed": a lasting quality, never a mood; chit-chat scoring leaves it be
     confidence = rules.USER_CONFIDENCE
     if clause.subject == "other" and kind in (Kind.FACT, Kind.PREFERENCE):
@@ -330,32 +317,6 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
         slot = slots.parse(one) if kind in (Kind.FACT, Kind.PREFERENCE) else None
         out.append(rules.Claim(one, kind, Source.USER_SAID, importance, confidence, safety.sensitivity_of(one), slot, index, meta))
     return out
-
-
-_DEGREE = frozenset("so really very too super quite pretty kinda bit proper well totally absolutely".split())
-_NOW = frozenset("today tonight now atm rn currently still already yet again".split())
-
-
-def _quality(sent: Sentence) -> bool:
-    """A first-person "be" with an adjective that is no feeling, said plainly, as its complement: "I'm
-    left-handed", "I'm red-green colourblind", "I'm asthmatic" (not "I'm so tired", "I'm stressed today")."""
-    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
-    if root is None:
-        return False
-    kids = sent.children(root.i)
-    if root.lemma == "be" and root.tag in ("VBP", "VBZ"):
-        comp = next((c for c in kids if c.dep in ("acomp", "attr") and c.pos in ("ADJ", "NOUN")), None)
-    elif root.tag == "VBN" and any(c.dep == "auxpass" and c.lemma == "be" and c.tag in ("VBP", "VBZ") for c in kids):
-        comp = root  # "I'm left-handed": the tagger's participle
-    else:
-        return False
-    if comp is None or comp.lower in lx.FEELINGS | lx.STATE_PARTICIPLES or comp.lemma in lx.FEELINGS or any(c.dep in ("det", "poss") for c in sent.children(comp.i)):
-        return False
-    if not known_modifier_or_verb(comp.lower):
-        return False  # "I'm wanjiru", "im dev": a name given, not a quality; a word no dictionary lists is left to the model
-    if not any(c.dep in ("nsubj", "nsubjpass") and c.lower == "i" for c in kids):
-        return False
-    return not any(t.lower in _DEGREE | _NOW or t.lower in lx.SECOND_PERSON for t in sent.tokens)
 
 
 def _noun_as_verb(sent: Sentence) -> bool:

@@ -145,3 +145,16 @@ def hedges_back(sent: Sentence) -> bool:
         words = words[1:]  # "(I) might do it": the "I" put back
     return bool(words) and words[0].lower in _MAYBE and not any(t.pos in ("NOUN", "PROPN", "NUM", "ADJ") for t in words) and all(
         t.lemma in _BACK_VERBS for t in words if t.pos == "VERB")
+
+
+def without_condition(sent: Sentence, piece: str) -> str:
+    """ "im vegetarian if that matters for anything you suggest" -> "im vegetarian": a condition on the claim
+    being of use is about the telling, not the claim."""
+    span = relevance_condition(sent)
+    if span is None or sent.text != piece:
+        return piece
+    a, b = span
+    after = piece[sent.offset(b + 1):] if b + 1 < len(sent.tokens) else ""
+    if a > 0:  # closing the sentence: what is left of it is its punctuation
+        return piece[: sent.offset(a)].rstrip(" ,;-") + after.strip()
+    return after.lstrip(" ,;-")

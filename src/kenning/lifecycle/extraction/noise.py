@@ -18,7 +18,7 @@ from kenning.lifecycle.extraction.clauses import opener
 from kenning.lifecycle.extraction.lexicon import first_person
 from kenning.lifecycle.extraction.reading import Clause
 from kenning.lifecycle.extraction.addressee import addressed
-from kenning.lifecycle.extraction.parse import Sentence, known_word
+from kenning.lifecycle.extraction.parse import Sentence, known_modifier_or_verb, known_word
 
 
 def is_noise(clause: Clause, sent: Sentence) -> bool:
@@ -371,3 +371,29 @@ def about_answers(sent: Sentence) -> bool:
         said = [c for c in sent.children(root.i) if c.dep not in ("punct", "intj", "dep", "npadvmod") and c.pos not in ("INTJ", "X")]
         return any(c.lower not in _SIGN_OFF for c in said)
     return any(t.lemma in lx.RESPONSE_NOUNS and t.dep in ("dobj", "nsubj", "pobj") for t in sent.tokens)
+
+
+_DEGREE = frozenset("so really very too super quite pretty kinda bit proper well totally absolutely".split())
+_NOW = frozenset("today tonight now atm rn currently still already yet again".split())
+
+
+def lasting_quality(sent: Sentence) -> bool:
+    """A first-person "be" with an adjective that is no feeling, said plainly, as its complement: "I'm
+    left-handed", "I'm red-green colourblind", "I'm asthmatic" (not "I'm so tired", "I'm stressed today")."""
+    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
+    if root is None:
+        return False
+    kids = sent.children(root.i)
+    if root.lemma == "be" and root.tag in ("VBP", "VBZ"):
+        comp = next((c for c in kids if c.dep in ("acomp", "attr") and c.pos in ("ADJ", "NOUN")), None)
+    elif root.tag == "VBN" and any(c.dep == "auxpass" and c.lemma == "be" and c.tag in ("VBP", "VBZ") for c in kids):
+        comp = root  # "I'm left-handed": the tagger's participle
+    else:
+        return False
+    if comp is None or comp.lower in lx.FEELINGS | lx.STATE_PARTICIPLES or comp.lemma in lx.FEELINGS or any(c.dep in ("det", "poss") for c in sent.children(comp.i)):
+        return False
+    if not known_modifier_or_verb(comp.lower):
+        return False  # "I'm wanjiru", "im dev": a name given, not a quality; a word no dictionary lists is left to the model
+    if not any(c.dep in ("nsubj", "nsubjpass") and c.lower == "i" for c in kids):
+        return False
+    return not any(t.lower in _DEGREE | _NOW or t.lower in lx.SECOND_PERSON for t in sent.tokens)
