@@ -398,3 +398,25 @@ def test_a_complement_after_a_comma_does_not_hide_where_the_user_is():
 def test_a_lead_clause_without_its_i_keeps_its_own_subject_before_a_later_one():
     got = texts("Got diagnosed with heart failure in June, mild they reckon, and the doc's got me on a low-salt diet.")
     assert any(t.startswith("User got diagnosed with heart failure in June") for t in got), got
+
+
+def test_a_piece_opening_with_please_is_a_request_of_its_own():
+    assert texts("im vegan, please no dairy") == ["User is vegan."]
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [("already on cetirizine every day tbh", "User is on cetirizine every day."), ("on metformin now", "User is on metformin now.")],
+)
+def test_on_with_what_the_speaker_takes_reads_with_im(text, want):
+    assert want in texts(text)
+
+
+@pytest.mark.parametrize("text", ["on monday", "on my way", "on it!"])
+def test_on_with_a_time_or_a_route_is_not_what_the_speaker_is_on(text):
+    assert not any(t.startswith("User is on") for t in texts(text))
+
+
+def test_the_subject_of_a_relative_clause_is_not_the_sentences():
+    got = texts("kindly avoid American spellings in anything you draft for me.")
+    assert got == ["User asked to avoid American spellings in anything you draft for the user."], got

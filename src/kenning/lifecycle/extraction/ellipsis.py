@@ -80,7 +80,7 @@ def _bare_job(sent: Sentence) -> bool:
         t.lower in lx.SECOND_PERSON for t in sent.tokens)
 
 
-_WHERE_NOW = frozenset({"back", "up", "off", "out", "home", "away"})
+_WHERE_NOW = frozenset({"back", "up", "off", "out", "home", "away", "on"})
 
 
 _KINDS_OF_PERSON = frozenset({"person", "fan", "lover", "type", "supporter", "fanatic", "addict", "nerd", "geek"})
@@ -105,6 +105,10 @@ def _back_at(sent: Sentence) -> bool:
     first = opener(sent)
     if first is None or first.lower not in _WHERE_NOW or not _verbless(sent) or first.i + 2 >= len(sent.tokens):
         return False
+    if first.lower == "on":  # "already on cetirizine every day", "on nights this month": what the speaker is on
+        obj = next((c for c in sent.children(first.i) if c.dep == "pobj"), None)
+        return obj is not None and obj.pos in ("NOUN", "PROPN") and obj.lemma not in lx.TIME_NOUNS and obj.ent not in ("DATE", "TIME") and not any(
+            c.dep in ("det", "poss") for c in sent.children(obj.i))
     prep = sent.tokens[first.i + 1]
     if prep.lower == "to" and first.lower != "back":
         return False  # "off to bed", "up to my eyes": a going, or an idiom

@@ -92,6 +92,8 @@ def for_others(sent: Sentence, verb: int) -> bool:
     "if anyone asks, I'm vegetarian", "if that's relevant". What follows is said for whoever needs it, and is
     still true."""
     subj = next((c for c in sent.children(verb) if c.dep in ("nsubj", "nsubjpass")), None)
+    if sent.tokens[verb].tag == "MD" and all(c.dep in ("nsubj", "mark", "punct") for c in sent.children(verb)):
+        return True  # "if I may", "if you can": a courtesy, no condition on what is said
     if subj is not None and subj.lower in ("that", "it", "this") and sent.tokens[verb].lemma == "be" and any(
             c.dep == "acomp" and c.lower in _OF_USE for c in sent.children(verb)):
         return True

@@ -85,7 +85,8 @@ def _subject(sent: Sentence, root: Token) -> Token | None:
     # pronoun ("sold the Fiesta to a student who seemed thrilled": "who" is no subject of "sold")
     # nor the subject of a clause that says when or which ("love fell walking on a sunday when the weather plays ball")
     return next((t for t in sent.tokens if t.dep in ("nsubj", "nsubjpass") and t.tag not in ("WP", "WDT")
-                 and not (sent.tokens[t.head].dep in ("advcl", "relcl", "acl") and any(c.dep == "mark" or c.tag in ("WRB", "WDT", "WP") for c in sent.children(t.head)))), None)
+                 and sent.tokens[t.head].dep != "relcl"  # "avoid american spellings in anything you draft for me"
+                 and not (sent.tokens[t.head].dep in ("advcl", "acl") and any(c.dep == "mark" or c.tag in ("WRB", "WDT", "WP") for c in sent.children(t.head)))), None)
 
 
 def _who(sent: Sentence, subj: Token | None, others: Sequence[str]) -> tuple[str, str]:
