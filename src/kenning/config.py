@@ -45,7 +45,7 @@ class Settings(BaseSettings):
     allow_secrets: bool = Field(False, description="store credentials and card numbers (never by default)")
     max_text_chars: int = Field(4000, ge=1)
     chatter_cutoff: float = Field(
-        0.6, ge=0.0, le=1.0, description="the offline engine does not store a claim its chit-chat model scores at or above this; 1 keeps all"
+        0.5, ge=0.0, le=1.0, description="the offline engine does not store a claim its chit-chat model scores at or above this; 1 keeps all"
     )
     supersede_cutoff: float = Field(
         0.6, ge=0.0, le=1.0, description="the offline engine lets a new claim replace an earlier memory its supersession model scores at or above this; 1 never"
