@@ -170,13 +170,17 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
                 last_subject = _subject_words(sent, a, b) or last_subject
         else:
             out[-1][2] = b
-    return [f"{prefix}{_lowered(sent.tokens[a]) if prefix else sent.tokens[a].text}{_words(sent, a, b)[len(sent.tokens[a].text):]}"
-            for prefix, a, b in out]
+    return [f"{prefix}{_lowered(sent, a, b) if prefix else _words(sent, a, b)}" for prefix, a, b in out]
 
 
-def _lowered(tok: Token) -> str:
-    """A sentence's first word, once a subject is put before it: "Got" -> "got" (never a name: "Leeds")."""
-    return tok.text.lower() if tok.text.istitle() and tok.pos in ("VERB", "AUX", "ADV") else tok.text
+def _lowered(sent: Sentence, a: int, b: int) -> str:
+    """A piece's words once a subject is put before them, its first word lowered if it only opened the sentence:
+    "Got diagnosed…" -> "got diagnosed…" (never a name: "Leeds")."""
+    text = _words(sent, a, b)
+    tok = next((t for t in sent.tokens[a:b] if t.text.strip()), None)
+    if tok is None or not (tok.text.istitle() and tok.pos in ("VERB", "AUX", "ADV")) or not text.startswith(tok.text):
+        return text
+    return text[:1].lower() + text[1:]
 
 
 def _conditional_order(sent: Sentence, a: int, b: int) -> bool:
