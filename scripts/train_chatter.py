@@ -49,7 +49,7 @@ def collect(embedder: MiniLMEmbedder, name: str) -> tuple[dict, list]:
             keep = any(checks.satisfies(m, e) for e in wanted)
             rows.append((m.text, keep))
             recognised = m.kind in (Kind.FACT, Kind.PREFERENCE) and slots.parse(m.text) is not None
-            if chatter.scored(m.kind, m.metadata or {}, recognised=recognised):  # what the model never judges is no example
+            if chatter.scored(m.kind, m.metadata or {}, recognised=recognised, source=m.source):  # what the model never judges is no example
                 hedged = bool((m.metadata or {}).get("hedge"))
                 x = chatter.features(m.embedding, m.text, m.kind, hedged=hedged, source=m.source)
                 examples[(sc.name, m.text)] = {"x": x, "junk": not keep}

@@ -149,3 +149,8 @@ def test_write_path_keeps_a_lasting_quality_the_model_would_take_for_a_mood(tmp_
         system.close()
     assert texts == ["User is left-handed."], texts
     assert not chatter.scored(Kind.FACT, {"subject": "user", "quality": True}, recognised=False)
+
+
+def test_a_tool_result_is_never_scored_as_chit_chat():
+    assert not chatter.scored(Kind.EPISODE, {}, recognised=False, source=Source.TOOL_RESULT)
+    assert chatter.scored(Kind.EPISODE, {}, recognised=False, source=Source.USER_SAID)

@@ -231,7 +231,7 @@ def _mark_chatter(ctx: Context, ex: extract.Extraction, vectors: Any) -> extract
         return ex
     claims = []
     for claim, vec in zip(ex.claims, vectors):
-        if chatter.scored(claim.kind, claim.metadata, recognised=claim.slot is not None):
+        if chatter.scored(claim.kind, claim.metadata, recognised=claim.slot is not None, source=claim.source):
             x = chatter.features(vec, claim.text, claim.kind, hedged=bool(claim.metadata.get("hedge")), source=claim.source)
             score = float(model.score(x))
             if score >= cutoff:

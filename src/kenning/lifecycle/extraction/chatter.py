@@ -46,11 +46,13 @@ _FIRST_PERSON = re.compile(r"(?i)\b(?:i|my|me)\b")
 _ASKED = re.compile(r"(?i)^user asked")
 
 
-def scored(kind: Kind, metadata: Mapping[str, Any], *, recognised: bool) -> bool:
+def scored(kind: Kind, metadata: Mapping[str, Any], *, recognised: bool, source: Source = Source.USER_SAID) -> bool:
     """Whether the model judges a claim at all: a fact or an episode, carrying no decision, not a request,
     and not ``recognised`` by the attribute table (a home, a job, a relationship status: "User is single."
     reads like small talk to the model, which learned that short "User is …" claims are mostly moods), nor
-    read by the parse as a lasting quality (metadata ``quality``: "User is left-handed.")."""
+    read by the parse as a lasting quality (metadata ``quality``: "User is left-handed."), nor a tool's result."""
+    if source is Source.TOOL_RESULT:
+        return False  # what a tool returned is no chit-chat, and the corpora hold too little of it to learn from
     return kind in SCORED and not recognised and not _KEPT & metadata.keys() and not metadata.get("quality")
 
 

@@ -74,11 +74,14 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
     alone: list[int] = []
     for n, (a, b) in enumerate(spans):
         first = _first_content(sent, a, b)
+        if n > 0 and _subordinate(sent, *spans[n - 1]):
+            kinds.append("rest")  # "whenever you book a hotel for me, ask for a high floor": one rule
+            continue
         if n > 0 and sent.tokens[a].lower in ("please", "pls", "plz", "kindly") and b - a >= 3:
             kinds.append("bare")  # "lactose intolerant so | pls no paneer-heavy recipes": a request of its own
             continue
-        if n > 0 and (_subordinate(sent, *spans[n - 1]) or corrections.is_marker(_words(sent, a, b)) or _depends_back(sent, a)):
-            kinds.append("rest")  # "whenever you book a hotel for me, ask for a high floor": one rule
+        if n > 0 and (corrections.is_marker(_words(sent, a, b)) or _depends_back(sent, a)):
+            kinds.append("rest")
             continue
         if n > 0 and first is not None and first.dep == "conj" and sent.tokens[first.head].dep in ("relcl", "pcomp", "xcomp") and first.head < a:
             kinds.append("rest")  # "Liam who's 8 | and loves rugby", "thinking about selling the herd | and going …": it goes on
