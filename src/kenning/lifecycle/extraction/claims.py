@@ -250,7 +250,7 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
         return []  # "yes pls, hit me", "tell me more": go on, nothing asked for by name
     if clause.request and reading.recurring(sent.tokens):
         text = rules._REQUEST_LEAD.sub("", text).rstrip("?")
-        never = re.match(r"(?i)(?:do\s+not|don'?t)\s+", text)  # "don't book anything on tuesdays": never, not "always don't"
+        never = mood.DONT.match(text)  # "don't book anything on tuesdays": never, not "always don't"
         text = f"never {text[never.end():]}" if never else f"always {text[:1].lower()}{text[1:]}"  # "remind me every february to …"
     elif (dont := mood.DONT.match(text)) and mood.prohibits(sent) and not mood.timed(sent):
         text = f"never {text[dont.end():]}"  # "don't describe things by colour only": a rule, unless it names a time

@@ -43,17 +43,14 @@ def as_meant(sent: Sentence, piece: str) -> str | None:
     if _left_state(sent) or _bare_quality(sent) or _measured_state(sent):
         return f"I'm {without_fillers(piece)}"
     if _back_at(sent):  # "back to oats every morning now", "up at 4.30 every day": "I'm" left out
-        rest = without_fillers(piece)
-        return f"I'm {rest[:1].lower()}{rest[1:]}"
+        return _i_am(piece)
     kind = _bare_kind(sent)
     if kind is not None:  # "not a coffee person at all", "huge fan of jazz": what sort of person, "I'm" left out
-        rest = without_fillers(piece)
-        article = "" if any(c.dep == "det" for c in sent.children(kind.i)) or rest.lower().startswith("not ") else (
-            "an " if rest[:1].lower() in "aeiou" else "a ")
-        return f"I'm {article}{rest[:1].lower()}{rest[1:]}"
+        said = any(c.dep == "det" for c in sent.children(kind.i)) or without_fillers(piece).lower().startswith("not ")
+        return _i_am(piece, article=not said)
     if _bare_job(sent):  # "line cook at a bbq spot in midtown": a job, "I'm a" left out
         rest = without_fillers(piece)
-        return f"I'm {'an' if rest[:1].lower() in 'aeiou' else 'a'} {rest}"
+        return f"I'm {_article(rest)} {rest}"
     if _verb_read_as_noun(sent):  # "commute from ashford to maidstone every day": a verb the tagger read as a noun
         return f"I {without_fillers(piece)}"
     when = _bare_time(sent)
@@ -61,6 +58,18 @@ def as_meant(sent: Sentence, piece: str) -> str | None:
         at = sent.offset(when.i + 1)
         return f"{piece[:at]}I {piece[at:]}" if piece[at - len(when.text) - len(when.space) : at].strip() == when.text else None
     return None
+
+
+def _article(rest: str) -> str:
+    return "an" if rest[:1].lower() in "aeiou" else "a"
+
+
+def _i_am(piece: str, *, article: bool = False) -> str:
+    """ "I'm" (and an article when asked) put before a verbless note, its first letter lowered: "Back on nights" ->
+    "I'm back on nights", "huge fan of jazz" -> "I'm a huge fan of jazz"."""
+    rest = without_fillers(piece)
+    rest = f"{rest[:1].lower()}{rest[1:]}"
+    return f"I'm {_article(rest)} {rest}" if article else f"I'm {rest}"
 
 
 def _verbless(sent: Sentence) -> bool:

@@ -139,13 +139,9 @@ def pieces(sent: Sentence) -> list[tuple[int, int]]:
             continue  # "thanks so much for …": a degree, not "so" joining clauses
         if _joins_subject(sent, t):
             continue  # "…, me and kofi moved in saturday": "and" joins the subject's people, not two clauses
-        if t.text == ":" and _clause_follows(sent, t.i):  # "couple things for my profile: | im in austin"
-            if t.i > start and not _heading(sent, start, t.i):
-                out.append((start, t.i))
-            start = t.i + 1
-            continue
-        if t.lower in SEPARATORS and t.pos in ("CCONJ", "PUNCT", "ADV", "SCONJ") or t.text in (",", ";", "—", "–"):
-            if t.i > start:
+        colon = t.text == ":" and _clause_follows(sent, t.i)  # "couple things for my profile: | im in austin"
+        if colon or t.lower in SEPARATORS and t.pos in ("CCONJ", "PUNCT", "ADV", "SCONJ") or t.text in (",", ";", "—", "–"):
+            if t.i > start and not (colon and _heading(sent, start, t.i)):
                 out.append((start, t.i))
             start = t.i + 1
     if start < len(sent.tokens):

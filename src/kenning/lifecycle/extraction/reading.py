@@ -83,10 +83,14 @@ def _subject(sent: Sentence, root: Token) -> Token | None:
             return c
     # a misattached subject ("he loves/AUX fishing/ROOT"): the first subject anywhere, but not a relative
     # pronoun ("sold the Fiesta to a student who seemed thrilled": "who" is no subject of "sold")
-    # nor the subject of a clause that says when or which ("love fell walking on a sunday when the weather plays ball")
-    return next((t for t in sent.tokens if t.dep in ("nsubj", "nsubjpass") and t.tag not in ("WP", "WDT")
-                 and sent.tokens[t.head].dep != "relcl"  # "avoid american spellings in anything you draft for me"
-                 and not (sent.tokens[t.head].dep in ("advcl", "acl") and any(c.dep == "mark" or c.tag in ("WRB", "WDT", "WP") for c in sent.children(t.head)))), None)
+    return next((t for t in sent.tokens if t.dep in ("nsubj", "nsubjpass") and t.tag not in ("WP", "WDT") and not _subordinate(sent, t.head)), None)
+
+
+def _subordinate(sent: Sentence, verb: int) -> bool:
+    """A relative clause ("anything you draft for me") or one that says when or which ("when the weather plays
+    ball"): its subject is never the sentence's."""
+    head = sent.tokens[verb]
+    return head.dep == "relcl" or (head.dep in ("advcl", "acl") and any(c.dep == "mark" or c.tag in ("WRB", "WDT", "WP") for c in sent.children(verb)))
 
 
 def _who(sent: Sentence, subj: Token | None, others: Sequence[str]) -> tuple[str, str]:
