@@ -154,3 +154,7 @@ def test_write_path_keeps_a_lasting_quality_the_model_would_take_for_a_mood(tmp_
 def test_a_tool_result_is_never_scored_as_chit_chat():
     assert not chatter.scored(Kind.EPISODE, {}, recognised=False, source=Source.TOOL_RESULT)
     assert chatter.scored(Kind.EPISODE, {}, recognised=False, source=Source.USER_SAID)
+
+
+def test_a_claim_said_as_a_change_is_never_scored_as_chit_chat():
+    assert not chatter.scored(Kind.FACT, {"subject": "user", "change": True}, recognised=False)

@@ -420,3 +420,60 @@ def test_on_with_a_time_or_a_route_is_not_what_the_speaker_is_on(text):
 def test_the_subject_of_a_relative_clause_is_not_the_sentences():
     got = texts("kindly avoid American spellings in anything you draft for me.")
     assert got == ["User asked to avoid American spellings in anything you draft for the user."], got
+
+
+def test_an_ly_adverb_before_a_dropped_subject_verb_keeps_the_i():
+    got = texts("officially switched my major to nursing!!")
+    assert any(t.startswith("User officially switched their major to nursing") for t in got), got
+
+
+def test_a_bare_noun_subject_after_so_starts_a_clause_of_its_own():
+    got = texts("i'm a midwife at king's so sundays are my only proper rest day")
+    assert "User is a midwife at king's." in got, got
+    assert any(t.startswith("Sundays are the user's only proper rest day") for t in got), got
+
+
+@pytest.mark.parametrize(
+    "text, want, not_want",
+    [
+        # a name given to someone just brought in is who "she" is from then on, and a job says who they are
+        ("i'm seeing someone, her name's ines, we met at my cousin's wedding. she's a vet", "Ines is a vet.", "cousin's a vet"),
+        ("i've been seeing someone new for a couple of months, aisha, she's a vet", "Aisha is a vet.", None),
+    ],
+)
+def test_a_name_given_to_someone_new_is_who_the_pronoun_stands_for(text, want, not_want):
+    got = texts(text)
+    assert want in got, got
+    assert not_want is None or not any(not_want in t for t in got), got
+
+
+def test_a_pronoun_s_is_spelt_out_once_the_person_is_named():
+    got = texts("my sister kate is a nurse. she's got two kids")
+    assert "User's sister has got two kids." in got, got
+
+
+def test_a_change_marked_claim_is_flagged_so_small_talk_scoring_leaves_it():
+    claims = extract([Turn("user", "doing seoul instead, flying in may 12")]).claims
+    assert any(c.metadata.get("change") for c in claims if "seoul" in c.text), [(c.text, c.metadata) for c in claims]
+    assert not any(c.metadata.get("change") for c in extract([Turn("user", "slowly getting used to the new job")]).claims)
+
+
+def test_it_after_a_row_changed_with_no_value_is_that_row():
+    got = texts("ugh mrs kowalski raised the rent, it's $1,320 from april")
+    assert "User's rent is $1,320 from april." in got, got
+
+
+def test_a_rows_noun_owned_through_its_complement_is_the_users():
+    got = texts("rent for my studio in pilsen is $1,150 a month")
+    assert any(t.startswith("User's rent for the user's studio") for t in got), got
+
+
+def test_a_bare_verb_with_a_past_time_is_no_order():
+    claims = extract([Turn("user", "quit the bar last week!!!")]).claims
+    assert [c.text for c in claims] == ["User quit the bar last week!!!"], [c.text for c in claims]
+    assert not claims[0].metadata.get("request")
+
+
+def test_an_unknown_verb_before_a_preposition_stays_a_verb():
+    assert texts("i bartend at the rusty anchor in portland 4 nights a week") == [
+        "User bartends at the rusty anchor in portland 4 nights a week."]

@@ -61,6 +61,9 @@ def near(c, *others):
         ("User would rather have meetings in the morning.", "User would rather have meetings in the afternoon now.", Op.UPDATE),
         ("User prefers Zoom for calls.", "User now prefers Google Meet for calls.", Op.UPDATE),
         ("User supports Arsenal.", "User has switched allegiance to Spurs.", Op.UPDATE),
+        ("User sings alto in the choir at St Mary's.", "User stepped down from the choir last month.", Op.UPDATE),
+        ("User is in halls at Belmont.", "User moved out of halls over easter.", Op.UPDATE),
+        ("User's mum was just diagnosed with type 2 diabetes.", "User's mum is 67.", Op.ADD),
     ],
 )
 def test_rules(old, new, op):
@@ -504,6 +507,7 @@ def test_a_marked_habit_change_supersedes_the_old_habit_end_to_end(real_system):
         ("User lives alone with their cat Miso.", "User had to say goodbye to miso last tuesday."),  # a farewell, lowercase
         ("User has got a beagle called pickle.", "Had to have pickle put to sleep on saturday."),  # the vet's part, said of the pet
         ("User's old cat is called Tigger.", "User had to get Tigger put down last month."),
+        ("User's dog Luna is a 12 year old border collie.", "User had to put Luna down on saturday."),
     ],
 )
 def test_a_death_retracts_the_named_pet_or_relative(old, new):

@@ -180,11 +180,12 @@ _WEAK_MARKER = re.compile(r"(?i)(?<!right\s)(?<!just\s)\bnow\b(?!\s+and\s+then)"
 CHANGE_MARKER = re.compile(
     r"(?i)\bthese\s+days\b|\bnowadays\b|\bany\s?more\b|\bno\s+(?:longer|more)\b|"
     r"\binstead\b|\b(?:switched|swapped|traded|changed|moved\s+over)\s+(?:from|to|over|for|\w+\s+for)\b|\b(?:swapped|traded|replaced|ditched|dropped)\b|"
-    r"\bused\s+to\b|\bfrom\s+now\s+on\b|\bis\s+history\b|\bnot\s+[\w\s-]{1,30}?,?\s+but\b"
+    r"(?<!get\s)(?<!got\s)(?<!gets\s)(?<!getting\s)(?<!'m\s)(?<!am\s)\bused\s+to\b(?!\s+it\b)|\bfrom\s+now\s+on\b|\bis\s+history\b|\bnot\s+[\w\s-]{1,30}?,?\s+but\b"
 )
 # the old value named after a marker: "swapped the Pixel for", "no more Netflix", "used to lift weights"
 NAMED_OLD = re.compile(
-    r"(?i)\b(?:swapped|traded|replaced|ditched|dropped|switched\s+from|moved\s+from|no\s+more|instead\s+of|used\s+to|gave\s+up|quit|left|sold|stopped|"
+    r"(?i)\b(?:stepped\s+(?:down|back)\s+from|dropped\s+out\s+of|pulled\s+out\s+of|walked\s+away\s+from|moved\s+out\s+of|"
+    r"swapped|traded|replaced|ditched|dropped|switched\s+from|moved\s+from|no\s+more|instead\s+of|used\s+to|gave\s+up|quit|left|sold|stopped|"
     r"cancell?ed|unsubscribed\s+from|got\s+rid\s+of)\s+"
     r"(?:the\s+|their\s+|a\s+|an\s+|my\s+)?(?P<old>[\w+-]+(?:\s+[\w+-]+)?)"
     r"|\b(?:the\s+)?(?P<old2>[\w+-]+)\s+is\s+history\b"

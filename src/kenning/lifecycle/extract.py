@@ -297,6 +297,7 @@ _DENIED = re.compile(r"(?i)\b(?:not|no\s+longer)\b|n't\b")
 
 _NUMBER_WORD = re.compile(r"(?i)\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
                           r"seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)\b")
+_JOB_SAID = re.compile(rf"(?i)^[A-Z][a-z]+(?:'s|\s+is)\s+an?\s+(?:[\w-]+\s+)?{slots.JOB}\W*$")  # "Ines is a vet": who someone is
 _COPULA_LEAD = re.compile(r"(?i)^[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?(?:'s|\s+(?:is|was|are|were|isn't|wasn't|seems?|looks?|sounds?))\b")
 
 
@@ -349,7 +350,7 @@ def classify_user_clause(clause: str, keep: frozenset[str] = frozenset()) -> tup
         named = bool(re.match(r"[A-Z][a-z]+\b", c))
         figure = bool(re.search(r"\d", c) or _NUMBER_WORD.search(c))  # "Mila is seventeen"
         does = len(terms(c)) >= 2 and len(c.split()) >= 3 and not _COPULA_LEAD.match(c)  # "Eli can't have dairy": a verb and its object, not a comment
-        enough = len(terms(c)) >= 3 or (named and (figure or does or (bool(_DENIED.search(c)) and bool(re.search(r"\s[A-Z][a-z]", c)))))
+        enough = len(terms(c)) >= 3 or (named and (figure or does or _JOB_SAID.match(c) or (bool(_DENIED.search(c)) and bool(re.search(r"\s[A-Z][a-z]", c)))))
         return (text, Kind.EPISODE, 0.2) if enough else None
     slot = slots.parse(text)
     if slot is not None and not (_RECENT.search(c) and slot.attribute not in IMPORTANCE):

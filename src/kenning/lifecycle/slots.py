@@ -563,6 +563,8 @@ def _parse_loose(t: str, negated_tail: bool) -> Slot | None:
         if attr in _ATTR_SYNONYMS and (attr not in ("number", "contact number") or re.fullmatch(r"\+?[\d ()-]{6,}", value)):
             attr = _ATTR_SYNONYMS[attr]
             return Slot(attr, value, False)
+        if re.fullmatch(RELATIONS, m.group("a")) and (re.search(r"\d", value) or len(value.split()) > 3):
+            return None  # "User's mum is 67", "…was just diagnosed with diabetes": things about a person, not who they are
         if attr and value and len(attr.split()) <= 4:
             return Slot(f"attr:{attr}", value, bool(re.match(r"(?i)(?:not|no\s+longer)\b", m.group("v"))))
     return None

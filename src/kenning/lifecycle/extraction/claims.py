@@ -34,9 +34,9 @@ from kenning.lifecycle.extraction.clauses import opener
 from kenning.lifecycle.extraction.lexicon import first_person
 from kenning.lifecycle.extraction import reading
 from kenning.lifecycle.extraction.reading import Clause, read
-from kenning.lifecycle.extraction import attributes, referents
+from kenning.lifecycle.extraction import attributes, endings, referents
 from kenning.lifecycle.extraction.normalise import trim
-from kenning.lifecycle.extraction.parse import Parser, Sentence, Token, known_verb
+from kenning.lifecycle.extraction.parse import Parser, Sentence, Token
 from kenning.lifecycle.extraction.referents import TurnState, parser_sentence
 from kenning.lifecycle.extraction.turns import turn_pieces
 from kenning.lifecycle.person import third_person
@@ -118,6 +118,7 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
         state.ended.extend(referents.ended(sent))
         state.named = referents.object_named(sent)
         state.new = referents.new_things(sent) or ([] if used else state.new)
+        state.changed = [f"my {noun}"] if (noun := endings.changed_row_noun(sent)) else ([] if used else state.changed)
         at = _sentence_of(piece, spoken)
         if pointers.pointer_topic(sent) == pointers.LAST and made and not state.alone:
             # "I'll be in Denver the week of the 9th… actually scratch that, …": what the turn said just before is taken back
@@ -170,7 +171,7 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
     text = mood.without_condition(sent, piece)
     if clause.root == "get" and not clause.past and (had := re.match(r"(?i)^\W*(?:I\s+)?(got)\b", text)):
         text = text[: had.start(1)] + "have got" + text[had.end(1):]  # "got a little girl called poppy": chat's "I've got"
-    if _noun_as_verb(sent):  # "I carver in Iqaluit", "I lactose intolerant": what the speaker is, "am" left out
+    if ellipsis.noun_read_as_verb(sent):  # "I carver in Iqaluit", "I lactose intolerant": what the speaker is, "am" left out
         text = re.sub(r"(?i)\b(I|we)\s+", lambda m: "I'm " if m.group(1).lower() == "i" else "we're ", text, count=1)
     if clause.subject == "other" and not _names_person(clause) and noise.owned_figure(sent):
         clause = replace(clause, subject="thing")  # "pb is 21:40": a lowercase word the tagger took for a name
@@ -194,6 +195,7 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
                 return []  # "she's 67" after "my dad" alone: nobody named could be "she"
             many = people.plural(who)
             rest = re.sub(r"^'ve\b", " have" if many else " has", re.sub(r"^'re\b", " are" if many else " is", text[m.end(1) :]))
+            rest = re.sub(r"^['’]s(?=\s+(?:been|got)\b)", " has", re.sub(r"^['’]s\b(?!\s+(?:been|got)\b)", " is", rest))  # "she's a vet"
             text = text[: m.start(1)] + who + rest
         elif not first_person(text) and not _names_person(clause) and not people.died(sent) and not _sets_users(text, state):
             return []  # (but "the landlord raised the rent to £720" sets the user's rent)
@@ -211,7 +213,7 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
             clause = replace(clause, subject="user", subject_text=lead)
     if clause.subject == "user" and re.match(r"(?i)the\s", text) and not first_person(text):
         text = "My " + text[4:]  # "the shellfish allergy is severe now": the user's own allergy
-    elif clause.subject == "user" and not first_person(text) and clause.subject_text.lower() in lx.OWN_NOUNS and text.lower().startswith(clause.subject_text.lower()):
+    elif clause.subject == "user" and not _owned_subject(sent, text) and clause.subject_text.lower().split(" ")[0] in lx.OWN_NOUNS and text.lower().startswith(clause.subject_text.lower()):
         text = "My " + text  # "car is gone": chat drops the "my"
     if clause.subject == "thing" and (noise.owned_figure(sent) or noise.own_bare(sent)) and not first_person(text):
         text = "My " + re.sub(r"(?i)^(?:the|our|my)\s+", "", text)  # "total budget is £12,000" -> "My total budget …"
@@ -292,6 +294,8 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
     if sarcastic and (kind is Kind.PREFERENCE or (kind is Kind.FACT and slots.parse(body) is None)):
         kind, importance = Kind.EPISODE, 0.2
     changes = bool(change_markers.NAMED_OLD.search(body) or change_markers.CHANGE_MARKER.search(body))
+    if change_markers.CHANGE_MARKER.search(body):
+        meta["change"] = True  # "doing seoul instead": how things stand now, said as a change; never small talk
     if changes and kind is Kind.EPISODE and clause.subject == "user" and not (clause.question or clause.request or clause.hedged):
         kind, importance = Kind.FACT, max(importance, 0.5)  # "sold the golf last month": how things are now
     if clause.past and kind is Kind.FACT and slots.parse(body) is None and not clause.negated and not changes:
@@ -319,15 +323,13 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
     return out
 
 
-def _noun_as_verb(sent: Sentence) -> bool:
-    """Whether the word after "I"/"we" is read as a present-tense verb the lexicon knows no verb of ("I carver in
-    Iqaluit", "I lactose intolerant"): a noun or adjective a restored subject was put in front of."""
-    toks = sent.tokens
-    for t in toks[:-1]:
-        if t.dep == "nsubj" and t.lower in ("i", "we"):
-            nxt = toks[t.i + 1]
-            return nxt.tag in ("VBP", "VB") and nxt.pos == "VERB" and nxt.lower.isalpha() and not known_verb(nxt.lemma) and not known_verb(nxt.lower)
-    return False
+def _owned_subject(sent: Sentence, text: str) -> bool:
+    """Whether the thing a clause is about already has its owner: "my rent is …", "I think the budget is …" (not
+    "rent for my studio is $1,150": the studio's owner says whose the rent is, and it is not said yet)."""
+    subj = next((t for t in sent.tokens if t.dep in ("nsubj", "nsubjpass")), None)
+    if subj is None or any(c.dep == "poss" for c in sent.children(subj.i)):
+        return subj is not None or first_person(text)
+    return first_person(text) and not any(t.dep == "poss" and t.lower in ("my", "our") and subj.i < t.i < subj.head for t in sent.tokens)
 
 
 def _contrasted(piece: str, contrasts: list[tuple[str, list[str]]]) -> tuple[str, list[str]] | None:

@@ -57,10 +57,15 @@ def opener(sent: Sentence) -> Token | None:
 
 def _first_content(sent: Sentence, a: int, b: int) -> Token | None:
     for t in sent.tokens[a:b]:
-        if t.lower in lx.CLAUSE_ADVERBS or t.pos in ("PUNCT", "INTJ"):
+        if t.lower in lx.CLAUSE_ADVERBS or t.pos in ("PUNCT", "INTJ") or manner_adverb(t):
             continue
         return t
     return None
+
+
+def manner_adverb(t: Token) -> bool:
+    """An "-ly" adverb before the verb it qualifies: "officially switched my major", "slowly getting there"."""
+    return t.pos == "ADV" and t.dep == "advmod" and t.lower.endswith("ly") and t.head > t.i
 
 
 def split(parser: Parser, sent: Sentence) -> list[str]:
@@ -117,7 +122,8 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
             probe.append(n)
         else:
             kinds.append("rest")
-            if n > 0 and first is not None and b - a >= 2 and (first.pos == "PROPN" or first.dep in ("poss", "det")) and not _joined_subject(sent, a, b):
+            if n > 0 and first is not None and b - a >= 2 and (first.pos == "PROPN" or first.dep in ("poss", "det") or _noun_then_verb(sent, first, b)) \
+                    and not _joined_subject(sent, a, b):
                 alone.append(n)  # "…, and the wife, Carol, does all the books": a clause the long parse missed
     owner = next((n for n, k in enumerate(kinds) if k == "own"), None)
     needs = next((n for n, k in enumerate(kinds) if k in ("probe", "verb")), None)
@@ -174,6 +180,13 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
         else:
             out[-1][2] = b
     return [f"{prefix}{_lowered(sent, a, b) if prefix else _words(sent, a, b)}" for prefix, a, b in out]
+
+
+def _noun_then_verb(sent: Sentence, first: Token, b: int) -> bool:
+    """A bare noun right before a finite verb: "…at king's so | sundays are my only rest day", a subject the long
+    parse took for an object."""
+    nxt = sent.tokens[first.i + 1] if first.i + 1 < b else None
+    return first.pos == "NOUN" and nxt is not None and nxt.tag in ("VBZ", "VBP", "VBD", "MD")
 
 
 def _lowered(sent: Sentence, a: int, b: int) -> str:

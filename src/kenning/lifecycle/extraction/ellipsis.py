@@ -10,7 +10,7 @@ import re
 
 from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction import mood
-from kenning.lifecycle.extraction.clauses import at_me, done_to_me, lived, opener, restore
+from kenning.lifecycle.extraction.clauses import at_me, done_to_me, lived, manner_adverb, opener, restore
 from kenning.lifecycle.extraction.reading import recurring
 from kenning.lifecycle.extraction.parse import Sentence, Token, known_verb
 
@@ -199,7 +199,7 @@ def dropped_subject(sent: Sentence) -> str:
     """The subject chat dropped from a clause opening with a verb: "moved to…" -> "I", "heading out…" ->
     "I'm", "might quit…" -> "I"; "" when the clause does not open with a finite or progressive verb."""
     first = opener(sent)
-    if first is None or first.i != next((t.i for t in sent.tokens if t.pos not in ("PUNCT", "INTJ") and t.lower not in lx.CLAUSE_ADVERBS), -1):
+    if first is None or first.i != next((t.i for t in sent.tokens if t.pos not in ("PUNCT", "INTJ") and t.lower not in lx.CLAUSE_ADVERBS and not manner_adverb(t)), -1):
         return ""
     if done_to_me(sent, first) and first.tag != "VB":
         return ""  # "was making me very cranky", "drives me mad": said of something, not by the speaker
@@ -217,3 +217,20 @@ def dropped_subject(sent: Sentence) -> str:
     if first.tag in ("VBD", "VBN") or (first.tag == "MD" and first.lower not in ("can", "could", "would", "will")):
         return "I"
     return ""
+
+
+_AGENT = re.compile(r"(?:er|or|ist|ian|ant|ent)$")  # the endings of a noun for who someone is: "carver", "pharmacist"
+
+
+def noun_read_as_verb(sent: Sentence) -> bool:
+    """Whether the word after "I"/"we" is read as a present-tense verb the lexicon knows no verb of ("I carver in
+    Iqaluit", "I lactose intolerant"): a noun or adjective a restored subject was put in front of."""
+    toks = sent.tokens
+    for t in toks[:-1]:
+        if t.dep == "nsubj" and t.lower in ("i", "we"):
+            nxt = toks[t.i + 1]
+            after = toks[nxt.i + 1] if nxt.i + 1 < len(toks) else None
+            acts = after is not None and after.pos == "ADP" and not _AGENT.search(nxt.lower)  # "I bartend at the anchor": a verb
+            return nxt.tag in ("VBP", "VB") and nxt.pos == "VERB" and nxt.lower.isalpha() and not known_verb(nxt.lemma) and not known_verb(nxt.lower) \
+                and not acts
+    return False

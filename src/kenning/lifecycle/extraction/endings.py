@@ -72,6 +72,19 @@ def lost(sent: Sentence, root: Token, subject: str) -> Attribute | None:
 _CHANGING = frozenset({"raise", "increase", "up", "bump", "hike", "put up", "put down", "drop", "cut", "lower", "reduce", "change", "switch"})
 
 
+def changed_row_noun(sent: Sentence) -> str:
+    """The noun of a row a clause says was changed, with no new value given: "mrs kowalski raised the rent" ->
+    "rent" (what "it's $1,320 from april" goes on to give); "" otherwise."""
+    for root in sent.tokens:
+        up = next((c.lower for c in sent.children(root.i) if c.dep in ("prt", "advmod") and c.lower in ("up", "down")), "")
+        if root.pos != "VERB" or (f"{root.lemma} {up}" not in _CHANGING and root.lemma not in _CHANGING):
+            continue
+        noun = next((c for c in sent.children(root.i) if c.dep in ("dobj", "nsubjpass")), None)
+        if noun is not None and any(noun.lemma in a.nouns for a in TABLE):
+            return noun.text
+    return ""
+
+
 def changed_to(sent: Sentence, root: Token, subject: str) -> Fact | None:
     """A row's noun of the user's changed to a new value, by whoever: "the landlord raised the rent to £720",
     "they bumped my salary up to 42k", "changed my number to 0770 …"; None otherwise."""

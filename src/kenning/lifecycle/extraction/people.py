@@ -44,6 +44,8 @@ def named(sent: Sentence) -> list[str]:
     out, named = [], set()
     for t in sent.tokens:
         poss = [c for c in sent.children(t.i) if c.dep == "poss" and c.lower in ("my", "our")]
+        if poss and (t.lemma in lx.PERSON_NOUNS or t.lower in lx.PERSON_NOUNS) and _aside(sent, t):
+            continue  # "we met at my cousin's wedding": the cousin only owns the place; "she" later is not them
         if poss and (t.lemma in lx.PERSON_NOUNS or t.lower in lx.PERSON_NOUNS):
             name = attributes.name_beside(sent, t)
             out.append(f"{poss[0].text} {whole_word(sent, t)}" + (f" {name.text}" if name else ""))  # "my friend Marek"
@@ -53,7 +55,32 @@ def named(sent: Sentence) -> list[str]:
             out.append(t.text)  # a name the tagger knows, or an unknown one doing something ("Marek moved back")
         elif t.dep == "nsubj" and t.tag in ("NN", "NNP") and t.i not in named and lowercase_name(t.text):
             out.append(t.text)  # "rory was 6", "kasia is not happy": a name typed in lowercase
+        elif t.pos == "PROPN" and t.dep in ("appos", "npadvmod") and t.i > 0 and sent.tokens[t.i - 1].text == "," and _introduced(sent):
+            out.append(t.text[:1].upper() + t.text[1:])  # "seeing someone new for a couple of months, aisha"
+        elif _name_given(sent, t):
+            out.append(t.text[:1].upper() + t.text[1:])  # "her name is ines": the one "she" stands for from here
     return out
+
+
+def _introduced(sent: Sentence) -> bool:
+    """Whether a clause brings in someone not yet named: "seeing someone new", "met a guy at work"."""
+    return any(t.lower in ("someone", "somebody") or (t.lemma in lx.PERSON_NOUNS and any(
+        c.dep == "det" and c.lower in ("a", "an") for c in sent.children(t.i))) for t in sent.tokens)
+
+
+def _aside(sent: Sentence, t: Token) -> bool:
+    """A person named only as the owner of what a preposition governs: "at my cousin's wedding"."""
+    return t.dep == "poss" and sent.tokens[t.head].dep == "pobj"
+
+
+def _name_given(sent: Sentence, t: Token) -> bool:
+    """The name a clause gives someone: "her name is ines", "his name's Tom" (read as "name's" owning the name;
+    never the user's own)."""
+    if t.dep == "attr" and sent.tokens[t.head].lemma == "be":
+        name = next((c for c in sent.children(t.head) if c.dep == "nsubj"), None)
+    else:
+        name = next((c for c in sent.children(t.i) if c.dep == "poss" and c.lemma == "name"), None)
+    return name is not None and name.lemma == "name" and any(c.dep == "poss" and c.lower in ("her", "his", "their") for c in sent.children(name.i))
 
 
 def whole_word(sent: Sentence, t: Token) -> str:

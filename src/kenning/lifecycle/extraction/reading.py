@@ -161,6 +161,8 @@ def _request(toks: Sequence[Token], root: Token, subj: Token | None, question: b
     if subj is None and root.tag == "VB" and root.i == next((t.i for t in toks if t.lower not in lx.CLAUSE_ADVERBS and t.pos != "INTJ"), 0):
         # an imperative: "book me a table", "remind me on Friday"; not "drive a corsa", nor a habit with its time
         # and no one it is for ("also play 5-a-side every thursday night": the "I" left out)
+        if _PAST_TIME.search(" ".join(t.lower for t in toks)):
+            return False  # "quit the bar last week!!!": a past act, its "I" left out; an order is never in the past
         return not (lived(toks) or (recurring(toks) and not any(
             (t.lower in _FOR_SOMEONE or t.lower in lx.SECOND_PERSON) and not in_relative(toks, t) for t in toks)))
     if root.lemma in ("need", "want") and any(t.lower in ("you", "u") for t in toks[root.i + 1 : root.i + 3]):
@@ -168,6 +170,7 @@ def _request(toks: Sequence[Token], root: Token, subj: Token | None, question: b
     return False  # "do you ever get tired of questions?" asks about the assistant; it requests nothing
 
 
+_PAST_TIME = re.compile(r"\b(?:yesterday|ago|last\s+(?:week|month|year|night|weekend|summer|winter|spring|autumn|fall|\w+day))\b")
 _FOR_SOMEONE = frozenset({"me", "myself", "us", "please", "pls", "plz"})
 
 

@@ -26,6 +26,7 @@ class TurnState:
     new: list[str] = field(default_factory=list)  # things the user just got: "got a new number" -> "my new number"
     replaced: list[str] = field(default_factory=list)  # things called old: "the old MTN line" -> "my MTN line"
     ended: list[str] = field(default_factory=list)  # things the user stopped: "ditched the tesco delivery" -> "my delivery"
+    changed: list[str] = field(default_factory=list)  # rows changed with no value yet: "raised the rent" -> "my rent"
     named: str = ""  # the last thing the clause before named as an object: "not doing yoga anymore" -> "yoga"
     parser: Parser | None = None
     hedged: bool = False  # the clause before was a hedge: "… I'd open a cafe. Or just repaint the flat."
@@ -90,7 +91,7 @@ def what_it_is(sent: Sentence, piece: str, state: TurnState) -> str:
     that names an attribute first ("number" before "phone")."""
     m = _IT_IS.match(piece)
     # the new thing, or (said with "now") the thing dropped: "ditched the tesco delivery, now it's a veg box"
-    meant = (state.new or (state.ended if m.group(1) else [])) if m is not None else []
+    meant = (state.new or state.changed or (state.ended if m.group(1) else [])) if m is not None else []
     if meant and any(t.dep == "attr" for t in sent.tokens):
         return f"{m.group(1) or ''}{meant[-1]} is {piece[m.end():]}"
     m = _NEW_ONE.match(piece)
