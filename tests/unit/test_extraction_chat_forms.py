@@ -477,3 +477,30 @@ def test_a_bare_verb_with_a_past_time_is_no_order():
 def test_an_unknown_verb_before_a_preposition_stays_a_verb():
     assert texts("i bartend at the rusty anchor in portland 4 nights a week") == [
         "User bartends at the rusty anchor in portland 4 nights a week."]
+
+
+def test_a_lowercase_name_with_a_contracted_is_is_still_a_name():
+    got = texts("karim's getting married in june in montreal")
+    assert any(t.lower().startswith("karim") and "june" in t for t in got), got
+
+
+def test_thank_god_is_relief_not_the_verb_of_the_clause():
+    got = texts("standups are at 10 now thank god")
+    assert any(t.startswith("Standups are at 10 now") for t in got), got
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("my husband is english, his name is dave", "User's husband's name is dave."),
+        ("my sister runs a bakery, her shop is on leith walk", "User's sister's shop is on leith walk."),
+    ],
+)
+def test_his_or_her_at_the_start_of_a_clause_is_the_person_named_before(text, want):
+    assert want in texts(text)
+
+
+def test_her_is_not_given_to_a_name_whose_gender_is_not_said():
+    got = texts("so diego and i broke up in december. anyway im seeing someone new, her name is valeria, she's a vet")
+    assert "Valeria is a vet." in got, got
+    assert not any("diego's name" in t.lower() for t in got), got

@@ -64,6 +64,8 @@ def near(c, *others):
         ("User sings alto in the choir at St Mary's.", "User stepped down from the choir last month.", Op.UPDATE),
         ("User is in halls at Belmont.", "User moved out of halls over easter.", Op.UPDATE),
         ("User's mum was just diagnosed with type 2 diabetes.", "User's mum is 67.", Op.ADD),
+        ("User works night shifts on the ward.", "User moved onto day shifts on the ward.", Op.UPDATE),
+        ("User drives a Toyota Swift.", "User upgraded to a Ford Ranger for towing.", Op.ADD),
     ],
 )
 def test_rules(old, new, op):
@@ -494,6 +496,14 @@ def test_a_marked_habit_change_supersedes_the_old_habit_end_to_end(real_system):
     texts = [m.text for m in mem_.list()]
     assert texts == ["User takes the train to the depot now."]
     assert real_system.scope("acme", "other").list() == []
+
+
+def test_a_death_is_said_in_every_memory_about_them():
+    first, second = mem("User's dog Luna is a 12 year old border collie."), mem("User's dog Luna has bad hips.")
+    c = cand("User had to put Luna down on saturday.")
+    d = decide(c, near(c, first, second))
+    assert d.op is Op.UPDATE and {d.target_id, *(i for i, _ in d.also)} == {first.id, second.id}, d
+    assert all("put Luna down" in text for _, text in d.also), d
 
 
 @pytest.mark.parametrize(

@@ -179,7 +179,8 @@ NAMED_CHANGE_COSINE = 0.25
 _WEAK_MARKER = re.compile(r"(?i)(?<!right\s)(?<!just\s)\bnow\b(?!\s+and\s+then)")
 CHANGE_MARKER = re.compile(
     r"(?i)\bthese\s+days\b|\bnowadays\b|\bany\s?more\b|\bno\s+(?:longer|more)\b|"
-    r"\binstead\b|\b(?:switched|swapped|traded|changed|moved\s+over)\s+(?:from|to|over|for|\w+\s+for)\b|\b(?:swapped|traded|replaced|ditched|dropped)\b|"
+    r"\binstead\b|\b(?:switched|swapped|traded|changed|moved\s+over)\s+(?:from|to|over|for|\w+\s+for)\b|"
+    r"\b(?:upgraded|converted|(?:gone|went)\s+over)\s+to\b|\b(?:moved|reorged|reorganised|reorganized|put|transferred|shifted|bumped)\s+onto\b|\b(?:swapped|traded|replaced|ditched|dropped)\b|"
     r"(?<!get\s)(?<!got\s)(?<!gets\s)(?<!getting\s)(?<!'m\s)(?<!am\s)\bused\s+to\b(?!\s+it\b)|\bfrom\s+now\s+on\b|\bis\s+history\b|\bnot\s+[\w\s-]{1,30}?,?\s+but\b"
 )
 # the old value named after a marker: "swapped the Pixel for", "no more Netflix", "used to lift weights"

@@ -51,6 +51,8 @@ TOPICS: dict[str, frozenset[str]] = {
     "music-service": frozenset("spotify apple-music tidal deezer youtube-music soundcloud".split()),
     "handset": frozenset("phone iphone pixel galaxy android samsung nokia oneplus motorola xiaomi huawei handset smartphone".split()),
     "hot-drink": frozenset("tea coffee espresso latte cappuccino americano decaf chai matcha rooibos cocoa".split()),
+    "shift-pattern": frozenset("nights night-shift night-shifts days day-shift day-shifts earlies lates early-shift early-shifts "
+                               "late-shift late-shifts long-days rota roster".split()),
 }
 
 

@@ -151,15 +151,18 @@ def death_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | N
     if name.lower() in ("user", "the", "they") or not (name or rel):
         return None  # "User's nan passed away": the relation is enough, when the user spoke of one
     said = rf"\b{re.escape(name)}\b" if name else rf"^{_KIN}{re.escape(rel)}\b"
-    for old in _said_before(candidate, ranked):
-        if set(old.source_refs) & set(candidate.source_refs) or not old.text.startswith("User") or not re.search(said, old.text, re.I if name else 0):
-            continue  # (a name typed in lowercase before is the same name: "a rabbit called waffles")
+    about = [old for old in _said_before(candidate, ranked)
+             if not set(old.source_refs) & set(candidate.source_refs) and old.text.startswith("User") and re.search(said, old.text, re.I if name else 0)]
+    # (a name typed in lowercase before is the same name: "a rabbit called waffles")
+    for old in about:
         held = re.match(_HELD_NAMED.format(name=re.escape(name) if name else r"(?P<named>[A-Z][a-z][\w-]*)"), old.text)
         if held is not None and m.group("pred"):
             text = f"{held.group('head')}{name or held.group('named')} {m.group('pred')}{m.group('rest')}"
         else:
             text = _and_said(old.text, candidate.text)
-        return Decision(Op.UPDATE, old.id, text, RELATION)
+        # every other memory about them says so too: "User's dog Luna has bad hips" is no longer how things are
+        also = tuple((other.id, _and_said(other.text, candidate.text)) for other in about if other.id != old.id and name)
+        return Decision(Op.UPDATE, old.id, text, RELATION, also)
     return None
 
 

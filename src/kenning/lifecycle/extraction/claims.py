@@ -86,6 +86,9 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
         used = said != piece
         if used:  # "it's a white transit" after "bought a new van": said of the van
             piece, sent = said, parser.parse([said])[0][0]
+        owned = people.owner_named(piece, state.others)
+        if owned != piece and (again := parser.parse([owned])[0]):  # "his name is dave" after "my husband": the husband's
+            piece, sent = owned, again[0]
         clause = read(sent, others=state.others)
         named = [n for n in people.named(sent) if n not in addressed]
         ended = referents.ended_it(sent, piece, state)
@@ -380,7 +383,7 @@ def _lower_first(text: str) -> str:
 
 def _names_person(clause: Clause) -> bool:
     """A subject with a name in it: "Jo", "the wife, Carol,", "dev" (a name typed in lowercase)."""
-    words = clause.subject_text.split()
+    words = [w for w in clause.subject_text.split() if w not in ("'s", "’s")]  # "karim 's getting married": the "is" read as owning
     return any(w[:1].isupper() and w != "I" for w in words) or (len(words) == 1 and people.lowercase_name(words[0]))
 
 

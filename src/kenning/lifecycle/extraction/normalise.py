@@ -65,6 +65,8 @@ _ANNOTATION = re.compile(r"\s*\[[^\[\]]*\](?!\()|\s*\[[^\[\]]*$")
 
 # thanks tacked on after a comma closes a request; it is not the clause's verb ("…for the Doha leg, thanks.")
 _THANKS = re.compile(r"(?i),\s*(?:thanks|thank you|thx|ty|cheers)(?:\s+(?:so much|a lot|again))?(?=\s*(?:[.!?]|$))")
+# relief said in passing is no verb of the clause: "standups are at 10 now thank god"
+_THANK_GOD = re.compile(r"(?i),?\s*\bthank\s+(?:god|goodness|heavens|christ|fuck)\b,?(?=[\s.!?]|$)")
 # a pseudo-cleft says a plain clause with emphasis: "what I actually do is volunteer…" -> "I actually volunteer…"
 _CLEFT = re.compile(r"(?i)\bwhat (I|we) (\w+ly )?do (?:is|'s) (?:to )?")
 
@@ -181,6 +183,7 @@ def normalise(text: str) -> str:
     text = _DROPPED_G.sub(_g_back, text)
     text = _ANNOTATION.sub("", text)
     text = _THANKS.sub("", text)
+    text = _THANK_GOD.sub("", text)
     text = _COUPLED.sub(_named, text)
     text = _NAME_IS.sub(r"\1 is", text)
     text = _GONE.sub(r"\1 is gone", text)

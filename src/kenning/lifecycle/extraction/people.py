@@ -13,6 +13,8 @@ from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction.parse import Sentence, Token, known_word
 
 PRONOUN_SUBJECT = re.compile(r"(?i)^(?:\W*)(he|she|they)\b")
+POSSESSIVE_LEAD = re.compile(r"(?i)^(?:\W*)(his|her|their)\s+(?=[a-z])")  # "his name is dave", "her school's in leith"
+SUBJECT_OF = {"his": "he", "her": "she", "their": "they"}
 
 
 _PRONOUNS = frozenset("she her hers herself him his himself they them their theirs themselves its itself who whom whose "
@@ -60,6 +62,20 @@ def named(sent: Sentence) -> list[str]:
         elif _name_given(sent, t):
             out.append(t.text[:1].upper() + t.text[1:])  # "her name is ines": the one "she" stands for from here
     return out
+
+
+def owner_named(piece: str, others: list[str]) -> str:
+    """A clause opening with "his"/"her"/"their" with the owner named: "his name is dave" after "my husband" ->
+    "my husband's name is dave"; the clause as it is when nobody named before can be the owner."""
+    whose = POSSESSIVE_LEAD.match(piece)
+    who = antecedent(SUBJECT_OF[whose.group(1).lower()], others) if whose and others else None
+    if who is None or not (plural(who) if whose.group(1).lower() == "their" else _gendered(who)):
+        return piece  # only someone whose gender (or number) is said: "her" after "diego" may be someone new
+    return f"{piece[: whose.start(1)]}{who}'s {piece[whose.end(0):]}"
+
+
+def _gendered(name: str) -> bool:
+    return any(w in lx.NOUN_GENDER for w in name.lower().split())
 
 
 def _introduced(sent: Sentence) -> bool:
