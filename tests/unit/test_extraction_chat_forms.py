@@ -504,3 +504,44 @@ def test_her_is_not_given_to_a_name_whose_gender_is_not_said():
     got = texts("so diego and i broke up in december. anyway im seeing someone new, her name is valeria, she's a vet")
     assert "Valeria is a vet." in got, got
     assert not any("diego's name" in t.lower() for t in got), got
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my husband thinks pineapple on pizza is a crime",
+        "my uncle says river will win the league this year",
+        "my gf reckons i'm going to waste away",
+    ],
+)
+def test_someone_elses_opinion_passed_on_is_not_kept(text):
+    assert texts(text) == []
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("my GP says i'm pre-diabetic", "pre-diabetic"),  # a finding from someone whose word is news
+        ("now he's saying his girlfriend Lerato is moving in with us next month", "Lerato"),  # news, not a view
+        ("my wife Heather says I'd eat all the stock", "Heather"),  # who she is, said in passing
+        ("Got diagnosed with heart failure in June, mild they reckon", "heart failure"),  # the reckoning is an aside
+    ],
+)
+def test_news_and_findings_passed_on_are_kept(text, want):
+    got = texts(text)
+    assert any(want in t for t in got), got
+
+
+@pytest.mark.parametrize(
+    "text, kept",
+    [
+        ("what's the actual difference between baking soda and baking powder?", None),
+        ("was the banshees of inisherin actually filmed on a real island or is that a lie?", None),
+        ("what do runners usually eat before a race?", None),
+        ("any celiac-safe food tips for korea?", "celiac"),  # no question word: what it asks for says who asks
+        ("what's a good gift for my mum's 60th?", "mum"),  # the user's own life
+    ],
+)
+def test_a_question_about_the_world_is_not_a_memory(text, kept):
+    got = texts(text)
+    assert (got == []) if kept is None else any(kept in t for t in got), got

@@ -67,9 +67,10 @@ def test_a_question_about_the_other_speaker_is_no_memory(text):
 
 @pytest.mark.parametrize(
     ("text", "word"),
-    [("any tips for a first triathlon?", "triathlon"), ("what do runners usually eat before a race?", "race"),
-     ("can you find me a cheap hotel in Porto?", "porto"), ("what should I pack for Iceland?", "iceland")],
-)
+    [("any tips for a first triathlon?", "triathlon"), ("can you find me a cheap hotel in Porto?", "porto"),
+     ("what should I pack for Iceland?", "iceland")],
+)  # (a question about the world alone, "what do runners usually eat before a race?", is not kept: see
+#   test_extraction_chat_forms.test_a_question_about_the_world_is_not_a_memory)
 def test_a_question_that_asks_for_something_is_kept_as_an_episode(text, word):
     got = extract([Turn("user", text)]).claims
     assert any(word in c.text.lower() for c in got) and all(c.kind.value == "episode" for c in got), [c.text for c in got]

@@ -34,7 +34,7 @@ from kenning.lifecycle.extraction.clauses import opener
 from kenning.lifecycle.extraction.lexicon import first_person
 from kenning.lifecycle.extraction import reading
 from kenning.lifecycle.extraction.reading import Clause, read
-from kenning.lifecycle.extraction import attributes, endings, referents
+from kenning.lifecycle.extraction import attributes, endings, hearsay, referents
 from kenning.lifecycle.extraction.normalise import trim
 from kenning.lifecycle.extraction.parse import Parser, Sentence, Token
 from kenning.lifecycle.extraction.referents import TurnState, parser_sentence
@@ -169,6 +169,8 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
         return []
     if exchange.between_friends(clause, sent):
         return []  # "keep it up!", "need any help?", "let's make it count", "what was the best part?"
+    if hearsay.reported(clause, sent):
+        return []  # "my uncle says river will win the league": someone's opinion passed on
     if pointers.reports_earlier(sent):
         return []  # "I said rory was 6 (, he's actually 7)": the user quoting themselves, no claim
     text = mood.without_condition(sent, piece)
@@ -243,6 +245,8 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
         return []  # "HAPPY NEW YEAR!!!", "THE ROYAL ALBERT HALL?!!": an exclamation, nothing stated
     if mood.keeps_from(sent):
         return []  # "don't tell the crossfit lads": a secret between the speakers, no rule and no fact
+    if clause.question and _asks_the_world(sent) and not first_person(text) and not any(t.lower in ("you", "u", "your", "ur") for t in sent.tokens):
+        return []  # "what's the difference between baking soda and baking powder?": the world's, not the user's
     if clause.question and not clause.request and not first_person(text) and (noise.asks_back(sent) or noise.asks_after(sent)):
         return []  # "what concert was it?", "got any pics?": a question about the other speaker, asking for nothing
     if mood.imagined(sent) and not clause.request:
@@ -333,6 +337,16 @@ def _owned_subject(sent: Sentence, text: str) -> bool:
     if subj is None or any(c.dep == "poss" for c in sent.children(subj.i)):
         return subj is not None or first_person(text)
     return first_person(text) and not any(t.dep == "poss" and t.lower in ("my", "our") and subj.i < t.i < subj.head for t in sent.tokens)
+
+
+_ASKING = frozenset("what whats what's why how which where when who whose is are was were does do did can could should will would".split())
+
+
+def _asks_the_world(sent: Sentence) -> bool:
+    """A question opening with a question word or an auxiliary put first ("what's the difference between…",
+    "was it filmed on a real island"), not news said with a question mark ("Andrei got picked for the team??")."""
+    first = opener(sent)
+    return first is not None and first.lower in _ASKING
 
 
 def _contrasted(piece: str, contrasts: list[tuple[str, list[str]]]) -> tuple[str, list[str]] | None:
