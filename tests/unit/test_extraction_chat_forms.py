@@ -545,3 +545,20 @@ def test_news_and_findings_passed_on_are_kept(text, want):
 def test_a_question_about_the_world_is_not_a_memory(text, kept):
     got = texts(text)
     assert (got == []) if kept is None else any(kept in t for t in got), got
+
+
+@pytest.mark.parametrize("text, want", [("missus is shaz", "User's missus is shaz."),
+                                        ("hubby works nights at the depot", "User's hubby works nights at the depot.")])
+def test_a_relation_with_its_my_left_out_is_the_users(text, want):
+    assert want in texts(text)
+
+
+def test_a_professionals_word_about_the_user_is_never_small_talk():
+    claims = extract([Turn("user", "doc reckons my blood pressure's up")]).claims
+    assert any(c.metadata.get("finding") for c in claims), [(c.text, c.metadata) for c in claims]
+
+
+def test_news_said_on_the_way_to_a_request_is_kept_too():
+    got = texts("can you help me figure out what to do with the money im saving since i quit the cigarettes 7 weeks ago?")
+    assert any(t.startswith("User asked") for t in got), got
+    assert any(t.startswith("User quit") for t in got), got

@@ -124,7 +124,7 @@ _MEATS = r"meat|chicken|fish|beef|pork|lamb|bacon|seafood|steak|ham|turkey|sausa
 SINGLE_RELATIONS = {"wife", "husband", "partner", "spouse", "girlfriend", "boyfriend", "fiance", "fiancé", "fiancée",
                     "boss", "manager", "doctor", "gp", "dentist", "landlord", "assistant"}
 RELATIONS = (
-    r"wife|husband|partner|spouse|girlfriend|boyfriend|fianc[eé]e?|son|daughter|child|kid|baby|brother|sister|"
+    r"wife|husband|missus|hubby|partner|spouse|girlfriend|boyfriend|fianc[eé]e?|son|daughter|child|kid|baby|brother|sister|"
     r"sibling|twin|mother|mum|mom|father|dad|parent|grandmother|grandma|grandfather|grandpa|granddaughter|grandson|"
     r"aunt|uncle|cousin|niece|nephew|friend|best\s+friend|colleague|boss|manager|flatmate|roommate|neighbou?r|"
     r"doctor|gp|dentist|landlord|assistant|dog|cat|puppy|kitten|pet|tortoise|turtle|rabbit|hamster|parrot|horse|fish"

@@ -37,8 +37,9 @@ SCORED = (Kind.FACT, Kind.EPISODE)
 # Never scored, whatever they read like: claims that carry a decision about other memories (a retraction's
 # pointer, a correction's values), and requests, which consolidation counts as evidence of a recurring need
 # ("asked for a quiet room" the fifth time); and claims said as a change ("doing seoul instead", "no more
-# nights"), which say how things stand now.
-_KEPT = frozenset({"pointer", "pointer_topic", "contrast_old", "contrast_new", "request", "change"})
+# nights"), which say how things stand now, or a professional's word about the user ("doc reckons my blood
+# pressure's up").
+_KEPT = frozenset({"pointer", "pointer_topic", "contrast_old", "contrast_new", "request", "change", "finding"})
 
 _DIGIT = re.compile(r"\d")
 _CAPITALISED = re.compile(r"\b[A-Z][a-z]+")

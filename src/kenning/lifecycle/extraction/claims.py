@@ -102,6 +102,10 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
         got = _claim(clause, sent, piece, index, sarcastic, state)
         if not got and not clause.hedged:
             got = _reason_claims(parser, sent, index, sarcastic, state)
+        elif (clause.request or clause.question) and not clause.hedged:
+            # "can you help me with the money I'm saving since I quit the cigarettes 7 weeks ago?": the news said
+            # on the way to asking is the user's own
+            got = got + _reason_claims(parser, sent, index, sarcastic, state)
         if not clause.hedged and (home := attributes.implied(sent)) and not any(home.split(" ", 2)[2].lower() in c.text.lower() for c in got):
             # "the new place in leeds has SUCH a tiny kitchen": where the user lives now, said in passing
             got = got + _claim(read(again := parser_sentence(home, state), others=state.others), again, home, index, sarcastic, state)
@@ -180,6 +184,8 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
         text = re.sub(r"(?i)\b(I|we)\s+", lambda m: "I'm " if m.group(1).lower() == "i" else "we're ", text, count=1)
     if clause.subject == "other" and not _names_person(clause) and noise.owned_figure(sent):
         clause = replace(clause, subject="thing")  # "pb is 21:40": a lowercase word the tagger took for a name
+    if clause.subject == "other" and people.bare_kin(opener(sent), sent):
+        text = "My " + text[:1].lower() + text[1:]  # "missus is shaz", "hubby works nights": chat drops the "my"
     if clause.subject == "other":
         m = people.PRONOUN_SUBJECT.match(text)
         if m and m.group(1).lower() == "they" and (_sets_users(text, state) or people.done_to_user(sent)):
@@ -245,7 +251,7 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
         return []  # "HAPPY NEW YEAR!!!", "THE ROYAL ALBERT HALL?!!": an exclamation, nothing stated
     if mood.keeps_from(sent):
         return []  # "don't tell the crossfit lads": a secret between the speakers, no rule and no fact
-    if clause.question and _asks_the_world(sent) and not first_person(text) and not any(t.lower in ("you", "u", "your", "ur") for t in sent.tokens):
+    if clause.question and mood.asks_the_world(opener(sent)) and not first_person(text) and not any(t.lower in ("you", "u", "your", "ur") for t in sent.tokens):
         return []  # "what's the difference between baking soda and baking powder?": the world's, not the user's
     if clause.question and not clause.request and not first_person(text) and (noise.asks_back(sent) or noise.asks_after(sent)):
         return []  # "what concert was it?", "got any pics?": a question about the other speaker, asking for nothing
@@ -301,6 +307,8 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
     if sarcastic and (kind is Kind.PREFERENCE or (kind is Kind.FACT and slots.parse(body) is None)):
         kind, importance = Kind.EPISODE, 0.2
     changes = bool(change_markers.NAMED_OLD.search(body) or change_markers.CHANGE_MARKER.search(body))
+    if hearsay.finding(clause, sent):
+        meta["finding"] = True  # "doc reckons my blood pressure's up": a professional's word about the user
     if change_markers.CHANGE_MARKER.search(body):
         meta["change"] = True  # "doing seoul instead": how things stand now, said as a change; never small talk
     if changes and kind is Kind.EPISODE and clause.subject == "user" and not (clause.question or clause.request or clause.hedged):
@@ -337,16 +345,6 @@ def _owned_subject(sent: Sentence, text: str) -> bool:
     if subj is None or any(c.dep == "poss" for c in sent.children(subj.i)):
         return subj is not None or first_person(text)
     return first_person(text) and not any(t.dep == "poss" and t.lower in ("my", "our") and subj.i < t.i < subj.head for t in sent.tokens)
-
-
-_ASKING = frozenset("what whats what's why how which where when who whose is are was were does do did can could should will would".split())
-
-
-def _asks_the_world(sent: Sentence) -> bool:
-    """A question opening with a question word or an auxiliary put first ("what's the difference between…",
-    "was it filmed on a real island"), not news said with a question mark ("Andrei got picked for the team??")."""
-    first = opener(sent)
-    return first is not None and first.lower in _ASKING
 
 
 def _contrasted(piece: str, contrasts: list[tuple[str, list[str]]]) -> tuple[str, list[str]] | None:

@@ -21,18 +21,31 @@ ADVISERS = frozenset(
 )
 
 
+def _sayer(clause: Clause, sent: Sentence) -> Token | None:
+    """The third party a clause passes on the words or thoughts of ("my uncle" in "my uncle says …"), or None."""
+    if clause.subject != "other" or clause.question or clause.request:
+        return None
+    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
+    if root is None or root.lemma not in OPINION_VERBS or not any(c.dep in ("ccomp", "xcomp") for c in sent.children(root.i)):
+        return None
+    if root.lemma == "keep" and not any(c.dep == "xcomp" and c.lemma in ("say", "tell") for c in sent.children(root.i)):
+        return None  # "keeps saying I should …", not "keeps scheduling 8am standups"
+    return next((c for c in sent.children(root.i) if c.dep == "nsubj"), None)
+
+
+def finding(clause: Clause, sent: Sentence) -> bool:
+    """Whether the clause passes on the word of someone whose word about the user is news: "doc reckons my blood
+    pressure's up", "the physio says no running for six months"."""
+    who = _sayer(clause, sent)
+    return who is not None and _adviser(sent, who)
+
+
 def reported(clause: Clause, sent: Sentence) -> bool:
     """Whether the clause only passes on someone else's opinion: a third party says or thinks a clause of its
     own, and is nobody whose word about the user is news."""
-    if clause.subject != "other" or clause.question or clause.request:
-        return False
+    who = _sayer(clause, sent)
     root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
-    if root is None or root.lemma not in OPINION_VERBS or not any(c.dep in ("ccomp", "xcomp") for c in sent.children(root.i)):
-        return False
-    if root.lemma == "keep" and not any(c.dep == "xcomp" and c.lemma in ("say", "tell") for c in sent.children(root.i)):
-        return False  # "keeps saying I should …", not "keeps scheduling 8am standups"
-    who = next((c for c in sent.children(root.i) if c.dep == "nsubj"), None)
-    if who is None or _adviser(sent, who) or any(t.pos in ("VERB", "AUX") for t in sent.tokens[: who.i]):
+    if who is None or root is None or _adviser(sent, who) or any(t.pos in ("VERB", "AUX") for t in sent.tokens[: who.i]):
         return False  # (not "got diagnosed with heart failure, mild they reckon": the reckoning is an aside)
     if any(c.dep == "appos" or (c.pos == "PROPN" and c.dep in ("compound", "npadvmod")) for c in sent.children(who.i)) or who.i + 1 < len(
             sent.tokens) and sent.tokens[who.i + 1].pos == "PROPN" and who.pos == "NOUN":

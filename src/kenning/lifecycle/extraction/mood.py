@@ -160,3 +160,13 @@ def without_condition(sent: Sentence, piece: str) -> str:
     if a > 0:  # closing the sentence: what is left of it is its punctuation
         return piece[: sent.offset(a)].rstrip(" ,;-") + after.strip()
     return after.lstrip(" ,;-")
+
+
+_ASKING = frozenset("what whats what's why how which where when who whose is are was were does do did can could should will would".split())
+
+
+def asks_the_world(first: Token | None) -> bool:
+    """Whether a question opens (``first``: its first word past fillers) with a question word or an auxiliary put
+    first ("what's the difference between…", "was it filmed on a real island"), not news said with a question
+    mark ("Andrei got picked for the team??")."""
+    return first is not None and first.lower in _ASKING

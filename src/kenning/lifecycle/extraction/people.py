@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from kenning.lifecycle import slots
 from kenning.lifecycle.extraction import addressee, attributes, corrections
 from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction.parse import Sentence, Token, known_word
@@ -160,3 +161,10 @@ def changed_mine(sent: Sentence) -> str | None:
     thing = "".join(sent.tokens[i].text + sent.tokens[i].space for i in sent.subtree(obj.i)).strip()
     after = "".join(t.text + t.space for t in sent.tokens[to.i :]).strip()
     return f"{thing} got {root.text} {after}"
+
+
+def bare_kin(first: Token | None, sent: Sentence) -> bool:
+    """A clause opening (``first``: its first word past fillers) with a relation noun and no owner or article:
+    "missus is shaz", "hubby works nights"."""
+    return (first is not None and first.dep in ("nsubj", "nsubjpass") and re.fullmatch(slots.RELATIONS, first.lower) is not None
+            and not any(c.dep in ("det", "poss") for c in sent.children(first.i)))
