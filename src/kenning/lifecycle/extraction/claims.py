@@ -251,7 +251,7 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
         return []  # "HAPPY NEW YEAR!!!", "THE ROYAL ALBERT HALL?!!": an exclamation, nothing stated
     if mood.keeps_from(sent):
         return []  # "don't tell the crossfit lads": a secret between the speakers, no rule and no fact
-    if clause.question and mood.asks_the_world(opener(sent)) and not first_person(text) and not any(t.lower in ("you", "u", "your", "ur") for t in sent.tokens):
+    if clause.question and mood.asks_the_world(opener(sent)) and not first_person(text) and not any(t.lower in lx.SECOND_PERSON for t in sent.tokens):
         return []  # "what's the difference between baking soda and baking powder?": the world's, not the user's
     if clause.question and not clause.request and not first_person(text) and (noise.asks_back(sent) or noise.asks_after(sent)):
         return []  # "what concert was it?", "got any pics?": a question about the other speaker, asking for nothing
@@ -306,10 +306,11 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
         confidence, importance = OTHER_CONFIDENCE, min(importance, OTHER_IMPORTANCE)
     if sarcastic and (kind is Kind.PREFERENCE or (kind is Kind.FACT and slots.parse(body) is None)):
         kind, importance = Kind.EPISODE, 0.2
-    changes = bool(change_markers.NAMED_OLD.search(body) or change_markers.CHANGE_MARKER.search(body))
+    marked = bool(change_markers.CHANGE_MARKER.search(body))
+    changes = marked or bool(change_markers.NAMED_OLD.search(body))
     if hearsay.finding(clause, sent):
         meta["finding"] = True  # "doc reckons my blood pressure's up": a professional's word about the user
-    if change_markers.CHANGE_MARKER.search(body):
+    if marked:
         meta["change"] = True  # "doing seoul instead": how things stand now, said as a change; never small talk
     if changes and kind is Kind.EPISODE and clause.subject == "user" and not (clause.question or clause.request or clause.hedged):
         kind, importance = Kind.FACT, max(importance, 0.5)  # "sold the golf last month": how things are now
@@ -342,8 +343,10 @@ def _owned_subject(sent: Sentence, text: str) -> bool:
     """Whether the thing a clause is about already has its owner: "my rent is …", "I think the budget is …" (not
     "rent for my studio is $1,150": the studio's owner says whose the rent is, and it is not said yet)."""
     subj = next((t for t in sent.tokens if t.dep in ("nsubj", "nsubjpass")), None)
-    if subj is None or any(c.dep == "poss" for c in sent.children(subj.i)):
-        return subj is not None or first_person(text)
+    if subj is None:
+        return first_person(text)
+    if any(c.dep == "poss" for c in sent.children(subj.i)):
+        return True
     return first_person(text) and not any(t.dep == "poss" and t.lower in ("my", "our") and subj.i < t.i < subj.head for t in sent.tokens)
 
 

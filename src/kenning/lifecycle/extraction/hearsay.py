@@ -10,7 +10,7 @@ from kenning.lifecycle.extraction.parse import Sentence, Token
 from kenning.lifecycle.extraction.reading import Clause
 
 # verbs that pass on what someone holds true
-OPINION_VERBS = frozenset({"say", "think", "reckon", "believe", "feel", "swear", "claim", "insist", "reckon", "argue", "keep"})
+OPINION_VERBS = frozenset({"say", "think", "reckon", "believe", "feel", "swear", "claim", "insist", "argue", "keep"})
 # people whose word about the user is news: what they say is a finding, an order or a term, not a view
 ADVISERS = frozenset(
     "doctor doc gp physio physiotherapist dentist nurse consultant surgeon specialist therapist counsellor counselor "
