@@ -28,8 +28,10 @@ def _after(k, user: str, first: str, then: str) -> tuple[list[str], list]:
 
 
 def test_a_break_up_rewrites_every_memory_naming_the_partner(engine):
+    # (two facts about the partner that the small-talk model keeps: "he gets home at 1am" scores as small talk since
+    # the session-19 refit, and this test is about the rewrite, not about what is kept)
     texts, mem = _after(engine, "u-jamie", "my boyfriend jamie and i are doing dry january together lol wish us luck. he's a line cook so our schedules are wild, "
-                        "i'm usually in bed by 10 and he gets home at 1am",
+                        "i'm usually in bed by 10 and he works every saturday and sunday",
                         "ok life update, me and jamie split up in march, it was mutual")
     named = [t for t in texts if "jamie" in t.lower()]
     assert len(named) >= 2 and all("ex-boyfriend" in t for t in named if "boyfriend" in t), texts
