@@ -129,10 +129,9 @@ _DIED = re.compile(
     r"|^(?:The\s+user|User)\s+(?:just\s+|sadly\s+)*(?:lost|had\s+to\s+put\s+down)\s+(?P<lost>[A-Z][a-z][\w-]*)\b"
     # "we had to say goodbye to miso last tuesday": the name after a farewell, however it was typed
     r"|^(?:The\s+user|User)\s+(?:just\s+|sadly\s+|finally\s+)*(?:had\s+to\s+say|said)\s+(?:goodbye|good\s+bye|bye)\s+to\s+(?!(?:the|a|an|my|our|their|his|her)\b)(?P<bye>[A-Za-z][a-z][\w-]*)\b"
-    # "had to have pickle put to sleep on saturday": the one put down, named however it was typed
-    r"|^(?:(?:The\s+user|User)\s+)?(?:just\s+|sadly\s+|finally\s+)*(?i:had|has|have)\s+to\s+(?:(?:have|get)\s+)?(?!(?:the|a|an|my|our|their|his|her|him|them|it)\b)(?P<put>[A-Za-z][a-z][\w-]*)\s+put\s+(?:down|to\s+sleep)\b"
-    # "we had to put Luna down on saturday"
-    r"|^(?:(?:The\s+user|User)\s+)?(?:just\s+|sadly\s+|finally\s+)*(?i:had|has|have)\s+to\s+put\s+(?!(?:the|a|an|my|our|their|his|her|him|them|it)\b)(?P<put2>[A-Za-z][a-z][\w-]*)\s+(?:down|to\s+sleep)\b"
+    # "had to have pickle put to sleep on saturday", "we had to put Luna down": the one put down, named however typed
+    r"|^(?:(?:The\s+user|User)\s+)?(?:just\s+|sadly\s+|finally\s+)*(?i:had|has|have)\s+to\s+(?:(?:have|get)\s+)?(?P<put_verb>put\s+)?"
+    r"(?!(?:the|a|an|my|our|their|his|her|him|them|it)\b)(?P<put>[A-Za-z][a-z][\w-]*)\s+(?(put_verb)|put\s+)(?:down|to\s+sleep)\b"
 )
 _KIN = r"User's\s+(?:(?:late|old|little|big|elderly)\s+)?"  # "User's dog", "User's old cat"
 _HELD_NAMED = rf"^(?P<head>{_KIN}[a-z-]+\s+){{name}}\b"
@@ -147,7 +146,7 @@ def death_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | N
     m = _DIED.match(candidate.text.strip())
     if m is None:
         return None
-    name, rel = (m.group("name") or m.group("lost") or m.group("bye") or m.group("put") or m.group("put2") or "").strip(), m.group("rel")
+    name, rel = (m.group("name") or m.group("lost") or m.group("bye") or m.group("put") or "").strip(), m.group("rel")
     if name.lower() in ("user", "the", "they") or not (name or rel):
         return None  # "User's nan passed away": the relation is enough, when the user spoke of one
     said = rf"\b{re.escape(name)}\b" if name else rf"^{_KIN}{re.escape(rel)}\b"
@@ -161,7 +160,7 @@ def death_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | N
         else:
             text = _and_said(old.text, candidate.text)
         # every other memory about them says so too: "User's dog Luna has bad hips" is no longer how things are
-        also = tuple((other.id, _and_said(other.text, candidate.text)) for other in about if other.id != old.id and name)
+        also = tuple((other.id, _and_said(other.text, candidate.text)) for other in about if other.id != old.id) if name else ()
         return Decision(Op.UPDATE, old.id, text, RELATION, also)
     return None
 

@@ -205,9 +205,7 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
             if who is None:
                 return []  # "she's 67" after "my dad" alone: nobody named could be "she"
             many = people.plural(who)
-            rest = re.sub(r"^'ve\b", " have" if many else " has", re.sub(r"^'re\b", " are" if many else " is", text[m.end(1) :]))
-            rest = re.sub(r"^['’]s(?=\s+(?:been|got)\b)", " has", re.sub(r"^['’]s\b(?!\s+(?:been|got)\b)", " is", rest))  # "she's a vet"
-            text = text[: m.start(1)] + who + rest
+            text = text[: m.start(1)] + who + people.spelt_out(text[m.end(1) :], many)
         elif not first_person(text) and not _names_person(clause) and not people.died(sent) and not _sets_users(text, state):
             return []  # (but "the landlord raised the rent to £720" sets the user's rent)
     if clause.subject == "none" and not (clause.request or clause.question):

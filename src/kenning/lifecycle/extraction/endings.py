@@ -72,30 +72,32 @@ def lost(sent: Sentence, root: Token, subject: str) -> Attribute | None:
 _CHANGING = frozenset({"raise", "increase", "up", "bump", "hike", "put up", "put down", "drop", "cut", "lower", "reduce", "change", "switch"})
 
 
+def _changed_row(sent: Sentence, verb: Token) -> tuple[Token, Attribute] | None:
+    """The noun and row ``verb`` changes, when it is a changing verb ("raise", "bump … up") whose object or
+    passive subject names a row of the table ("the rent"); None otherwise."""
+    up = next((c.lower for c in sent.children(verb.i) if c.dep in ("prt", "advmod") and c.lower in ("up", "down")), "")
+    if f"{verb.lemma} {up}" not in _CHANGING and verb.lemma not in _CHANGING:
+        return None
+    noun = next((c for c in sent.children(verb.i) if c.dep in ("dobj", "nsubjpass")), None)
+    row = next((a for a in TABLE if noun is not None and noun.lemma in a.nouns), None)
+    return (noun, row) if noun is not None and row is not None else None
+
+
 def changed_row_noun(sent: Sentence) -> str:
     """The noun of a row a clause says was changed, with no new value given: "mrs kowalski raised the rent" ->
     "rent" (what "it's $1,320 from april" goes on to give); "" otherwise."""
-    for root in sent.tokens:
-        up = next((c.lower for c in sent.children(root.i) if c.dep in ("prt", "advmod") and c.lower in ("up", "down")), "")
-        if root.pos != "VERB" or (f"{root.lemma} {up}" not in _CHANGING and root.lemma not in _CHANGING):
-            continue
-        noun = next((c for c in sent.children(root.i) if c.dep in ("dobj", "nsubjpass")), None)
-        if noun is not None and any(noun.lemma in a.nouns for a in TABLE):
-            return noun.text
-    return ""
+    return next((found[0].text for t in sent.tokens if t.pos == "VERB" and (found := _changed_row(sent, t))), "")
 
 
 def changed_to(sent: Sentence, root: Token, subject: str) -> Fact | None:
     """A row's noun of the user's changed to a new value, by whoever: "the landlord raised the rent to £720",
     "they bumped my salary up to 42k", "changed my number to 0770 …"; None otherwise."""
     kids = sent.children(root.i)
-    up = next((c.lower for c in kids if c.dep in ("prt", "advmod") and c.lower in ("up", "down")), "")
-    if f"{root.lemma} {up}" not in _CHANGING and root.lemma not in _CHANGING:
+    found = _changed_row(sent, root)
+    if found is None:
         return None
-    noun = next((c for c in kids if c.dep in ("dobj", "nsubjpass")), None)
-    row = next((a for a in TABLE if noun is not None and noun.lemma in a.nouns), None)
-    owner = [c for c in sent.children(noun.i) if c.dep in ("poss", "det")] if noun is not None else []
-    if row is None or not (subject == "user" or any(c.lower in ("my", "our", "user", "the") for c in owner)):
+    noun, row = found
+    if not (subject == "user" or any(c.dep in ("poss", "det") and c.lower in ("my", "our", "user", "the") for c in sent.children(noun.i))):
         return None
     # "to £720" on the verb, or on its "up"/"down" ("put the rent up to £720" parses "720" as the object of "up")
     heads = [c for c in kids if c.dep == "prep" and c.lower == "to"] + [c for c in kids if c.dep in ("prt", "advmod")]

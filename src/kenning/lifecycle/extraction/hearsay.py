@@ -6,6 +6,7 @@ landlord says the rent goes up in april") is, and stays.
 
 from __future__ import annotations
 
+from kenning.lifecycle.extraction import attributes
 from kenning.lifecycle.extraction.parse import Sentence, Token
 from kenning.lifecycle.extraction.reading import Clause
 
@@ -44,14 +45,19 @@ def reported(clause: Clause, sent: Sentence) -> bool:
     """Whether the clause only passes on someone else's opinion: a third party says or thinks a clause of its
     own, and is nobody whose word about the user is news."""
     who = _sayer(clause, sent)
-    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
-    if who is None or root is None or _adviser(sent, who) or any(t.pos in ("VERB", "AUX") for t in sent.tokens[: who.i]):
+    if who is None or _adviser(sent, who) or any(t.pos in ("VERB", "AUX") for t in sent.tokens[: who.i]):
         return False  # (not "got diagnosed with heart failure, mild they reckon": the reckoning is an aside)
-    if any(c.dep == "appos" or (c.pos == "PROPN" and c.dep in ("compound", "npadvmod")) for c in sent.children(who.i)) or who.i + 1 < len(
-            sent.tokens) and sent.tokens[who.i + 1].pos == "PROPN" and who.pos == "NOUN":
+    if _named_in_passing(sent, who):
         return False  # "my wife Heather says …": who she is, said in passing, is worth keeping
-    said = next((c for c in sent.children(root.i) if c.dep in ("ccomp", "xcomp")), None)
+    said = next((c for c in sent.children(who.head) if c.dep in ("ccomp", "xcomp")), None)
     return not _news(sent, said)
+
+
+def _named_in_passing(sent: Sentence, who: Token) -> bool:
+    """The one who says it comes with a name: "my wife Heather", however the parser hung the name on."""
+    if attributes.name_beside(sent, who) is not None or any(c.dep == "appos" for c in sent.children(who.i)):
+        return True
+    return who.pos == "NOUN" and who.i + 1 < len(sent.tokens) and sent.tokens[who.i + 1].pos == "PROPN"
 
 
 def _news(sent: Sentence, verb: Token | None) -> bool:

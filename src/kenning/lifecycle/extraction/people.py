@@ -168,3 +168,16 @@ def bare_kin(first: Token | None, sent: Sentence) -> bool:
     "missus is shaz", "hubby works nights"."""
     return (first is not None and first.dep in ("nsubj", "nsubjpass") and re.fullmatch(slots.RELATIONS, first.lower) is not None
             and not any(c.dep in ("det", "poss") for c in sent.children(first.i)))
+
+
+_CONTRACTED = re.compile(r"^(?:'(re|ve)|['’](s)(?=\s+(been|got)\b)?)\b")
+
+
+def spelt_out(rest: str, many: bool) -> str:
+    """What follows a pronoun put back as a name, its contraction spelt out for that name: "'re" -> " are"/" is",
+    "'ve" -> " have"/" has", "'s" -> " has" before "been"/"got" (else " is"): "she's a vet" -> "Ines is a vet"."""
+    m = _CONTRACTED.match(rest)
+    if m is None:
+        return rest
+    said = {"re": "are" if many else "is", "ve": "have" if many else "has"}.get(m.group(1) or "") or ("has" if m.group(3) else "is")
+    return f" {said}{rest[m.end():]}"
