@@ -25,7 +25,7 @@ _SECRET_WORDS = (
     r"(?:auth(?:entication|orization)?|access|refresh|bearer|session|bot|personal\s+access)[\s_-]?token|token|"
     r"private[\s_-]?key|ssh[\s_-]?key|recovery\s+(?:codes?|phrase)|seed\s+phrase|mnemonic|(?:2fa|mfa|otp|backup|verification)\s+codes?|otp|"
     r"ssn|social\s+security(?:\s+number)?|national\s+insurance(?:\s+number)?|ni\s+number|tax\s+id|"
-    r"cvv2?|cvc|security\s+code|(?:credit|debit|bank)?\s*card\s+(?:number|no\.?)|credit\s+card|"
+    r"cvv2?|cvc|security\s+code|(?:code|digits|numbers?)\s+on\s+the\s+back|(?:credit|debit|bank)?\s*card\s+(?:number|no\.?)|credit\s+card|"
     r"iban|(?:bank\s+)?account\s+(?:number|no\.?)|sort\s+code|routing\s+number|swift(?:\s+code)?|"
     r"credentials?|creds|pw|login|username\s+and\s+password|connection\s+string|webhook(?:\s+url)?|"
     r"memorable\s+(?:word|phrase|answer|date|place|name)|security\s+(?:answer|question\s+answer)|secret\s+answer|"
@@ -84,6 +84,10 @@ _SHAPES = [
     )
 ]
 _CARD = re.compile(r"\b\d(?:[ -]?\d){12,18}\b")
+# A card number as people type it, in groups of four, in a sentence that names a card: a secret even
+# when its check digit fails (a mistyped card number is still someone's card number).
+_GROUPED_CARD = re.compile(r"\d{4}(?:[ -]\d{4}){2}[ -]\d{1,7}")
+_CARD_WORD = re.compile(r"(?i)\b(?:card|visa|mastercard|amex|debit|credit)\b")
 _IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,4})?\b")
 _TOKEN = re.compile(r"[A-Za-z0-9+/_=.-]{24,}")
 # Values after a keyword that are not secrets ("my password is safe", "the pin is required").
@@ -385,8 +389,12 @@ def find_secrets(text: str) -> list[tuple[int, int]]:
         spans.extend((m.start(), m.end()) for m in pat.finditer(text))
     for m in _CARD.finditer(text):
         digits = re.sub(r"\D", "", m.group())
-        if 13 <= len(digits) <= 19 and _luhn(digits) and len(set(digits)) > 1:
-            spans.append((m.start(), m.end()))
+        if not 13 <= len(digits) <= 19 or len(set(digits)) == 1:
+            continue
+        named = _GROUPED_CARD.fullmatch(m.group()) and _CARD_WORD.search(text, *_clause_span(text, m.start()))
+        if _luhn(digits) or named:
+            # the expiry and the code said after it in the same clause go with it
+            spans.append((m.start(), max(m.end(), _clause_stop(text, m.end()))))
     for m in _IBAN.finditer(text):
         if _iban_ok(m.group()):
             spans.append((m.start(), m.end()))
