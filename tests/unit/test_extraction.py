@@ -965,7 +965,29 @@ def test_a_role_or_place_in_passing_sets_no_employer(text):
 @pytest.mark.parametrize("text", ["they gave me the senior title finally", "they moved me to the night team at the depot"])
 def test_what_they_did_to_the_user_is_kept(text):
     got = texts(text)
-    assert got and "the user" in got[0].lower(), got
+    assert got and ("the user" in got[0].lower() or got[0].startswith("User ")), got
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("she put me on sertraline, 50mg to start", ["User is now on sertraline, 50mg to start."]),
+        ("the consultant took me off the amlodipine", ["User stopped the amlodipine."]),
+        ("dr okafor switched me off humira onto stelara", ["User stopped humira.", "User is now on stelara."]),
+        ("they moved me onto the automation squad", ["User is now on the automation squad."]),
+    ],
+)
+def test_being_put_on_or_taken_off_something_is_where_the_user_is_now(text, expected):
+    assert sorted(texts(text)) == sorted(expected)
+
+
+def test_being_taken_somewhere_is_no_place_to_be():
+    assert not any(t.startswith("User is now") for t in texts("my sister took me to Bath for my birthday"))
+
+
+def test_a_role_named_as_subject_is_who_she_is_next():
+    got = " ".join(texts("gp said the citalopram wasnt doing much so she took me off it"))
+    assert "citalopram took" not in got.lower() and "gp took" in got.lower(), got
 
 
 @pytest.mark.parametrize("text", ["they told me about the party", "they drive me mad"])

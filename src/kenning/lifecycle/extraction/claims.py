@@ -41,7 +41,7 @@ from kenning.lifecycle.extraction.referents import TurnState, parser_sentence
 from kenning.lifecycle.extraction.turns import turn_pieces
 from kenning.lifecycle.person import third_person
 from kenning.lifecycle.retrieve import terms
-from kenning.types import Kind, Source
+from kenning.types import Kind, Memory, Source
 
 HEDGE_CONFIDENCE = 0.4
 OTHER_CONFIDENCE = 0.8
@@ -192,6 +192,13 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
             # "they let me go last month", "they raised the rent to £720", "they gave me the senior title": whoever
             # "they" are, what the user has now is known
             m = None
+        if placed := people.placed_me(sent):
+            # "she put me on sertraline", "they took me off the amlodipine": whoever did it, where the user is now
+            out: list[Memory] = []
+            for text in placed:
+                parsed = parser_sentence(text, state)
+                out.extend(_claim(read(parsed, others=state.others), parsed, text, index, sarcastic, state) if parsed.tokens else [])
+            return out
         if m and (changed := people.changed_mine(sent)) is not None:
             # "she's upped my sertraline to 100mg": whoever "she" is, the user's dose is now known
             parsed = parser_sentence(changed, state)

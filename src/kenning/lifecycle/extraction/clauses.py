@@ -97,6 +97,9 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
         if n > 0 and _conditional_order(sent, a, b):
             kinds.append("bare")  # "…iphone 12 so | if you're giving me instructions keep it to the iphone": an order
             continue
+        if n > 0 and first is not None and first.dep == "conj" and first.head < a and done_to_me(sent, first) and _third_party_did(sent, first.head):
+            kinds.append("verb")  # "she took me off it | and put me on sertraline": what she did, not an order
+            continue
         if n > 0 and first is not None and done_to_me(sent, first):
             kinds.append("bare")  # "i gave up fasting, | was making me cranky": said of the thing, not by the speaker
             continue
@@ -221,6 +224,12 @@ def done_to_me(sent: Sentence, verb: Token) -> bool:
         return False  # "she drives me mad": its subject is said
     small = {c.i for c in sent.children(verb.i) if c.dep in ("ccomp", "xcomp")}  # "making [me cranky]"
     return any(t.lower == "me" and (t.dep in ("dobj", "dative") and t.head == verb.i or t.dep == "nsubj" and t.head in small) for t in sent.tokens)
+
+
+def _third_party_did(sent: Sentence, verb: int) -> bool:
+    """Whether a verb's own subject is someone other than the speaker or the listener ("she took me off it")."""
+    return any(c.dep == "nsubj" and c.lower not in lx.FIRST_PERSON_STARTS and c.lower not in lx.SECOND_PERSON and c.lower not in ("it", "that", "this")
+               for c in sent.children(verb))
 
 
 def _depends_back(sent: Sentence, a: int) -> bool:

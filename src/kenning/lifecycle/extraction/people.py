@@ -13,7 +13,7 @@ from kenning.lifecycle.extraction import addressee, attributes, corrections
 from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction.parse import Sentence, Token, known_word
 
-PRONOUN_SUBJECT = re.compile(r"(?i)^(?:\W*)(he|she|they)\b")
+PRONOUN_SUBJECT = re.compile(r"(?i)^(?:\W*)(?:(?:so|and|but|then|plus|anyway|well)\W+)?(he|she|they)\b")
 POSSESSIVE_LEAD = re.compile(r"(?i)^(?:\W*)(his|her|their)\s+(?=[a-z])")  # "his name is dave", "her school's in leith"
 SUBJECT_OF = {"his": "he", "her": "she", "their": "they"}
 
@@ -56,8 +56,12 @@ def named(sent: Sentence) -> list[str]:
         elif t.pos == "PROPN" and t.i not in addressee.vocatives(sent) and t.i not in named and (
                 t.ent == "PERSON" or (not t.ent and t.dep == "nsubj" and t.text[:1].isupper() and t.lower != "user")):
             out.append(t.text)  # a name the tagger knows, or an unknown one doing something ("Marek moved back")
-        elif t.dep == "nsubj" and t.tag in ("NN", "NNP") and t.i not in named and lowercase_name(t.text):
-            out.append(t.text)  # "rory was 6", "kasia is not happy": a name typed in lowercase
+        elif t.dep == "nsubj" and t.tag in ("NN", "NNP") and t.i not in named and (t.lemma in lx.PERSON_NOUNS or t.lower in lx.PERSON_NOUNS) \
+                and all(c.dep != "poss" and (c.dep != "det" or c.lower == "the") for c in sent.children(t.i)):
+            out.append(f"the {t.text}")  # "the consultant bumped me up", "gp said …": who "she" is next
+        elif t.dep == "nsubj" and t.tag in ("NN", "NNP") and t.i not in named and lowercase_name(t.text) \
+                and not any(c.dep == "det" for c in sent.children(t.i)):
+            out.append(t.text)  # "rory was 6", "kasia is not happy": a name typed in lowercase (never "the citalopram")
         elif t.pos == "PROPN" and t.dep in ("appos", "npadvmod") and t.i > 0 and sent.tokens[t.i - 1].text == "," and _introduced(sent):
             out.append(t.text[:1].upper() + t.text[1:])  # "seeing someone new for a couple of months, aisha"
         elif _name_given(sent, t):
@@ -161,6 +165,38 @@ def changed_mine(sent: Sentence) -> str | None:
     thing = "".join(sent.tokens[i].text + sent.tokens[i].space for i in sent.subtree(obj.i)).strip()
     after = "".join(t.text + t.space for t in sent.tokens[to.i :]).strip()
     return f"{thing} got {root.text} {after}"
+
+
+_PLACED = {"on": "on", "onto": "on", "off": "off"}
+_MOVED_TO = frozenset({"switch", "swap", "change"})  # "switched me to sertraline"; "moved me to Fridays" is a shift of a day
+
+
+def placed_me(sent: Sentence) -> list[str]:
+    """A clause in which someone else (a doctor, "they", a boss) puts the user on or takes the user off something,
+    said as where the user is now: "she put me on sertraline" -> "I'm now on sertraline", "they took me off the
+    amlodipine" -> "I stopped the amlodipine", "switched me off humira onto stelara" -> both, "they switched me
+    to the fraud team" -> "I'm now on the fraud team"; else []. Taking the user somewhere ("took me
+    to Bath") is an outing, not a place to be."""
+    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
+    if root is None or root.pos != "VERB" or root.lemma in lx.SOCIAL_VERBS | lx.NEWS_VERBS | lx.REACTION_VERBS:
+        return []
+    kids = sent.children(root.i)
+    if not any(c.dep == "nsubj" and c.lower not in lx.FIRST_PERSON_STARTS and c.lower not in lx.SECOND_PERSON for c in kids):
+        return []
+    if not any(c.dep == "dobj" and c.lower in _FIRST_PERSON_OBJECTS for c in kids):
+        return []
+    marks = [c for c in kids if c.i > root.i and ((c.dep == "prep" and (c.lower in _PLACED or (c.lower in ("to", "into") and root.lemma in _MOVED_TO)))
+                                                  or (c.dep == "prt" and c.lower in ("on", "off")))]
+    marks = [c for c in marks if any(g.dep == "pobj" for g in sent.children(c.i))]
+    out = []
+    for n, mark in enumerate(marks):
+        stop = marks[n + 1].i if n + 1 < len(marks) else len(sent.tokens)
+        rest = "".join(t.text + t.space for t in sent.tokens[mark.i + 1 : stop]).strip().rstrip(".!?,;").strip()
+        rest = re.sub(r"(?i)(?:\s+(?:now|too|as well|also|either))+$", "", rest)
+        if not rest or rest.lower() in ("it", "them", "that", "this", "those", "these"):
+            continue  # "took me off it": what "it" is, the clause does not say
+        out.append(f"I stopped {rest}" if _PLACED.get(mark.lower) == "off" else f"I'm now on {rest}")
+    return out
 
 
 def bare_kin(first: Token | None, sent: Sentence) -> bool:
