@@ -463,3 +463,9 @@ def test_a_new_employer_said_without_i_replaces_the_job_at_the_old_one(real_syst
                    "handed my notice in at the bank, start at the council monday", 30)
     assert any("council" in t for t in texts), texts
     assert not any("barclays" in t and "council" not in t for t in texts), texts
+
+
+def test_a_pointer_at_a_two_letter_word_retracts_what_holds_it(real_system):
+    texts = _after(real_system, "u-ex", "so my ex liam still has my kayak. i teach PE in perth", "forget the bit about my ex, it's embarrassing", 3)
+    assert not any("kayak" in t for t in texts), texts
+    assert any("PE in perth" in t for t in texts), texts

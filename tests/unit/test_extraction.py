@@ -1112,3 +1112,7 @@ def test_a_bare_verb_of_an_attribute_row_with_a_name_is_the_speakers_not_an_orde
                                         ("from now till june im off sugar", "from now till june I'm off sugar")])
 def test_from_now_opening_a_clause_is_from_now_on(text, want):
     assert normalise(text) == want
+
+
+def test_a_name_after_a_correction_marker_is_the_value_put_right_not_an_address():
+    assert texts("my dog is called Brio, no wait, Brina") == ["User's dog is called Brina."]

@@ -16,6 +16,7 @@ from datetime import timedelta
 from collections.abc import Sequence
 
 from kenning.lifecycle import lexicon, slots
+from kenning.text import STOPWORDS
 from kenning.lifecycle.extraction import attributes
 from kenning.lifecycle.extraction.attributes import Fact
 from kenning.lifecycle.extraction import corrections
@@ -337,10 +338,14 @@ _REPLACED_BY = re.compile(rf"^(?:it's|it\s+is|it\s+was|it\s+should\s+be|actually
 POINTER_MARGIN = 0.1
 
 
+_SHORT_NOT_POINTED = STOPWORDS | {"up", "ok", "oh", "ah", "eh", "ha", "ya", "yo", "lo", "ll", "ve", "re", "nt", "st", "nd", "rd", "th"}
+
+
 def _pointer_words(text: str) -> set[str]:
     """Word stems plus tokens holding a digit ("6am", "28th"), which ``stems`` leaves out; a final "e" goes, so
     the word pointed at meets the same word in another form ("the divorce" / "getting divorced")."""
-    return {w[:-1] if w.endswith("e") and len(w) >= 4 else w for w in stems(text)} | {w for w in text.lower().split() if re.search(r"\d", w)}
+    short = {w for w in re.findall(r"[a-z]+", text.lower()) if len(w) == 2 and w not in _SHORT_NOT_POINTED}  # "my ex", "the PE job"
+    return {w[:-1] if w.endswith("e") and len(w) >= 4 else w for w in stems(text)} | {w for w in text.lower().split() if re.search(r"\d", w)} | short
 
 
 def facts_of(memory: Memory) -> list[Fact]:

@@ -5,6 +5,8 @@ None of these is a claim about the user; ``noise`` and ``claims`` ask these test
 
 from __future__ import annotations
 
+import re
+
 from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction.lexicon import first_person
 from kenning.lifecycle.extraction.parse import Parser, Sentence, Token
@@ -34,9 +36,16 @@ def vocatives(sent: Sentence) -> set[int]:
             continue
         if lead and (not after or after[0].text in (",", "!", ".", "?")) and (before or after):
             out.add(t.i)
-        elif tail and before and before[-1].text == "," and not _names_owned(sent, t):
+        elif tail and before and before[-1].text == "," and not _names_owned(sent, t) and not _corrects(before):
             out.add(t.i)
     return out
+
+
+def _corrects(before: list[Token]) -> bool:
+    """Whether the words before a name end with a correction marker ("called Brio, no wait, Brina"): the name is
+    the value put right, not the one addressed."""
+    words = " ".join(u.text for u in before[-4:])
+    return bool(re.search(r"(?i)\b(?:no\s*,?\s*wait|wait\s*,?\s*no|i\s+mean|i\s+meant|or\s+rather|actually\s+no|sorry)\W*$", words))
 
 
 def _names_owned(sent: Sentence, name: Token) -> bool:
