@@ -27,6 +27,7 @@ import numpy as np
 from kenning.lifecycle import injection, instructions, safety, secrets, slots
 from kenning.lifecycle.extraction import chatter
 from kenning.lifecycle.shape_change import count_change, value_change
+from kenning.lifecycle.quantities import quantity_change
 from kenning.lifecycle.retrieve import terms
 from kenning.stores.base import audit_entry
 from kenning.types import Changeset, Decision, Kind, Memory, Op, Source, Status, Transition, new_id
@@ -85,7 +86,8 @@ def decide(candidate: Memory, neighbours: Sequence[Neighbour]) -> Decision:
                 # same attribute, same value, new words ("doesn't eat meat" + "is vegetarian"): one record, both wordings
                 return Decision(Op.UPDATE, n.memory.id, merged, MERGED)
             return Decision(Op.NOOP, n.memory.id, None, DUPLICATE)
-    moved = value_change(candidate, ranked) or denial(candidate, ranked)  # a changed value, or a "no" to a claim held
+    # a changed value, a new reading of a weight, dose or rent, or a "no" to a claim held
+    moved = value_change(candidate, ranked) or quantity_change(candidate, ranked) or denial(candidate, ranked)
     if moved is not None:
         return moved
     changed = change_target(candidate, ranked)
