@@ -469,3 +469,28 @@ def test_a_pointer_at_a_two_letter_word_retracts_what_holds_it(real_system):
     texts = _after(real_system, "u-ex", "so my ex liam still has my kayak. i teach PE in perth", "forget the bit about my ex, it's embarrassing", 3)
     assert not any("kayak" in t for t in texts), texts
     assert any("PE in perth" in t for t in texts), texts
+
+
+def test_he_in_a_later_turn_of_the_session_is_the_one_named_before(real_system):
+    mem = real_system.scope("acme", "u-alun")
+    mem.add("my husband Alun has parkinson's, diagnosed in 2019. we live in a bungalow in Rhyl", session_id="s1", now=T0, wait=True)
+    mem.add("oh thats useful. he's also just started on co-careldopa, 4 times a day", session_id="s1", now=T0 + timedelta(minutes=3), wait=True)
+    texts = [m.text for m in mem.list()]
+    assert any("Alun" in t and "co-careldopa" in t for t in texts), texts
+    other = real_system.scope("acme", "u-alun-2")  # the same words in another user's session name nobody
+    other.add("oh thats useful. he's also just started on co-careldopa, 4 times a day", session_id="s1", now=T0 + timedelta(minutes=3), wait=True)
+    assert not any("Alun" in m.text for m in other.list())
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "now_held", "gone"),
+    [
+        ("new year new me. weighed in at 92kg this morning, goal is 75 by christmas", "scales said 84.5 this morning!!!", "84.5", "92kg"),
+        ("i'm on levothyroxine 75 micrograms since the thyroid op", "bloods came back and the consultant bumped me up to 100", "100 micrograms", "75 micrograms"),
+        ("my rent is $1,450 for a 1br in columbus", "first rent payment at $1,620 went out today, landlord jacked it at renewal", "$1,620", "$1,450"),
+    ],
+)
+def test_a_new_reading_of_a_weight_dose_or_rent_replaces_the_old_one(real_system, first, then, now_held, gone):
+    texts = _after(real_system, f"u-reading-{gone}", first, then, 40)
+    assert any(now_held in t for t in texts), texts
+    assert not any(gone in t for t in texts), texts

@@ -1116,3 +1116,53 @@ def test_from_now_opening_a_clause_is_from_now_on(text, want):
 
 def test_a_name_after_a_correction_marker_is_the_value_put_right_not_an_address():
     assert texts("my dog is called Brio, no wait, Brina") == ["User's dog is called Brina."]
+
+
+# -- one clause, not two; the people a session named before -----------------------------
+
+
+def test_an_adverb_between_a_subject_and_its_verb_cuts_nothing():
+    got = texts("my mate Kuba is doing an ironman in june. he's also gone vegan which makes our bbqs awkward lol")
+    assert any("Kuba" in t and "vegan" in t for t in got), got
+    assert not any(t.startswith("User") and "vegan" in t for t in got), got  # never the user's
+
+
+def test_a_subject_in_the_object_case_opens_no_clause():
+    got = texts("my sister keeps trying to get me to sign up for the marathon")
+    assert not any(t.startswith("The user to") or t.rstrip(".").endswith("trying to get") for t in got), got
+
+
+def test_a_verb_after_but_gets_the_subject_of_the_nearest_clause_before_it():
+    got = texts("my dance partner Martín also co-teaches, he is from Rosario like me but lives in Antwerp")
+    assert any("Martín lives in Antwerp" in t for t in got), got
+
+
+def test_people_named_before_the_turn_are_whom_he_and_she_stand_for():
+    turn = [Turn("user", "he's also just started on co-careldopa, 4 times a day")]
+    assert not extract(turn).claims  # nobody named: not knowable
+    got = [c.text for c in extract(turn, others=["my husband Alun"]).claims]
+    assert any("husband Alun" in t and "co-careldopa" in t for t in got), got
+    got = [c.text for c in extract(turn, others=["my husband Alun", "my sister Jo"]).claims]
+    assert any("Alun" in t for t in got) and not any("Jo" in t for t in got), got  # "he" is not the sister
+
+
+@pytest.mark.parametrize(
+    "text, person",
+    [
+        ("User's husband Alun has parkinson's, diagnosed in 2019.", "my husband Alun"),
+        ("User's sister lives in Rome.", "my sister"),
+        ("Kuba is doing an ironman in Klagenfurt.", "Kuba"),
+        ("User's car is a red Golf.", None),
+        ("User lives in Leeds.", None),
+        ("The plumber is coming friday.", None),
+    ],
+)
+def test_the_person_a_memory_about_someone_else_opens_with(text, person):
+    from kenning.lifecycle.extraction.people import from_memory
+
+    assert from_memory(text) == person
+
+
+def test_an_instruments_reading_is_the_users_own():
+    got = texts("scales said 84.5 this morning!!!")
+    assert got and "84.5" in got[0] and got[0].startswith("User"), got

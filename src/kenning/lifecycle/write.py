@@ -42,10 +42,10 @@ from typing import Any
 from kenning.lifecycle.context import Context
 from kenning.errors import Conflict, LLMError
 from kenning.lifecycle import cascade, extract, extraction, guard, reconcile, secrets, supersede
-from kenning.lifecycle.extraction import chatter
+from kenning.lifecycle.extraction import chatter, people
 from kenning.lifecycle.reconcile import Neighbour
 from kenning.stores.base import ActiveSetStore, audit_entry, supports
-from kenning.types import Changeset, Decision, Kind, Memory, Op, Scope, Source, Status, Transition, new_id
+from kenning.types import Changeset, Decision, Filter, Kind, Memory, Op, Scope, Source, Status, Transition, new_id
 
 NEIGHBOURS = 8
 MAX_DEFERRALS = 3
@@ -161,6 +161,20 @@ def _turns_of(cap: Memory) -> list[extract.Turn]:
     return [extract.Turn(t["role"], t["content"], t.get("name"), t.get("id")) for t in raw]
 
 
+NAMED_BEFORE = 20  # how many of the session's latest memories are read for the people it named
+
+
+def _named_before(ctx: Context, scope: Scope, cap: Memory) -> list[str]:
+    """The people the capture's session named before it, oldest first, from its latest active memories about
+    someone else: "he's also started on co-careldopa" in the next turn is about "my husband Alun"."""
+    if cap.session_id is None:
+        return []
+    recent = ctx.store.list(scope, statuses=(Status.ACTIVE,), limit=NAMED_BEFORE,
+                            where=Filter(session_id=cap.session_id, until=cap.created_at))
+    named = [p for m in reversed(recent) if m.metadata.get("subject") == "other" and (p := people.from_memory(m.text))]
+    return list(dict.fromkeys(reversed(named)))[::-1]  # each once, where it was named last
+
+
 def extract_capture(ctx: Context, scope: Scope, capture_id: str, now: datetime) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """Turn one capture into provisional claims and delete it, atomically.
 
@@ -177,7 +191,8 @@ def extract_capture(ctx: Context, scope: Scope, capture_id: str, now: datetime) 
     if decided is not None:
         ex = decided.extraction
     else:
-        ex = extraction.extract(turns, allow_secrets=ctx.settings.allow_secrets, context=context, parser=ctx.parser)
+        ex = extraction.extract(turns, allow_secrets=ctx.settings.allow_secrets, context=context, parser=ctx.parser,
+                                others=_named_before(ctx, scope, cap))
     relayed = cap.metadata[CAPTURE].get("source")
     ex = guard.screen(ex, source=Source(relayed) if relayed else None, allow_secrets=ctx.settings.allow_secrets, turns=turns)
     vectors = ctx.embed_documents(scope, [c.text for c in ex.claims]) if ex.claims else []

@@ -24,13 +24,16 @@ __all__ = ["extract", "prefetch"]
 
 
 def extract(
-    turns: Sequence[rules.Turn], *, allow_secrets: bool = False, context: str | None = None, parser: Parser | None = None
+    turns: Sequence[rules.Turn], *, allow_secrets: bool = False, context: str | None = None, parser: Parser | None = None,
+    others: Sequence[str] = (),
 ) -> rules.Extraction:
-    """One-claim candidates from ``turns`` in order; ``context`` is the assistant turn said just before, if any."""
+    """One-claim candidates from ``turns`` in order; ``context`` is the assistant turn said just before, if any;
+    ``others`` the people the conversation named before these turns, oldest first (whom "he" or "she" can
+    stand for when the turns name nobody)."""
     parser = parser or default_parser()
     claims: list[rules.Claim] = []
     withheld: list[str] = []
-    state = TurnState()
+    state = TurnState(others=list(others))
     last_assistant = context
     for i, turn in enumerate(turns):
         if turn.role == "user":

@@ -158,7 +158,9 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
                 kinds[n] = "own"
                 taken = ends[n] - 1
     if probe and subject:
-        texts = [f"{subject} {_words(sent, *spans[n])}" for n in probe]
+        # each probe with the subject it would get below: that of the nearest clause of its own before it
+        nearest = {n: next((_subject_words(sent, *spans[m]) for m in range(n - 1, -1, -1) if kinds[m] == "own"), None) or subject for n in probe}
+        texts = [f"{nearest[n]} {_words(sent, *spans[n])}" for n in probe]
         for n, parsed in zip(probe, parser.parse(texts)):
             kinds[n] = "verb" if parsed and _reads_as_clause(parsed[0]) else "rest"
     out: list[list] = []  # [prefix, first token, end token]: a merged piece keeps the words between, "and" included

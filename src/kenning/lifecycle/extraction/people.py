@@ -112,6 +112,23 @@ def whole_word(sent: Sentence, t: Token) -> str:
     return "".join(sent.tokens[i].text + (sent.tokens[i].space if i < j else "") for i in range(t.i, j + 1))
 
 
+_MEMORY_PERSON = re.compile(r"^User's ((?:[a-z]+-)*[a-z]+(?:-[a-z]+)*)(?: ([A-Z][\w'-]+))?\b|^(?!(?:User|The|A|An|It|This|That|There|Standing)\b)([A-Z][a-z'-]+)\b(?!')")
+
+
+def from_memory(text: str) -> str | None:
+    """The person a memory about someone else opens with, as a turn would name them: "User's husband Alun has
+    parkinson's" -> "my husband Alun", "Kuba is doing an ironman" -> "Kuba"; None for anything else."""
+    m = _MEMORY_PERSON.match(text.strip())
+    if m is None:
+        return None
+    if m.group(3):
+        return m.group(3)
+    noun = m.group(1)
+    if noun not in lx.PERSON_NOUNS:
+        return None
+    return f"my {noun}" + (f" {m.group(2)}" if m.group(2) else "")
+
+
 def antecedent(pronoun: str, others: list[str]) -> str | None:
     """The person a subject pronoun stands for: the last one named whose gender does not contradict it ("my
     mum … since my dad passed, and she's 67": the mum). Names and ungendered nouns agree with either."""

@@ -14,6 +14,7 @@ from kenning.lifecycle.extraction.parse import Sentence, Token
 # a sentence taking back something said about X ("forget what I said about …"): its words about X stay whole
 POINTS = re.compile(r"(?i)\b(?:forget|disregard|ignore|scratch|strike)\b.*\babout\b")
 SEPARATORS = {",", ";", "—", "–", "-", "and", "but", "so", "plus", "also", "then", "&"}
+_OBJECT_CASE = frozenset({"me", "him", "us", "them"})
 _LEAD_WORDS = {"and", "but", "so", "plus", "also", "then", "or", "&", ",", ";", "-", "—", "–", "oh", "well", "anyway", "anyways"}
 
 
@@ -29,8 +30,8 @@ def _run_on_starts(sent: Sentence) -> set[int]:
     husband is a teacher"); never after a subordinator, a conjunction or a pronoun."""
     out = set()
     for t in sent.tokens:
-        if t.dep not in ("nsubj", "nsubjpass"):
-            continue
+        if t.dep not in ("nsubj", "nsubjpass") or t.lower in _OBJECT_CASE:
+            continue  # "keeps trying to get | me to sign up": a subject in the object case opens no clause of its own
         verb = sent.tokens[t.head]
         if verb.pos not in ("VERB", "AUX"):
             continue
@@ -137,6 +138,8 @@ def pieces(sent: Sentence) -> list[tuple[int, int]]:
             continue  # "forget what I said about me and Dan splitting up": the pointed-at words stay whole
         if t.lower == "so" and t.i + 1 < len(sent.tokens) and sent.tokens[t.i + 1].lower in ("much", "many"):
             continue  # "thanks so much for …": a degree, not "so" joining clauses
+        if _between_subject_and_verb(sent, t):
+            continue  # "he's also gone vegan": an adverb inside one clause joins nothing
         if _joins_subject(sent, t):
             continue  # "…, me and kofi moved in saturday": "and" joins the subject's people, not two clauses
         colon = t.text == ":" and _clause_follows(sent, t.i)  # "couple things for my profile: | im in austin"
@@ -147,6 +150,14 @@ def pieces(sent: Sentence) -> list[tuple[int, int]]:
     if start < len(sent.tokens):
         out.append((start, len(sent.tokens)))
     return [(a, b) for a, b in out if any(sent.tokens[i].pos != "PUNCT" for i in range(a, b))]
+
+
+def _between_subject_and_verb(sent: Sentence, t: Token) -> bool:
+    """Whether ``t`` is an adverb of a verb after it whose subject comes before it ("he's also gone vegan", "we
+    then moved to leeds")."""
+    if t.pos != "ADV" or t.dep != "advmod" or t.head <= t.i:
+        return False
+    return any(c.dep in ("nsubj", "nsubjpass") and c.i < t.i for c in sent.children(t.head))
 
 
 def _clause_follows(sent: Sentence, colon: int) -> bool:
