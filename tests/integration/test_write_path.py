@@ -494,3 +494,10 @@ def test_a_new_reading_of_a_weight_dose_or_rent_replaces_the_old_one(real_system
     texts = _after(real_system, f"u-reading-{gone}", first, then, 40)
     assert any(now_held in t for t in texts), texts
     assert not any(gone in t for t in texts), texts
+
+
+def test_a_word_put_right_a_session_later_rewrites_what_held_it(real_system):
+    texts = _after(real_system, "u-mustard", "my son Jasper is allergic to sesame so keep that in mind for party food",
+                   "ugh sorry i meant mustard not sesame the other day!! the allergist confirmed it", 9)
+    assert any("Jasper" in t and "mustard" in t for t in texts), texts
+    assert not any("allergic to sesame" in t for t in texts), texts

@@ -1166,3 +1166,25 @@ def test_the_person_a_memory_about_someone_else_opens_with(text, person):
 def test_an_instruments_reading_is_the_users_own():
     got = texts("scales said 84.5 this morning!!!")
     assert got and "84.5" in got[0] and got[0].startswith("User"), got
+
+
+def test_a_marker_cut_off_as_its_own_piece_still_corrects_the_value_before_it():
+    assert corrections.apply(["her birthday is the 12th of june.", "wait no", "sorry it's the 21st", "I always mix it up"]) == [
+        "her birthday is the 21st of june.", "I always mix it up"]
+    kept = ["my badminton is Thursday 8pm", "wait no", "badminton is Wednesday"]  # a clause, not a value: left to the rules
+    assert corrections.apply(kept) == kept
+    pointer = ["my dentist appointment is thursday at 2.", "scratch that", "they just texted"]  # a pointer, not a value
+    assert corrections.apply(pointer) == pointer
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("ugh sorry i meant mustard not sesame the other day!!", ("sesame", ["mustard"])),
+        ("oops, tuesday's class is pilates not yoga", ("yoga", ["pilates"])),
+        ("i like cats not dogs", None),  # nothing put right: a preference said with its contrast
+    ],
+)
+def test_a_word_put_right_in_so_many_words_is_a_contrast(text, expected):
+    sent = default_parser().parse([text])[0][0]
+    assert corrections.contrast(sent) == expected

@@ -30,7 +30,7 @@ SHAPES = {
 }
 _MARKER = r"(?:scratch\s+that|wait\s*,?\s*no|no\s*,?\s*wait|sorry|i\s+mean|i\s+meant|or\s+rather|make\s+(?:that|it)|correction|actually\s+no|no\s*,?\s*sorry|oops)"
 _MARKERS = rf"\b{_MARKER}\b(?:[\s,;:!-]+{_MARKER}\b)*"  # "wait no sorry"
-_OPENER = r"(?:it'?s\s+|its\s+|the\s+|on\s+(?:the\s+)?)?"  # "it's Thursday", "the 15th": the value after it
+_OPENER = r"(?:it'?s\s+|its\s+)?(?:the\s+|on\s+(?:the\s+)?)?"  # "it's Thursday", "the 15th": the value after it
 _SHORT = r"(?P<val>(?:[^,;.!?]|(?<=\d)[,.](?=\d)){1,24}?)"  # a value of a shape: "tuesdays", "£9,500"
 _LONG = r"(?P<val>[^,;.!?]{1,40}?)"  # a value kept whole for the preposition rule: "they're in Sheffield"
 # "…, wait no, tuesdays[, …]" inside a clause, or "wait no sorry, the 15th" opening the next clause
@@ -45,6 +45,7 @@ _LEAD_CLAUSE = re.compile(rf"(?i)^\W*{_MARKERS}[\s,;:!-]+{_LONG}[\s.!]*$")
 # apologise and explain; "scratch that" points at what reconciliation retracts)
 _WITHDRAWN = re.compile(r"(?i)\b(?:no\s*,?\s*wait|wait\s*,?\s*no|actually\s+no)\b")
 _SAID_AGAIN = re.compile(r"(?i)^\W*(?:i|we|i'?m|we'?re|i'?ve|we'?ve|it'?s|its|they|they'?re|he|she|he'?s|she'?s)\b")  # a clause of its own
+_ONLY_MARKERS = re.compile(rf"(?i)\W*{_MARKERS}\W*")
 _ENDS_MARKED = re.compile(rf"(?i)[\s,;.!-]*{_MARKERS}[\s,;:!-]*$")  # "…in Leicester - sorry"
 
 
@@ -190,7 +191,13 @@ def is_marker(text: str) -> bool:
 def apply(pieces: list[str]) -> list[str]:
     """``pieces`` (the clauses of one turn, in order) with in-turn corrections applied and their markers removed."""
     out: list[str] = []
-    for piece in pieces:
+    for n, piece in enumerate(pieces):
+        if n > 0 and _ONLY_MARKERS.fullmatch(pieces[n - 1]) and out and out[-1] == pieces[n - 1]:
+            # a marker cut off as a piece of its own, then a value: "…the 12th of june. wait no | sorry its the 21st"
+            lead = _LEAD.match(f"{pieces[n - 1]} {piece}")
+            if lead and shape(lead.group("val")) and len(out) > 1 and (fixed := _fixed(out[-2], lead.group("val"))) is not None:
+                out[-2:] = [fixed]
+                continue
         tail = _TAIL.search(piece) or _TAIL_CLAUSE.search(piece)
         extra = tail.groupdict() if tail else {}
         if tail and (fixed := _fixed(piece[: tail.start()], tail.group("val"), extra.get("old"), bool(extra.get("only")))) is not None:
@@ -283,6 +290,25 @@ def says_said(piece: str, old: str) -> bool:
     return said is not None and re.search(rf"(?i)(?<!\w){re.escape(old)}(?!\w)", piece[said.end():]) is not None
 
 
+_FUNCTION = frozenset({"DET", "PRON", "AUX", "ADP", "PART", "CCONJ", "SCONJ", "NUM", "PUNCT", "INTJ"})
+
+
+def _word_put_right(sent: Sentence, at: int, old: int) -> str | None:
+    """The word set against the one after "not" (``old``) in a sentence that says it puts something right ("sorry
+    I meant mustard not sesame", "oops, tuesday's is pilates not yoga"): the noun or adjective right before
+    "not" (``at``), set against a content word (the tagger may call "sesame" a verb); None without a correction marker, since "I like cats not dogs"
+    puts nothing right."""
+    toks = sent.tokens
+    if not re.search(rf"(?i){_MARKERS}", sent.text) or toks[old].pos in _FUNCTION or not toks[old].text.isalpha():
+        return None
+    i = at - 1
+    while i >= 0 and toks[i].pos == "PUNCT":
+        i -= 1
+    if i < 0 or toks[i].pos not in ("NOUN", "PROPN", "ADJ") or toks[i].lower == toks[old].lower or not toks[i].text.isalpha():
+        return None
+    return toks[i].text
+
+
 def contrast(sent: Sentence) -> tuple[str, list[str]] | None:
     """A value set against another in so many words, whatever the wording around it: "its 850 not 500",
     "mondays and thursdays i climb, not tuesdays", "it was a V5 i sent not a V4", "its Dewi not Dai", and
@@ -305,6 +331,9 @@ def contrast(sent: Sentence) -> tuple[str, list[str]] | None:
             continue
         kind = _token_shape(toks[j].text)
         if kind is None:
+            word = _word_put_right(sent, t.i, j)
+            if word is not None:
+                return toks[j].text, [word]  # "sorry i meant mustard not sesame": a word put right in so many words
             continue
         # values of the same shape before it, nearest first (a capitalised first word is no name)
         news = [toks[i].text for i in range(t.i - 1, -1, -1)
