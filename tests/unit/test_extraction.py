@@ -1188,3 +1188,22 @@ def test_a_marker_cut_off_as_its_own_piece_still_corrects_the_value_before_it():
 def test_a_word_put_right_in_so_many_words_is_a_contrast(text, expected):
     sent = default_parser().parse([text])[0][0]
     assert corrections.contrast(sent) == expected
+
+
+@pytest.mark.parametrize(
+    "text, held",
+    [
+        ("i swim with a masters club (the Otters) three times a week", "Otters"),  # a name in brackets is said
+        ("my twins (Ada and Ebuka) just started primary school", "Ebuka"),
+        ("the car's an old nissan micra, automatic, in case you help me with the insurance later", "micra"),
+    ],
+)
+def test_names_in_brackets_and_a_thing_said_to_be_a_kind_are_kept(text, held):
+    got = texts(text)
+    assert any(held in t for t in got), got
+    assert not any(t.rstrip(".").endswith("in case") for t in got), got  # "in case you …" opens a clause, cut before it
+
+
+def test_is_after_the_thing_is_read_only_before_a_or_an():
+    assert "the car is an old micra" in normalise("the car's an old micra")
+    assert "the car's engine" in normalise("the car's engine is shot")

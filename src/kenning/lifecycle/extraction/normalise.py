@@ -50,9 +50,9 @@ _RETRACTING = re.compile(
 
 
 # a short aside in brackets is commentary ("(lies)", "(deserved tbh)"), not a claim's words, unless it names
-# (capitalised: "(Teams)", "(Fleetwood Mac)") or says where from ("(from cebu originally)"): then it is an
+# (capitalised: "(Teams)", "(Fleetwood Mac)", "(the Otters)", "(Ada and Ebuka)") or says where from ("(from cebu originally)"): then it is an
 # apposition, read as one
-_NAMING_ASIDE = re.compile(r"\s*\(((?:from|in)\s+[^()\d]{1,22}|[A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,2})\)")
+_NAMING_ASIDE = re.compile(r"\s*\(((?:from|in)\s+[^()\d]{1,22}|(?:the\s+)?[A-Z][\w-]*(?:(?:\s+|\s*,\s*|\s+(?:and|&)\s+)[A-Z][\w-]*){0,3})\)")
 # "(i'm a delivery driver)": an aside that is a clause of the speaker's own is said, not dropped
 _OWN_ASIDE = re.compile(r"(?i)\s*\(((?:i|i'm|im|i've|ive|my|we|we're|were|our)\s[^()]{3,100})\)(?P<end>\s*(?:[.!?]|$))?")
 _ASIDE = re.compile(r"\s*\((?:[^()\d]{0,24})\)|\s*\((?:lies|jk|lol|haha|sigh|ugh)[^()]*$", re.I)
@@ -98,6 +98,10 @@ _KIN_IS = re.compile(r"(?i)\b(partner|wife|husband|missus|hubby|boyfriend|girlfr
                      r"mum|mom|dad|sister|brother|dog|cat|puppy|kitten|pup|horse|boss|landlord|landlady|flatmate|housemate|roommate|"
                      r"neighbour|neighbor|dentist|doctor|gp|manager|therapist|tutor)['’]s\s+"
                      r"(?=(?:a|an|some)\s|[A-Z][a-z]+\s*(?:[,.!?;(]|$|\s+(?:and|who|she|he|now|too)\b))")
+
+# "the car's an old micra": "'s" before "a"/"an" is "is" (a possessive is followed by what is owned, never by
+# "a"); only after an article or owner, as a bare "bike's a trek" already reads as the user's
+_IS_A = re.compile(r"(?i)\b((?:the|my|our|his|her|their)\s+[a-z][\w-]*)['’]s\s+(?=(?:a|an)\s)")
 
 # "car's gone": ended, said with "is" the parser reads as a possessive (not "she's gone to Spain")
 _GONE = re.compile(rf"(?i)\b{_NOT_NAMES}([a-z]+)['’]s\s+gone\b(?!\s+(?:to|for|out|off|back|home|up|down|into|away|in|on|over|through|and)\b)")
@@ -189,6 +193,7 @@ def normalise(text: str) -> str:
     text = _GONE.sub(r"\1 is gone", text)
     text = _GRATEFUL.sub("please ", text)
     text = _KIN_IS.sub(lambda m: f"{m.group(1)} is ", text)
+    text = _IS_A.sub(r"\1 is ", text)
     text = _CLEFT.sub(lambda m: f"{m.group(1)} {m.group(2) or ''}", text)
     text = _NAMING_ASIDE.sub(lambda m: f", {m.group(1)},", text)
     text = _OWN_ASIDE.sub(lambda m: f". {m.group(1)}{m.group('end').strip() or '.'}" if m.group("end") is not None else f", {m.group(1)},", text)

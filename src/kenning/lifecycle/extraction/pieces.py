@@ -14,6 +14,8 @@ from kenning.lifecycle.extraction.parse import Sentence, Token
 # a sentence taking back something said about X ("forget what I said about …"): its words about X stay whole
 POINTS = re.compile(r"(?i)\b(?:forget|disregard|ignore|scratch|strike)\b.*\babout\b")
 SEPARATORS = {",", ";", "—", "–", "-", "and", "but", "so", "plus", "also", "then", "&"}
+# two words that open a clause as one subordinator: "in case you need it", "now that we've moved"
+_SUBORDINATING = frozenset({("in", "case"), ("now", "that"), ("so", "that"), ("as", "if"), ("as", "though"), ("even", "though"), ("even", "if")})
 _OBJECT_CASE = frozenset({"me", "him", "us", "them"})
 _LEAD_WORDS = {"and", "but", "so", "plus", "also", "then", "or", "&", ",", ";", "-", "—", "–", "oh", "well", "anyway", "anyways"}
 
@@ -57,7 +59,8 @@ def _run_on_starts(sent: Sentence) -> set[int]:
                 break
             first = min(sent.subtree(own.i))
         before = sent.tokens[first - 1] if first > 0 else None
-        if before is not None and before.lower not in SEPARATORS | _LEAD_WORDS and before.pos not in ("SCONJ", "CCONJ", "PUNCT", "PRON", "DET"):
+        if before is not None and before.lower not in SEPARATORS | _LEAD_WORDS and before.pos not in ("SCONJ", "CCONJ", "PUNCT", "PRON", "DET") \
+                and not (first > 1 and (sent.tokens[first - 2].lower, before.lower) in _SUBORDINATING):
             out.add(first)
     return out | _swallowed_subjects(sent)
 
