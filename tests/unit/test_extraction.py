@@ -1207,3 +1207,18 @@ def test_names_in_brackets_and_a_thing_said_to_be_a_kind_are_kept(text, held):
 def test_is_after_the_thing_is_read_only_before_a_or_an():
     assert "the car is an old micra" in normalise("the car's an old micra")
     assert "the car's engine" in normalise("the car's engine is shot")
+
+
+@pytest.mark.parametrize(
+    "text, lives",
+    [
+        ("Life's been pretty quiet here in Reading.", "Reading"),
+        ("weather here in boise is unhinged btw", "boise"),  # a place typed in lowercase
+        ("it's lovely here in Rome for the week", None),  # a stay
+        ("so quiet here in town today", None),  # no place's name
+        ("stuck here in traffic", None),
+    ],
+)
+def test_here_in_a_named_place_is_where_the_user_lives(text, lives):
+    got = [t for t in texts(text) if t.startswith("User lives in")]
+    assert got == ([f"User lives in {lives}."] if lives else []), got
