@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kenning.lifecycle.changes import _said_before, _subject
+from kenning.lifecycle.extraction.parse import Sentence, Token
 from kenning.lifecycle.matching import CHANGED, Neighbour, stems
 from kenning.lifecycle.shape_change import _other_model
 from kenning.types import Decision, Kind, Memory, Op, Source
@@ -80,6 +81,18 @@ def readings(text: str) -> dict[str, list[re.Match[str]]]:
             if hit:
                 out.setdefault(q.name, []).append(m)
     return out
+
+
+_READS = frozenset({"say", "read", "show"})  # what an instrument does with a figure
+
+
+def owned_reading(sent: Sentence, subj: Token) -> bool:
+    """Whether a clause whose subject is a thing gives the speaker's own reading: an instrument's ("scales said
+    84.5 this morning") or a figure of a quantity of the table ("first rent payment at $1,620 went out today")."""
+    if subj.pos != "NOUN":
+        return False
+    head = sent.tokens[subj.head]
+    return bool(readings(sent.text)) or (head.lemma in _READS and any(c.dep == "dobj" and c.pos == "NUM" for c in sent.children(head.i)))
 
 
 def _money_elsewhere(text: str) -> bool:

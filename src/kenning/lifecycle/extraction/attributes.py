@@ -15,6 +15,7 @@ from dataclasses import replace
 from kenning.lifecycle import slots
 from kenning.lifecycle.extraction import endings
 from kenning.lifecycle.extraction import lexicon as lx
+from kenning.lifecycle.extraction import places
 from kenning.lifecycle.extraction.parse import Parser, Sentence, Token, known_verb
 from kenning.lifecycle.extraction.phrases import phrase as _phrase
 from kenning.lifecycle.extraction.phrases import verb_of as _verb
@@ -225,7 +226,7 @@ def implied(sent: Sentence) -> str | None:
     kitchen" -> "I live in leeds", "my new job at Arup is fun" -> "I work at Arup". A row's ``objects`` with "new"
     before them and one of its prepositions with a name after them; never someone else's ("my sister's new flat").
     Or where the speaker says "here" is: "weather here in boise is unhinged" -> "I live in boise"."""
-    here = _here_in(sent)
+    here = places.here_in(sent)
     if here is not None:
         return f"I live in {_phrase(sent, here)}"
     for tok in sent.tokens:
@@ -241,35 +242,6 @@ def implied(sent: Sentence) -> str | None:
                 verb = "live" if row.located else sorted(row.verbs)[-1] if "work" not in row.verbs else "work"
                 return f"I {verb} {prep.lower} {_phrase(sent, obj)}"
     return None
-
-
-_STAY = frozenset({"visiting", "visit", "holiday", "holidays", "vacation", "trip", "week", "weekend", "conference", "tonight", "today",
-                   "staying", "layover", "work", "days", "nights"})
-
-
-def _here_in(sent: Sentence) -> Token | None:
-    """The place a "here in X" names, when X is a name (no article: not "here in the office") and nothing in the
-    clause makes it a stay ("here in Rome for the week", "here in Lisbon on holiday")."""
-    for t in sent.tokens:
-        if t.lower != "here" or t.i + 2 >= len(sent.tokens) or sent.tokens[t.i + 1].lower != "in":
-            continue
-        obj = next((c for c in sent.children(t.i + 1) if c.dep == "pobj"), None)
-        if obj is None or any(c.dep in ("det", "poss") for c in sent.children(obj.i)) or obj.i != t.i + 2 and not any(
-                sent.tokens[i].pos == "PROPN" for i in range(t.i + 2, obj.i)):
-            continue
-        placed = obj.pos == "PROPN" or obj.ent in ("GPE", "LOC") or (obj.pos == "NOUN" and obj.text.islower() and _a_place(obj.text))
-        if placed and not any(x.lower in _STAY for x in sent.tokens):
-            return obj
-    return None
-
-
-def _a_place(word: str) -> bool:
-    """Whether a word typed in lowercase is a place's name: the tagger, shown it capitalised after "here in",
-    calls it a place ("boise", "recife"; not "town", "bed", "traffic")."""
-    from kenning.lifecycle.extraction.parse import default_parser
-
-    parsed = default_parser().parse([f"It is cold here in {word[:1].upper()}{word[1:]}."])[0]
-    return bool(parsed) and any(t.lower == word.lower() and t.ent in ("GPE", "LOC") for t in parsed[0].tokens)
 
 
 def _to_name(sent: Sentence, kids: list[Token]) -> Token | None:

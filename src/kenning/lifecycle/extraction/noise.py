@@ -143,7 +143,6 @@ def has_verb(sent: Sentence) -> bool:
     return any(t.pos in ("VERB", "AUX") or t.tag.startswith("VB") for t in sent.tokens)
 
 
-_READS = frozenset({"say", "read", "show"})  # what an instrument does with a figure
 _MOVES = frozenset({"move", "change", "switch", "shift", "push", "rise", "drop", "fall", "increase", "decrease"})
 
 
@@ -166,13 +165,9 @@ def owned_figure(sent: Sentence) -> bool:
     subj = next((t for t in sent.tokens if t.dep in ("nsubj", "nsubjpass")), None)
     if subj is None:
         return False
-    if subj.lemma in lx.OWN_NOUNS and any(t.pos == "NUM" or t.tag == "$" for t in sent.tokens):
-        return True
-    if subj.pos == "NOUN" and quantities.readings(sent.text):
-        return True  # "first rent payment at $1,620 went out today": a figure of the speaker's rent, weight or dose
+    if (subj.lemma in lx.OWN_NOUNS and any(t.pos == "NUM" or t.tag == "$" for t in sent.tokens)) or quantities.owned_reading(sent, subj):
+        return True  # (or "scales said 84.5 this morning", "first rent payment at $1,620 went out": the speaker's reading)
     head = sent.tokens[subj.head]
-    if head.lemma in _READS and subj.pos == "NOUN" and any(c.dep == "dobj" and c.pos == "NUM" for c in sent.children(head.i)):
-        return True  # "scales said 84.5 this morning": a reading of the speaker's own instrument
     if head.lemma == "be" and subj.pos == "NOUN" and any(c.dep == "amod" and c.lower == "new" for c in sent.children(subj.i)):
         return True  # "the new laptop is a ThinkPad": what the speaker has just replaced
     figure = next((c for c in sent.children(head.i) if c.dep in ("attr", "acomp")), None)

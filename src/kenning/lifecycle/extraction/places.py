@@ -1,0 +1,32 @@
+"""Places said in passing: "here in <a place's name>" is where the speaker is ("life's been quiet here in Reading",
+"weather here in boise is unhinged"), unless the clause makes it a stay ("here in Rome for the week")."""
+
+from __future__ import annotations
+
+from kenning.lifecycle.extraction.parse import Sentence, Token, default_parser
+
+_STAY = frozenset({"visiting", "visit", "holiday", "holidays", "vacation", "trip", "week", "weekend", "conference", "tonight", "today",
+                   "staying", "layover", "work", "days", "nights"})
+
+
+def here_in(sent: Sentence) -> Token | None:
+    """The place a "here in X" names, when X is a name (no article: not "here in the office") and nothing in the
+    clause makes it a stay ("here in Rome for the week", "here in Lisbon on holiday")."""
+    for t in sent.tokens:
+        if t.lower != "here" or t.i + 2 >= len(sent.tokens) or sent.tokens[t.i + 1].lower != "in":
+            continue
+        obj = next((c for c in sent.children(t.i + 1) if c.dep == "pobj"), None)
+        if obj is None or any(c.dep in ("det", "poss") for c in sent.children(obj.i)) or obj.i != t.i + 2 and not any(
+                sent.tokens[i].pos == "PROPN" for i in range(t.i + 2, obj.i)):
+            continue
+        placed = obj.pos == "PROPN" or obj.ent in ("GPE", "LOC") or (obj.pos == "NOUN" and obj.text.islower() and _a_place(obj.text))
+        if placed and not any(x.lower in _STAY for x in sent.tokens):
+            return obj
+    return None
+
+
+def _a_place(word: str) -> bool:
+    """Whether a word typed in lowercase is a place's name: the tagger, shown it capitalised after "here in",
+    calls it a place ("boise", "recife"; not "town", "bed", "traffic")."""
+    parsed = default_parser().parse([f"It is cold here in {word[:1].upper()}{word[1:]}."])[0]
+    return bool(parsed) and any(t.lower == word.lower() and t.ent in ("GPE", "LOC") for t in parsed[0].tokens)
