@@ -52,11 +52,15 @@ _FIGURE = re.compile(
     re.IGNORECASE,
 )
 # someone changing the user to a figure: "bumped me up to 100", "the consultant upped the user to 150"
-_DOSED = re.compile(r"(?i)\b(?:bump|up|increas|rais|lower|reduc|drop|cut|put|mov)\w*\s+(?:me|the\s+user)\s+(?:(?:up|down|back)\s+)?(?:to|on)\s+\S+$")
+_DOSED = re.compile(
+    r"(?i)\b(?:bump|up|increas|rais|lower|reduc|drop|cut|put|mov)\w*\s+(?:me|the\s+user)\s+(?:(?:up|down|back)\s+)?(?:to|on)\s+\S+$"
+)
 # a figure to reach, not one that is: "goal is 75 by christmas", "want to get down to 80kg"
 _TARGET = re.compile(r"(?i)\b(?:goal|target|aim\w*|want\w*|hop(?:e|es|ing)|wish\w*|trying|plan\w*|by\s+(?:christmas|summer|the\s+end))\b")
 # a figure that is a difference: "lost 3kg", "went up 50", "put on 2 stone"
-_DELTA = re.compile(r"(?i)\b(?:lost|lose|losing|shed|gained?|gaining|up|down|by|another|extra|more|less|put\s+on|off)\s+(?:about\s+|like\s+|nearly\s+|almost\s+)?$")
+_DELTA = re.compile(
+    r"(?i)\b(?:lost|lose|losing|shed|gained?|gaining|up|down|by|another|extra|more|less|put\s+on|off)\s+(?:about\s+|like\s+|nearly\s+|almost\s+)?$"
+)
 
 
 def readings(text: str) -> dict[str, list[re.Match[str]]]:

@@ -296,8 +296,8 @@ _FUNCTION = frozenset({"DET", "PRON", "AUX", "ADP", "PART", "CCONJ", "SCONJ", "N
 def _word_put_right(sent: Sentence, at: int, old: int) -> str | None:
     """The word set against the one after "not" (``old``) in a sentence that says it puts something right ("sorry
     I meant mustard not sesame", "oops, tuesday's is pilates not yoga"): the noun or adjective right before
-    "not" (``at``), set against a content word (the tagger may call "sesame" a verb); None without a correction marker, since "I like cats not dogs"
-    puts nothing right."""
+    "not" (``at``), set against a content word (the tagger may call "sesame" a verb); None without a
+    correction marker, since "I like cats not dogs" puts nothing right."""
     toks = sent.tokens
     if not re.search(rf"(?i){_MARKERS}", sent.text) or toks[old].pos in _FUNCTION or not toks[old].text.isalpha():
         return None

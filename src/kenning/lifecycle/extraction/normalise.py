@@ -50,9 +50,11 @@ _RETRACTING = re.compile(
 
 
 # a short aside in brackets is commentary ("(lies)", "(deserved tbh)"), not a claim's words, unless it names
-# (capitalised: "(Teams)", "(Fleetwood Mac)", "(the Otters)", "(Ada and Ebuka)") or says where from ("(from cebu originally)"): then it is an
-# apposition, read as one
-_NAMING_ASIDE = re.compile(r"\s*\(((?:from|in)\s+[^()\d]{1,22}|(?:the\s+)?[A-Z][\w-]*(?:(?:\s+|\s*,\s*|\s+(?:and|&)\s+)[A-Z][\w-]*){0,3})\)")
+# (capitalised: "(Teams)", "(Fleetwood Mac)", "(the Otters)", "(Ada and Ebuka)") or says where from ("(from
+# cebu originally)"): then it is an apposition, read as one
+_NAMING_ASIDE = re.compile(
+    r"\s*\(((?:from|in)\s+[^()\d]{1,22}|(?:the\s+)?[A-Z][\w-]*(?:(?:\s+|\s*,\s*|\s+(?:and|&)\s+)[A-Z][\w-]*){0,3})\)"
+)
 # "(i'm a delivery driver)": an aside that is a clause of the speaker's own is said, not dropped
 _OWN_ASIDE = re.compile(r"(?i)\s*\(((?:i|i'm|im|i've|ive|my|we|we're|were|our)\s[^()]{3,100})\)(?P<end>\s*(?:[.!?]|$))?")
 _ASIDE = re.compile(r"\s*\((?:[^()\d]{0,24})\)|\s*\((?:lies|jk|lol|haha|sigh|ugh)[^()]*$", re.I)
