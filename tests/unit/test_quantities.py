@@ -71,6 +71,7 @@ def test_targets_differences_and_other_figures_are_no_readings(text):
         ("User is on levothyroxine 75 micrograms since the thyroid op.", "The consultant bumped the user up to 100.",
          "User is on levothyroxine 100 micrograms since the thyroid op."),
         ("User takes amlodipine 5mg for blood pressure.", "User got switched onto the 10mg ones.", "User takes amlodipine 10mg for blood pressure."),
+        ("User is on 50mg sertraline since november.", "User's gp bumped the user up to 100 yesterday.", "User is on 100mg sertraline since november."),
         ("User's rent is $1,450 for a 1br in columbus.", "User's first rent payment at $1,620 went out today.",
          "User's rent is $1,620 for a 1br in columbus."),
         ("User's salary na 450k naira per month.", "User's salary is now 620k monthly.", "User's salary na 620k naira per month."),

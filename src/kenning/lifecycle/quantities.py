@@ -52,9 +52,9 @@ _FIGURE = re.compile(
     re.IGNORECASE,
 )
 # someone changing the user to a figure: "bumped me up to 100", "the consultant upped the user to 150"
-_DOSED = re.compile(
-    r"(?i)\b(?:bump|up|increas|rais|lower|reduc|drop|cut|put|mov)\w*\s+(?:me|the\s+user)\s+(?:(?:up|down|back)\s+)?(?:to|on)\s+\S+$"
-)
+_DOSING = r"(?i)\b(?:bump|up|increas|rais|lower|reduc|drop|cut|put|mov)\w*\s+(?:me|the\s+user)\s+(?:(?:up|down|back)\s+)?(?:to|on)\s+"
+_DOSED = re.compile(_DOSING + "$")  # the words right before the figure
+_DOSED_TO = re.compile(_DOSING + r"\d")  # anywhere in a claim
 # a figure to reach, not one that is: "goal is 75 by christmas", "want to get down to 80kg"
 _TARGET = re.compile(r"(?i)\b(?:goal|target|aim\w*|want\w*|hop(?:e|es|ing)|wish\w*|trying|plan\w*|by\s+(?:christmas|summer|the\s+end))\b")
 # a figure that is a difference: "lost 3kg", "went up 50", "put on 2 stone"
@@ -80,7 +80,7 @@ def readings(text: str) -> dict[str, list[re.Match[str]]]:
             elif unit in _UNITS:
                 hit = False  # a unit of another quantity
             else:
-                hit = bool(q.cues & words) or (q.name == "dose" and bool(_DOSED.search(text[: m.end()])))
+                hit = bool(q.cues & words) or (q.name == "dose" and bool(_DOSED.search(text[: m.start()])))
                 hit = hit and (not q.money or bool(m.group("sign") or m.group("k")) or not _money_elsewhere(text))
             if hit:
                 out.setdefault(q.name, []).append(m)
@@ -124,8 +124,8 @@ def quantity_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision 
         return None
     if candidate.metadata.get("hedge") or candidate.metadata.get("request") or candidate.text.startswith("User asked"):
         return None
-    if _subject(candidate.text) != "user":
-        return None
+    if _subject(candidate.text) != "user" and not _DOSED_TO.search(candidate.text):
+        return None  # (but "User's gp bumped the user up to 100": the user's dose, whoever changed it)
     mine = {name: ms[0] for name, ms in readings(candidate.text).items() if len(ms) == 1}
     if not mine:
         return None
