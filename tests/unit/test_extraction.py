@@ -1222,3 +1222,10 @@ def test_is_after_the_thing_is_read_only_before_a_or_an():
 def test_here_in_a_named_place_is_where_the_user_lives(text, lives):
     got = [t for t in texts(text) if t.startswith("User lives in")]
     assert got == ([f"User lives in {lives}."] if lives else []), got
+
+
+def test_only_a_turn_that_says_he_she_or_they_needs_the_people_named_before():
+    from kenning.lifecycle.extraction.people import mentions_someone
+
+    assert mentions_someone("he's also started on co-careldopa") and mentions_someone("their flat is tiny")
+    assert not mentions_someone("i started on co-careldopa") and not mentions_someone("the shed is done")

@@ -68,20 +68,19 @@ def readings(text: str) -> dict[str, list[re.Match[str]]]:
     if _TARGET.search(text):
         return {}
     words = stems(text)
+    figures = list(_FIGURE.finditer(text))
+    signed = any(f.group("sign") for f in figures)  # a sum written with its sign: a bare number beside it is no sum
     out: dict[str, list[re.Match[str]]] = {}
-    for m in _FIGURE.finditer(text):
+    for m in figures:
         if _DELTA.search(text[: m.start()]):
             continue
-        unit = (m.group("unit") or "").lower()
-        by_unit = _UNITS.get(unit) if m.group("unit") and (m.group("gap") == "" or unit in _UNITS) else None
+        by_unit = _UNITS.get((m.group("unit") or "").lower())  # "92kg", "75 micrograms"
         for q in QUANTITIES:
             if by_unit is not None:
                 hit = by_unit is q
-            elif unit in _UNITS:
-                hit = False  # a unit of another quantity
-            else:
+            else:  # no unit of the table: the words of the claim say what the figure is of
                 hit = bool(q.cues & words) or (q.name == "dose" and bool(_DOSED.search(text[: m.start()])))
-                hit = hit and (not q.money or bool(m.group("sign") or m.group("k")) or not _money_elsewhere(text))
+                hit = hit and (not q.money or bool(m.group("sign") or m.group("k")) or not signed)
             if hit:
                 out.setdefault(q.name, []).append(m)
     return out
@@ -97,11 +96,6 @@ def owned_reading(sent: Sentence, subj: Token) -> bool:
         return False
     head = sent.tokens[subj.head]
     return bool(readings(sent.text)) or (head.lemma in _READS and any(c.dep == "dobj" and c.pos == "NUM" for c in sent.children(head.i)))
-
-
-def _money_elsewhere(text: str) -> bool:
-    """Whether the text writes some sum with its sign, so a bare number beside it is no sum."""
-    return any(f.group("sign") for f in _FIGURE.finditer(text))
 
 
 def _value(m: re.Match[str]) -> float:

@@ -164,10 +164,11 @@ def _turns_of(cap: Memory) -> list[extract.Turn]:
 NAMED_BEFORE = 20  # how many of the session's latest memories are read for the people it named
 
 
-def _named_before(ctx: Context, scope: Scope, cap: Memory) -> list[str]:
+def _named_before(ctx: Context, scope: Scope, cap: Memory, turns: Sequence[extract.Turn]) -> list[str]:
     """The people the capture's session named before it, oldest first, from its latest active memories about
-    someone else: "he's also started on co-careldopa" in the next turn is about "my husband Alun"."""
-    if cap.session_id is None:
+    someone else: "he's also started on co-careldopa" in the next turn is about "my husband Alun". Read only
+    when a user turn says he, she or they."""
+    if cap.session_id is None or not any(t.role == "user" and people.mentions_someone(t.content) for t in turns):
         return []
     recent = ctx.store.list(scope, statuses=(Status.ACTIVE,), limit=NAMED_BEFORE,
                             where=Filter(session_id=cap.session_id, until=cap.created_at))
@@ -192,7 +193,7 @@ def extract_capture(ctx: Context, scope: Scope, capture_id: str, now: datetime) 
         ex = decided.extraction
     else:
         ex = extraction.extract(turns, allow_secrets=ctx.settings.allow_secrets, context=context, parser=ctx.parser,
-                                others=_named_before(ctx, scope, cap))
+                                others=_named_before(ctx, scope, cap, turns))
     relayed = cap.metadata[CAPTURE].get("source")
     ex = guard.screen(ex, source=Source(relayed) if relayed else None, allow_secrets=ctx.settings.allow_secrets, turns=turns)
     vectors = ctx.embed_documents(scope, [c.text for c in ex.claims]) if ex.claims else []

@@ -129,6 +129,14 @@ def from_memory(text: str) -> str | None:
     return f"my {noun}" + (f" {m.group(2)}" if m.group(2) else "")
 
 
+_SOMEONE = re.compile(r"(?i)\b(?:he|she|they|him|her|hers|his|them|their|theirs)\b|\b(?:hes|shes|theyre)\b")
+
+
+def mentions_someone(text: str) -> bool:
+    """Whether a turn says he, she or they (or their forms): only then can people named before it matter."""
+    return bool(_SOMEONE.search(text))
+
+
 def antecedent(pronoun: str, others: list[str]) -> str | None:
     """The person a subject pronoun stands for: the last one named whose gender does not contradict it ("my
     mum … since my dad passed, and she's 67": the mum). Names and ungendered nouns agree with either."""
