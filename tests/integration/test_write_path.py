@@ -491,3 +491,29 @@ def test_a_word_put_right_a_session_later_rewrites_what_held_it(real_system):
                    "ugh sorry i meant mustard not sesame the other day!! the allergist confirmed it", 9)
     assert any("Jasper" in t and "mustard" in t for t in texts), texts
     assert not any("allergic to sesame" in t for t in texts), texts
+
+
+def test_a_pointer_at_what_was_never_kept_is_purged_not_kept_retired(real_system):
+    mem = real_system.scope("acme", "u-paperwork")
+    mem.add("the divorce paperwork came through this morning. i teach flamenco in triana", session_id="s1", now=T0, wait=True)
+    mem.add("forget what i said about the divorce, i don't want that saved", session_id="s1", now=T0 + timedelta(minutes=5), wait=True)
+    exported = mem.export()
+    assert not [m for m in exported["memories"] if "divorce" in str(m)], exported  # not even a retired "forget … the divorce"
+    assert any("flamenco" in m.text for m in mem.list())
+    other = real_system.scope("acme", "u-paperwork-2")  # another user's pointer deletes nothing of this one's
+    other.add("forget what i said about flamenco", session_id="s1", now=T0 + timedelta(minutes=6), wait=True)
+    assert any("flamenco" in m.text for m in mem.list())
+
+
+def test_a_pointer_at_a_measured_quantity_retracts_the_figure_that_names_none(real_system):
+    texts = _after(real_system, "u-pay", "i'm an audit senior at deloitte in manchester. i'm on 52k btw",
+                   "hey could you forget what i told you about my salary? not comfy having that number anywhere", 7)
+    assert not any("52k" in t for t in texts), texts
+    assert any("deloitte" in t for t in texts), texts
+
+
+def test_a_first_week_at_a_named_place_replaces_the_old_employer(real_system):
+    texts = _after(real_system, "u-payroll", "so im a line cook at Ferrante's on the high st, been there 3 yrs",
+                   "first week doing payroll at Harlow Freight done!! no burns on my arms", 50)
+    assert any("Harlow Freight" in t for t in texts), texts
+    assert not any("Ferrante" in t and "Harlow" not in t for t in texts), texts

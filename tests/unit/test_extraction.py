@@ -1229,3 +1229,25 @@ def test_only_a_turn_that_says_he_she_or_they_needs_the_people_named_before():
 
     assert mentions_someone("he's also started on co-careldopa") and mentions_someone("their flat is tiny")
     assert not mentions_someone("i started on co-careldopa") and not mentions_someone("the shed is done")
+
+
+@pytest.mark.parametrize(
+    "text, held",
+    [
+        ("first week doing payroll at Harlow Freight done!!", "User works at Harlow Freight."),
+        ("survived my first day at Ocado lol", "User works at Ocado."),
+        ("First month in Hyderabad done, the biryani here is too good", "User lives in Hyderabad."),
+        ("first day in Rome and it's raining", None),  # a first day in a city is as often a trip
+        ("first week at Disneyland on holiday", None),  # a stay
+        ("Dami's first week at Greenfield Academy went well", None),  # someone else's start
+    ],
+)
+def test_a_first_period_somewhere_says_where_the_user_now_is(text, held):
+    got = [t for t in texts(text) if t.startswith(("User works at", "User lives in"))]
+    assert got == ([held] if held else []), got
+
+
+def test_a_request_after_a_filler_word_is_a_request_not_a_standing_rule():
+    got = claims("anyway can u explain what a P45 is, they keep mentioning it")
+    assert not any(c.kind is Kind.PROCEDURE for c in got), got
+    assert any(c.text.startswith("User asked") and "P45" in c.text for c in got), got

@@ -107,3 +107,10 @@ def test_decide_takes_the_reading_when_no_rule_before_it_decided():
     new = cand("User's first rent payment at $1,620 went out today.", kind=Kind.EPISODE)
     decision = reconcile.decide(new, near(new, old))
     assert decision.op is Op.UPDATE and decision.target_id == old.id and "$1,620" in decision.text
+
+
+def test_a_sum_the_user_is_on_is_their_pay_unless_another_sum_is_named():
+    assert set(readings("User is on £38k as a junior data analyst.")) == {"salary"}
+    assert set(readings("First payslip on the new 47k just landed!!!")) == {"salary"}
+    assert set(readings("User is on £900 rent.")) == {"rent"}
+    assert set(readings("User is on 50mg sertraline.")) == {"dose"}

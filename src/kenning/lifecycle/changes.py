@@ -414,6 +414,14 @@ def _names_value(ended: str, value: str) -> bool:
     return bool(a) and a <= b
 
 
+def _measured(wanted: set[str], text: str) -> bool:
+    """Whether the pointed words name a measured quantity that ``text`` gives a figure of: "forget what I told
+    you about my salary" points at "User is on 52k", which names no salary."""
+    from kenning.lifecycle.quantities import QUANTITIES, readings  # quantities builds on this module
+    named = {q.name for q in QUANTITIES if q.cues & wanted}
+    return bool(named) and bool(named & set(readings(text)))
+
+
 def pointed_retraction(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | None:
     """An earlier claim the user takes back by naming a word of it ("scratch the shellfish thing").
 
@@ -439,7 +447,7 @@ def pointed_retraction(candidate: Memory, ranked: Sequence[Neighbour]) -> Decisi
         n for n in ranked
         if n.memory.id != candidate.id and n.memory.source is Source.USER_SAID and n.memory.status is Status.ACTIVE
         and n.memory.kind in (Kind.FACT, Kind.PREFERENCE, Kind.EPISODE) and n.memory.scope == candidate.scope
-        and len(wanted & _pointer_words(" ".join(terms(n.memory.text)))) >= need
+        and (len(wanted & _pointer_words(" ".join(terms(n.memory.text)))) >= need or _measured(stems(x), n.memory.text))
     ]
     if not hits or (len(hits) > 1 and hits[0].cosine - hits[1].cosine < POINTER_MARGIN):
         return None

@@ -42,7 +42,7 @@ QUANTITIES = (
     _q("weight", "weigh weighed weight scales", "kg kgs kilo kilos lb lbs stone st"),
     _q("dose", "dose dosage", "mg mcg microgram micrograms µg ug iu"),
     _q("rent", "rent", money=True),
-    _q("salary", "salary wage wages paycheck", money=True),
+    _q("salary", "salary wage wages paycheck payslip paid earn earns earning", money=True),
     _q("mortgage", "mortgage", money=True),
 )
 _UNITS = {u: q for q in QUANTITIES for u in q.units}
@@ -55,6 +55,8 @@ _FIGURE = re.compile(
 _DOSING = r"(?i)\b(?:bump|up|increas|rais|lower|reduc|drop|cut|put|mov)\w*\s+(?:me|the\s+user)\s+(?:(?:up|down|back)\s+)?(?:to|on)\s+"
 _DOSED = re.compile(_DOSING + "$")  # the words right before the figure
 _DOSED_TO = re.compile(_DOSING + r"\d")  # anywhere in a claim
+# a sum someone is on is their pay: "is on £38k", "first payslip on the new 47k" (a dose has its unit)
+_ON_PAY = re.compile(r"(?i)\b(?:is|am|'m|are|'re|was|been|be|on)\s+on\s+(?:about\s+|around\s+|like\s+|the\s+)?(?:new\s+)?$|\bon\s+(?:the\s+)?new\s+$")
 # a figure to reach, not one that is: "goal is 75 by christmas", "want to get down to 80kg"
 _TARGET = re.compile(r"(?i)\b(?:goal|target|aim\w*|want\w*|hop(?:e|es|ing)|wish\w*|trying|plan\w*|by\s+(?:christmas|summer|the\s+end))\b")
 # a figure that is a difference: "lost 3kg", "went up 50", "put on 2 stone"
@@ -80,6 +82,8 @@ def readings(text: str) -> dict[str, list[re.Match[str]]]:
                 hit = by_unit is q
             else:  # no unit of the table: the words of the claim say what the figure is of
                 hit = bool(q.cues & words) or (q.name == "dose" and bool(_DOSED.search(text[: m.start()])))
+                hit = hit or (q.name == "salary" and bool(_ON_PAY.search(text[: m.start()])) and not any(
+                    p.cues & words for p in QUANTITIES if p.money and p is not q))
                 hit = hit and (not q.money or bool(m.group("sign") or m.group("k")) or not signed)
             if hit:
                 out.setdefault(q.name, []).append(m)

@@ -13,7 +13,7 @@ import re
 from dataclasses import replace
 
 from kenning.lifecycle import slots
-from kenning.lifecycle.extraction import endings
+from kenning.lifecycle.extraction import beginnings, endings
 from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction import places
 from kenning.lifecycle.extraction.parse import Parser, Sentence, Token, known_verb
@@ -229,6 +229,10 @@ def implied(sent: Sentence) -> str | None:
     here = places.here_in(sent)
     if here is not None:
         return f"I live in {_phrase(sent, here)}"
+    first = beginnings.first_period(sent)
+    if first is not None:  # "first week doing payroll at Harlow Freight done!!" -> "I work at Harlow Freight"
+        verb, place = first
+        return f"I {verb} {'in' if verb == 'live' else 'at'} {_phrase(sent, place)}"
     for tok in sent.tokens:
         row = next((a for a in TABLE if a.objects and a.verbs and tok.lemma in a.objects), None)
         kids = sent.children(tok.i)

@@ -106,7 +106,7 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
             # "can you help me with the money I'm saving since I quit the cigarettes 7 weeks ago?": the news said
             # on the way to asking is the user's own
             got = got + _reason_claims(parser, sent, index, sarcastic, state)
-        if not clause.hedged and (home := attributes.implied(sent)) and not any(home.split(" ", 2)[2].lower() in c.text.lower() for c in got):
+        if not clause.hedged and (home := attributes.implied(sent)) and not _sets(parser, got, home.split(" ", 2)[2]):
             # "the new place in leeds has SUCH a tiny kitchen": where the user lives now, said in passing
             got = got + _claim(read(again := parser_sentence(home, state), others=state.others), again, home, index, sarcastic, state)
         contrast = _contrasted(piece, cut.contrasts)
@@ -353,6 +353,13 @@ def _owned_subject(sent: Sentence, text: str) -> bool:
     if any(c.dep == "poss" for c in sent.children(subj.i)):
         return True
     return first_person(text) and not any(t.dep == "poss" and t.lower in ("my", "our") and subj.i < t.i < subj.head for t in sent.tokens)
+
+
+def _sets(parser: Parser, got: list, value: str) -> bool:
+    """Whether a claim of ``got`` already sets some attribute to ``value`` ("User lives in Leeds"), not merely
+    names it ("First week doing payroll at Harlow Freight done!!" sets nothing)."""
+    return any(value.lower() in c.text.lower() and any(f.value.lower() == value.lower() for f in attributes.all_of_text(parser, c.text))
+               for c in got)
 
 
 def _contrasted(piece: str, contrasts: list[tuple[str, list[str]]]) -> tuple[str, list[str]] | None:

@@ -12,7 +12,7 @@ from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction.parse import Sentence, Token
 
 # "can you…", "could you…", "would you mind…": one thing asked for now, not a rule for every answer
-ASKS = re.compile(r"(?i)^\W*(?:(?:so|and|but|also|oh|ok|okay|pls|please|hey)\W+)*(?:can|could|would|will)\s+(?:you|u)\b")
+ASKS = re.compile(r"(?i)^\W*(?:(?:so|and|but|also|oh|ok|okay|pls|please|hey|anyway|anyways|right|well|um|hmm|lol|btw|tbh|honestly|actually)\W+)*(?:can|could|would|will)\s+(?:you|u)\b")
 DONT = re.compile(r"(?i)^\W*(?:(?:so|and|but|also|oh|pls|please)\W+)*(?:don'?t|do\s+not)\s+(?!you\b|u\b|i\b|we\b)")
 ONE_TIME = frozenset({"today", "tonight", "tomorrow", "yet", "now", "again", "this", "next"})
 

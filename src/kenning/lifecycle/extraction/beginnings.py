@@ -1,0 +1,44 @@
+"""Beginnings: the user's first stretch of time somewhere says where they now are.
+
+"first week doing payroll at Harlow Freight done!!" says the user works at Harlow Freight; "first month in
+Hyderabad done" says they live in Hyderabad. A period noun with "first" before it (a day, a week, a shift), the
+user's own or nobody's ("Dami's first week" is Dami's), and the nearest "at"/"with" (a workplace) or "in" (a
+home: only a month or longer, since a first day or week in a city is as often a trip) with a name after it.
+Nothing when the clause makes it a stay ("first week in Lisbon on holiday").
+"""
+
+from __future__ import annotations
+
+from kenning.lifecycle.extraction.parse import Sentence, Token
+
+_STAY = frozenset({"visiting", "visit", "holiday", "holidays", "vacation", "trip", "conference", "staying", "layover", "honeymoon"})
+_PERIODS = frozenset({"day", "week", "fortnight", "month", "shift", "term", "semester", "year"})
+_LONG = frozenset({"month", "term", "semester", "year"})  # long enough that "in <place>" is a home
+_WINDOW = 6  # tokens from the period noun to its preposition
+
+
+def first_period(sent: Sentence) -> tuple[str, Token] | None:
+    """("work", the workplace) or ("live", the place) for the user's first period somewhere, or None."""
+    if any(t.lower in _STAY for t in sent.tokens):
+        return None
+    for tok in sent.tokens:
+        if tok.lemma not in _PERIODS or tok.pos != "NOUN":
+            continue
+        kids = sent.children(tok.i)
+        if not any(c.dep == "amod" and c.lower == "first" for c in kids):
+            continue
+        if any(c.dep == "poss" and c.lower not in ("my", "our") for c in kids):
+            continue  # "Dami's first week at Greenfield": someone else's start
+        for prep in sent.tokens[tok.i + 1: tok.i + 1 + _WINDOW]:
+            if prep.dep != "prep" or prep.lower not in ("at", "with", "in"):
+                continue
+            obj = next((c for c in sent.children(prep.i) if c.dep == "pobj"), None)
+            if obj is None:
+                break
+            the = any(c.dep == "det" and c.lower == "the" for c in sent.children(obj.i))  # "the Homerton" is no person
+            if obj is None or obj.pos != "PROPN" or obj.ent in ("DATE", "TIME") or (obj.ent == "PERSON" and not the):
+                break  # the first preposition decides: "first week in the job at Arup" names no home
+            if prep.lower == "in":
+                return ("live", obj) if tok.lemma in _LONG else None
+            return "work", obj
+    return None
