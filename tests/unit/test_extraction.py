@@ -1251,3 +1251,29 @@ def test_a_request_after_a_filler_word_is_a_request_not_a_standing_rule():
     got = claims("anyway can u explain what a P45 is, they keep mentioning it")
     assert not any(c.kind is Kind.PROCEDURE for c in got), got
     assert any(c.text.startswith("User asked") and "P45" in c.text for c in got), got
+
+
+@pytest.mark.parametrize(
+    "text, lives",
+    [
+        ("FINALLY got the keys to our flat in woking!!!", "woking"),  # the place hangs on "got"
+        ("my flat in Leeds is freezing", "Leeds"),
+        ("our old flat in Leeds had mould", None),
+        ("our holiday flat in Spain needs work", None),
+        ("my sister's flat in Rome is tiny", None),
+    ],
+)
+def test_a_home_of_the_users_own_in_a_named_place_is_where_they_live(text, lives):
+    got = [t for t in texts(text) if t.startswith("User lives in")]
+    assert got == ([f"User lives in {lives}."] if lives else []), got
+
+
+def test_a_home_already_said_gets_no_second_claim_but_a_named_start_in_an_episode_does():
+    said = texts("i finally got my own place in uttara, 10 min from my office at the buying house")
+    assert not any(t == "User lives in uttara." for t in said) and any("buying house" in t for t in said), said
+
+
+def test_a_clause_in_brackets_at_the_end_of_a_sentence_is_a_sentence_of_its_own():
+    got = texts("i live in antwerp right by the zoo (the sea lions wake me up i swear). my bike got nicked")
+    assert "User lives in antwerp right by the zoo." in got, got
+    assert not any("(" in t or "swear" in t for t in got), got

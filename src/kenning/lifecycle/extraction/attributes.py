@@ -221,6 +221,9 @@ _GETTING = frozenset({"take", "get", "accept", "start", "land", "find", "begin",
 _ACQUIRING = frozenset({"pick up", "lease", "collect", "order", "purchase", "own"})
 
 
+_NOT_HOME = frozenset({"old", "former", "previous", "last", "holiday", "student", "second", "rental", "buy-to-let", "summer", "weekend"})
+
+
 def implied(sent: Sentence) -> str | None:
     """The row value a new thing of the user's names, as a first-person clause: "the new place in leeds has a tiny
     kitchen" -> "I live in leeds", "my new job at Arup is fun" -> "I work at Arup". A row's ``objects`` with "new"
@@ -236,15 +239,32 @@ def implied(sent: Sentence) -> str | None:
     for tok in sent.tokens:
         row = next((a for a in TABLE if a.objects and a.verbs and tok.lemma in a.objects), None)
         kids = sent.children(tok.i)
-        if row is None or not any(c.dep == "amod" and c.lower == "new" for c in kids):
+        if row is None or any(c.dep == "poss" and c.lower not in ("my", "our") for c in kids):
             continue
-        if any(c.dep == "poss" and c.lower not in ("my", "our") for c in kids):
-            continue
-        for prep in (c for c in kids if c.dep == "prep" and c.lower in row.preps):
+        owned = row.located and any(c.dep == "poss" for c in kids) and not any(c.dep in ("amod", "compound") and c.lower in _NOT_HOME for c in kids)
+        if not owned and not any(c.dep == "amod" and c.lower == "new" for c in kids):
+            continue  # "our flat in woking", "the new place in leeds": where the user lives; "our old flat" is not
+        preps = [c for c in kids if c.dep == "prep" and c.lower in row.preps]
+        verb = _governing_verb(sent, tok)  # "got the keys to our flat in woking": the parser hangs the place on "got"
+        if owned and verb is not None and _verb(sent, verb) in _GETTING:
+            preps += [c for c in sent.children(verb.i) if c.dep == "prep" and c.lower == "in" and c.i > tok.i]
+        for prep in preps:
             obj = next((c for c in sent.children(prep.i) if c.dep == "pobj"), None)
             if obj is not None and obj.pos in ("PROPN", "NOUN") and not any(c.dep in ("det", "poss") for c in sent.children(obj.i)):
                 verb = "live" if row.located else sorted(row.verbs)[-1] if "work" not in row.verbs else "work"
                 return f"I {verb} {prep.lower} {_phrase(sent, obj)}"
+    return None
+
+
+def _governing_verb(sent: Sentence, tok: Token) -> Token | None:
+    """The verb a noun hangs from, through at most one preposition and one noun ("keys to our flat" -> "got")."""
+    head = tok
+    for _ in range(4):
+        if head.dep == "ROOT" or head.head == head.i:
+            break
+        head = sent.tokens[head.head]
+        if head.pos in ("VERB", "AUX"):
+            return head
     return None
 
 

@@ -106,7 +106,7 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
             # "can you help me with the money I'm saving since I quit the cigarettes 7 weeks ago?": the news said
             # on the way to asking is the user's own
             got = got + _reason_claims(parser, sent, index, sarcastic, state)
-        if not clause.hedged and (home := attributes.implied(sent)) and not _sets(parser, got, home.split(" ", 2)[2]):
+        if not clause.hedged and (home := attributes.implied(sent)) and not _sets(parser, got, home.split(" ", 3)[3]):
             # "the new place in leeds has SUCH a tiny kitchen": where the user lives now, said in passing
             got = got + _claim(read(again := parser_sentence(home, state), others=state.others), again, home, index, sarcastic, state)
         contrast = _contrasted(piece, cut.contrasts)

@@ -24,7 +24,7 @@ _WORDS = {
     "b/c": "because", "w/": "with", "w": "with", "ppl": "people", "abt": "about", "rn": "right now", "tmrw": "tomorrow", "tmr": "tomorrow",
 }
 _WORD = re.compile(r"(?<![\w'])(" + "|".join(re.escape(w) for w in sorted(_WORDS, key=len, reverse=True)) + r")(?![\w'])", re.I)
-FILLERS = r"hiya|heya|hii+|heyy+|yo|howdy|tho|tbh|lol|lmao|haha+|hehe+|ngl|imo|imho|fyi|btw|xx+|x|:\)|:\(|:D|lol+|omg|jk|nah|yeah|yep|yup|meh|hmm+|ugh"
+FILLERS = r"hiya|heya|hii+|heyy+|yo|howdy|tho|tbh|lol|lmao|haha+|hehe+|ngl|imo|imho|fyi|btw|xx+|x|:\)|:\(|:D|lol+|omg|jk|nah|yeah|yep|yup|meh|hmm+|ugh|i swear|i kid you not|no joke|not gonna lie"
 _EDGE = re.compile(rf"(?i)^(?:(?:{FILLERS})\b[\s,.!]*)+|[\s,]*(?:\b(?:{FILLERS}))+[\s.!]*$")
 
 
@@ -57,6 +57,9 @@ _NAMING_ASIDE = re.compile(
 )
 # "(i'm a delivery driver)": an aside that is a clause of the speaker's own is said, not dropped
 _OWN_ASIDE = re.compile(r"(?i)\s*\(((?:i|i'm|im|i've|ive|my|we|we're|were|our)\s[^()]{3,100})\)(?P<end>\s*(?:[.!?]|$))?")
+# "i live in antwerp right by the zoo (the sea lions wake me up i swear).": a clause in brackets that ends the
+# sentence is a sentence of its own, not words of the claim before it
+_CLAUSE_ASIDE = re.compile(r"\s*\(((?:[^()\s]+\s+){4,30}[^()\s]+)\)(?P<end>\s*(?:[.!?]+|$))")
 _ASIDE = re.compile(r"\s*\((?:[^()\d]{0,24})\)|\s*\((?:lies|jk|lol|haha|sigh|ugh)[^()]*$", re.I)
 
 
@@ -199,6 +202,7 @@ def normalise(text: str) -> str:
     text = _CLEFT.sub(lambda m: f"{m.group(1)} {m.group(2) or ''}", text)
     text = _NAMING_ASIDE.sub(lambda m: f", {m.group(1)},", text)
     text = _OWN_ASIDE.sub(lambda m: f". {m.group(1)}{m.group('end').strip() or '.'}" if m.group("end") is not None else f", {m.group(1)},", text)
+    text = _CLAUSE_ASIDE.sub(lambda m: f". {m.group(1)}{m.group('end').strip() or '.'}", text)
     text = _ASIDE.sub("", text)
     text = _RETRACTING.sub("forget", text)
     for pattern, said in _SMOKE_FREE:
