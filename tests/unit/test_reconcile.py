@@ -416,6 +416,10 @@ def _real(minilm, old_text, new_text, *, old_kind=Kind.FACT, new_kind=Kind.FACT)
         ("User plays tennis at the club on Sundays.", "User used to play tennis at the club."),
         ("User's daily driver is a Samsung Galaxy S21.", "User has switched to a Pixel 8."),
         ("User uses Hulu for TV.", "Cancelled Hulu and the user is on Netflix now."),
+        # another provider of one closed class, however unlike the two names read to the embedder
+        ("User is on giffgaff.", "User switched their contract to Vodafone last week."),
+        ("User's salary from the council goes into the user's Barclays current account on the 28th.",
+         "Everything's in starling now incl the user's salary."),
     ],
 )
 def test_an_explicit_change_about_the_same_habit_replaces_it(minilm, old_text, new_text):
@@ -959,3 +963,12 @@ def test_it_was_never_x_with_nothing_named_x_changes_nothing():
     other = mem("User is cooking for one most nights.")
     (c,) = [replace(cand(x.text), metadata=dict(x.metadata)) for x in extract([Turn("user", "it was never arthritis")]).claims]
     assert decide(c, near(c, other)).op is Op.NOOP
+
+
+@pytest.mark.parametrize("module", ["changes", "quantities", "reconcile", "shape_change", "supersede", "relations", "denials", "write"])
+def test_each_lifecycle_module_imports_on_its_own(module):
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", f"import kenning.lifecycle.{module}"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-600:]

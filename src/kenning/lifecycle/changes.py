@@ -175,12 +175,15 @@ def contrast_correction(candidate: Memory, ranked: Sequence[Neighbour]) -> Decis
 # may go down to 0.25.
 CHANGE_COSINE = 0.45
 NAMED_CHANGE_COSINE = 0.25
+# a marked change to another value of one topic ("switched my contract to Vodafone" after "is on giffgaff"): two
+# names of one closed class read alike to no embedder (0.16 here), and the topic is the evidence
+TOPIC_CHANGE_COSINE = 0.1
 # a bare "now" is weak: "now drinks water before bed" beside "drinks coffee every morning" is a new habit, not
 # a replacement, so it only counts when the claim names a different value of a shared topic (bus -> cycle)
 _WEAK_MARKER = re.compile(r"(?i)(?<!right\s)(?<!just\s)\bnow\b(?!\s+and\s+then)")
 CHANGE_MARKER = re.compile(
     r"(?i)\bthese\s+days\b|\bnowadays\b|\bany\s?more\b|\bno\s+(?:longer|more)\b|"
-    r"\binstead\b|\b(?:switched|swapped|traded|changed|moved\s+over)\s+(?:from|to|over|for|\w+\s+for)\b|"
+    r"\binstead\b|\b(?:switched|swapped|traded|changed|moved\s+over)\s+(?:from|to|over|for|\w+\s+for|(?:my|our|the|their)\s+[\w-]+\s+(?:over\s+)?to)\b|"
     r"\b(?:upgraded|converted|(?:gone|went)\s+over)\s+to\b|\b(?:moved|reorged|reorganised|reorganized|put|transferred|shifted|bumped)\s+onto\b|\b(?:swapped|traded|replaced|ditched|dropped)\b|"
     r"(?<!get\s)(?<!got\s)(?<!gets\s)(?<!getting\s)(?<!'m\s)(?<!am\s)\bused\s+to\b(?!\s+it\b)|\bfrom\s+now\s+on\b|\bis\s+history\b|\bnot\s+[\w\s-]{1,30}?,?\s+but\b"
 )
@@ -310,13 +313,14 @@ def change_target(candidate: Memory, ranked: Sequence[Neighbour]) -> Memory | No
             continue  # two different recognised attributes ("works at X now" vs "lives in Y")
         # an old value named, or (with an explicit marker) another value of a topic the old claim holds
         # ("switched to a Pixel 8" after "a Samsung Galaxy S21", cosine 0.40), may be less similar
+        by_topic = (marked or weak) and not adds and _new_value(candidate.text, old.text)  # "everything's in starling now"
         named = _names_old(candidate.text, old.text) or (marked and (_new_value(candidate.text, old.text) or _new_days(candidate.text, old.text))) or bool(
             renewed & stems(" ".join(terms(old.text) - _NOT_EVIDENCE)))
         if (adds or not (marked or weak)) and not named:
             continue
         if weak and not named and not _new_value(candidate.text, old.text) and not _new_days(candidate.text, old.text) and not _new_degree(candidate.text, old.text):
             continue
-        if n.cosine < (NAMED_CHANGE_COSINE if named else CHANGE_COSINE):
+        if n.cosine < (TOPIC_CHANGE_COSINE if by_topic else NAMED_CHANGE_COSINE if named else CHANGE_COSINE):
             continue
         if named or _evidence(candidate.text, old.text):
             return old

@@ -50,6 +50,15 @@ TOPICS: dict[str, frozenset[str]] = {
     "streaming": frozenset("netflix disney+ disney hulu prime-video hbo max apple-tv paramount+ peacock crunchyroll iplayer".split()),
     "music-service": frozenset("spotify apple-music tidal deezer youtube-music soundcloud".split()),
     "handset": frozenset("phone iphone pixel galaxy android samsung nokia oneplus motorola xiaomi huawei handset smartphone".split()),
+    # providers the user is "on" or "with", one at a time: names that are also common words ("three", "sky",
+    # "chase", "wise") are left out
+    "bank": frozenset("barclays starling monzo hsbc natwest lloyds santander nationwide revolut halifax tsb rbs "
+                      "first-direct metro-bank co-operative-bank wells-fargo citibank n26 bunq anz westpac commbank "
+                      "scotiabank rbc td-bank gtbank zenith-bank access-bank kuda opay".split()),
+    "mobile-network": frozenset("giffgaff vodafone o2 lebara voxi smarty lycamobile tesco-mobile sky-mobile id-mobile verizon "
+                                "t-mobile at&t jio airtel telstra optus safaricom mtn glo".split()),
+    "broadband": frozenset("virgin-media bt talktalk plusnet hyperoptic community-fibre zen-internet xfinity comcast spectrum "
+                           "starlink".split()),
     "hot-drink": frozenset("tea coffee espresso latte cappuccino americano decaf chai matcha rooibos cocoa".split()),
     "shift-pattern": frozenset("nights night-shift night-shifts days day-shift day-shifts earlies lates early-shift early-shifts "
                                "late-shift late-shifts long-days rota roster".split()),

@@ -10,7 +10,7 @@ in which order they apply.
 from __future__ import annotations
 
 from kenning.lifecycle import extract as rules
-from kenning.lifecycle import changes, quantities
+from kenning.lifecycle import changes
 from kenning.lifecycle.extraction import corrections
 from kenning.lifecycle.extraction import attributes
 from kenning.lifecycle.extraction import lexicon as lx
@@ -165,6 +165,8 @@ def owned_figure(sent: Sentence) -> bool:
     subj = next((t for t in sent.tokens if t.dep in ("nsubj", "nsubjpass")), None)
     if subj is None:
         return False
+    from kenning.lifecycle import quantities  # reconciliation's table; imported here, since it builds on changes, which builds on extraction
+
     if (subj.lemma in lx.OWN_NOUNS and any(t.pos == "NUM" or t.tag == "$" for t in sent.tokens)) or quantities.owned_reading(sent, subj):
         return True  # (or "scales said 84.5 this morning", "first rent payment at $1,620 went out": the speaker's reading)
     head = sent.tokens[subj.head]
