@@ -1277,3 +1277,22 @@ def test_a_clause_in_brackets_at_the_end_of_a_sentence_is_a_sentence_of_its_own(
     got = texts("i live in antwerp right by the zoo (the sea lions wake me up i swear). my bike got nicked")
     assert "User lives in antwerp right by the zoo." in got, got
     assert not any("(" in t or "swear" in t for t in got), got
+
+
+@pytest.mark.parametrize(
+    "text, held",
+    [
+        ("coeliac. what can i eat at a tapas place on friday", "User is coeliac."),
+        ("asthmatic, inhaler basically lives in my pocket.", "User is asthmatic."),
+        ("type 1 diabetic btw", "User is type 1 diabetic."),
+        ("asthma. so no smoking spots please", "User has asthma."),
+        ("vegan. also allergic to soy", "User is vegan."),
+    ],
+)
+def test_a_condition_or_diet_said_alone_is_what_the_user_is(text, held):
+    assert held in texts(text), texts(text)
+
+
+@pytest.mark.parametrize("text", ["fun. so cycling only for now", "sorted. thanks", "brilliant, cheers"])
+def test_a_lone_word_that_names_no_condition_is_no_quality(text):
+    assert not any(t.startswith(("User is", "User has")) for t in texts(text)), texts(text)

@@ -22,11 +22,15 @@ from kenning.types import Hit, Memory, Sensitivity
 
 # -- sensitivity ------------------------------------------------------------------
 
-_PERSONAL = re.compile(
-    r"(?i)\b(?:allerg\w*|anaphyla\w*|asthma\w*|diabet\w*|epilep\w*|coeliac|celiac|lactose|gluten\s+intoleran\w*|"
+# health words, shared with extraction (a condition said as a bare fragment: "coeliac.", "asthmatic, …")
+HEALTH = (
+    r"allerg\w*|anaphyla\w*|asthma\w*|diabet\w*|epilep\w*|coeliac|celiac|lactose|gluten\s+intoleran\w*|"
     r"medication|medicine|prescri\w+|diagnos\w+|illness|disease|disorder|cancer|tumou?r|hiv|pregnan\w+|miscarriage|"
     r"therap\w+|depress\w+|anxiety|adhd|autis\w+|disabilit\w+|wheelchair|surgery|operation|hospital\w*|doctor|gp|"
-    r"dentist|clinic|blood\s+(?:type|pressure)|insulin|chemo\w*|mental\s+health|health|"
+    r"dentist|clinic|blood\s+(?:type|pressure)|insulin|chemo\w*|mental\s+health|health"
+)
+_PERSONAL = re.compile(
+    rf"(?i)\b(?:{HEALTH}|"
     r"religio\w+|muslim|islam\w*|christian\w*|catholic|jewish|judaism|hindu\w*|buddhis\w+|sikh\w*|atheis\w+|church|"
     r"mosque|synagogue|temple|pray\w*|ramadan|kosher|halal|"
     r"gay|lesbian|bisexual|homosexual|heterosexual|transgender|trans\s+(?:woman|man)|queer|non-binary|sexuality|"

@@ -13,6 +13,8 @@ from kenning.lifecycle.extraction import mood
 from kenning.lifecycle.extraction.clauses import at_me, done_to_me, lived, manner_adverb, opener, restore
 from kenning.lifecycle.extraction.reading import recurring
 from kenning.lifecycle.extraction.parse import Sentence, Token, known_verb
+from kenning.lifecycle.safety import HEALTH
+from kenning.lifecycle.slots import DIETS
 
 _ENDED = re.compile(r"(?i)\bany\s?more\b|\bthese\s+days\b|\bnow\b")
 
@@ -42,6 +44,9 @@ def as_meant(sent: Sentence, piece: str) -> str | None:
         return f"{piece[:at]}my {piece[at:]}" if piece[at : at + len(kin.text)] == kin.text else None
     if _left_state(sent) or _bare_quality(sent) or _measured_state(sent):
         return f"I'm {without_fillers(piece)}"
+    condition = _bare_condition(sent)
+    if condition is not None:  # "coeliac.", "asthmatic", "type 1 diabetic btw": what the speaker is, said alone
+        return f"I'm {condition}" if condition.split()[-1].lower() in _DIET_WORDS or _is_adjective(sent, condition) else f"I have {condition}"
     if _back_at(sent):  # "back to oats every morning now", "up at 4.30 every day": "I'm" left out
         return _i_am(piece)
     kind = _bare_kind(sent)
@@ -140,6 +145,28 @@ def _bare_time(sent: Sentence) -> Token | None:
     if first is None or first.dep != "nsubj" or first.tag != "NNS" or first.lemma not in lx.TIME_NOUNS or sent.children(first.i):
         return None
     return first if sent.tokens[first.head].pos == "VERB" and sent.tokens[first.head].lemma != "be" else None
+
+
+_CONDITION = re.compile(rf"(?i)^(?:{HEALTH}|{DIETS})$")
+_DIET_WORDS = frozenset(w.lower() for w in re.findall(r"[a-z]+", DIETS) if len(w) > 3)
+_MAX_CONDITION = 3  # words: "type 1 diabetic", "achilles tendonitis"
+
+
+def _bare_condition(sent: Sentence) -> str | None:
+    """A piece that is only a health condition or a diet, no verb and nothing else but fillers: "coeliac.",
+    "asthmatic", "type 1 diabetic" (its words, as written), or None. A lone word that names no condition
+    ("fun.", "sorted") is a reaction, not a quality."""
+    words = [t for t in sent.tokens if t.pos not in ("PUNCT", "INTJ", "SYM") and t.lower not in lx.CLAUSE_ADVERBS]
+    if not words or len(words) > _MAX_CONDITION or any(t.pos in ("VERB", "AUX", "PRON", "DET", "ADP", "PROPN") for t in words):
+        return None
+    if not _CONDITION.match(words[-1].lower):
+        return None
+    return " ".join(t.text for t in words)
+
+
+def _is_adjective(sent: Sentence, said: str) -> bool:
+    last = next((t for t in reversed(sent.tokens) if t.text == said.split()[-1]), None)
+    return last is not None and (last.pos == "ADJ" or last.lower.endswith(("ic", "ant", "ive")))
 
 
 def _bare_quality(sent: Sentence) -> bool:
