@@ -1296,3 +1296,10 @@ def test_a_condition_or_diet_said_alone_is_what_the_user_is(text, held):
 @pytest.mark.parametrize("text", ["fun. so cycling only for now", "sorted. thanks", "brilliant, cheers"])
 def test_a_lone_word_that_names_no_condition_is_no_quality(text):
     assert not any(t.startswith(("User is", "User has")) for t in texts(text)), texts(text)
+
+
+def test_a_name_then_a_list_of_what_the_speaker_is_is_one_claim_each():
+    got = texts("im clementine, sommelier at the Balmoral, originally from Lyon so yes i have Opinions about beaujolais")
+    assert any("Balmoral" in t and "Lyon" not in t for t in got), got
+    assert any("Lyon" in t and "Balmoral" not in t for t in got), got
+    assert not any("knackered" in t and "QE" in t for t in texts("I'm knackered, nurse at the QE")), "a feeling is no name"

@@ -17,7 +17,7 @@ import re
 from kenning.lifecycle import slots
 from kenning.lifecycle.extraction import corrections
 from kenning.lifecycle.extraction import lexicon as lx
-from kenning.lifecycle.extraction.parse import Sentence, Token
+from kenning.lifecycle.extraction.parse import Sentence, Token, known_modifier_or_verb
 
 _VERB_WORDS = re.compile(r"(?i)\b(?:am|is|are|was|were|be|been|have|has|had|do|does|did|'m|'s|'re|'ve)\b")
 _ARTICLE = re.compile(r"(?i)^(?:a|an|the|my)\s")
@@ -75,6 +75,32 @@ def introduction(sentence: str) -> list[str] | None:
         elif words[0].lower() not in lx.FILLER_WORDS:
             out.append(f"I'm {piece}.")
     return out
+
+
+_NAMED_LIST = re.compile(r"(?i)^(?:I'm|I\s+am)\s+(?P<name>[a-z][a-z'-]+),\s+(?P<rest>.+?)[.!]?$")
+_FROM = re.compile(r"(?i)^(?:(?:originally|born\s+and\s+raised|born)\s+)?(?:from|in)\s+\S")
+
+
+def named_list(piece: str) -> list[str] | None:
+    """A name given, then what the speaker is, as a list: "I'm clementine, sommelier at the Balmoral, originally
+    from Lyon" -> "My name is clementine." "I'm a sommelier at the Balmoral." "I'm originally from Lyon."; None
+    unless every piece after the name is a job or where the speaker is from, with no verb, and the name is no
+    word of manner or feeling ("I'm knackered, nurse at …")."""
+    m = _NAMED_LIST.match(piece.strip())
+    if m is None or m.group("name").lower() in lx.FEELINGS | lx.FILLER_WORDS or known_modifier_or_verb(m.group("name")):
+        return None
+    rest = [p for p in _top_level_commas(m.group("rest")) if p]
+    if not rest or len(rest) > 4 or any(_VERB_WORDS.search(p) or len(p.split()) > 9 for p in rest):
+        return None
+    said = []
+    for p in rest:
+        if _is_job(p.split()) and not _ARTICLE.match(p):
+            said.append(f"I'm {_a(p)}.")
+        elif _FROM.match(p):
+            said.append(f"I'm {p}.")
+        else:
+            return None
+    return [f"My name is {m.group('name')}.", *said]
 
 
 _COUNTED = re.compile(rf"(?i)(?:\d+|{corrections.WORD_NUMBERS})\s+[a-z]+s")

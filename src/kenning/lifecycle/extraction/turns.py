@@ -80,7 +80,8 @@ def turn_pieces(parser: Parser, text: str) -> Pieces:
         cut_up = pointers.keep_replacements([trim(c) for c in split(parser, s)])
         if cut_up == [s.text]:
             known[s.text] = [s]  # a one-clause sentence: its parse is the clause's, no second parse
-        pieces.extend(notes.named_here(c) or c for c in cut_up)  # "chloe here": who is speaking
+        for c in cut_up:  # "chloe here": who is speaking; "I'm clementine, sommelier at …": a name, then a list of what they are
+            pieces.extend(notes.named_list(c) or [notes.named_here(c) or c])
     contrasts = [c for s in parsed_sentences if (c := corrections.contrast(s)) is not None]
     said = corrections.said_otherwise(" ".join(spoken))  # "i said U15, no | no it's the U13": cut in two by the parser
     contrasts += [said] if said is not None and said not in contrasts else []
