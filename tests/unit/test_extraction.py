@@ -1303,3 +1303,20 @@ def test_a_name_then_a_list_of_what_the_speaker_is_is_one_claim_each():
     assert any("Balmoral" in t and "Lyon" not in t for t in got), got
     assert any("Lyon" in t and "Balmoral" not in t for t in got), got
     assert not any("knackered" in t and "QE" in t for t in texts("I'm knackered, nurse at the QE")), "a feeling is no name"
+
+
+@pytest.mark.parametrize(
+    "text, held",
+    [
+        ("hate coriander.", "User hates coriander."),  # the tagger reads "hate" as a noun before "coriander"
+        ("still no red meat though", "User doesn't eat red meat."),
+        ("no pork for me", "User doesn't eat pork."),
+    ],
+)
+def test_a_verbless_liking_or_no_food_is_the_speakers(text, held):
+    assert held in texts(text), texts(text)
+
+
+@pytest.mark.parametrize("text", ["no fish for the kids", "no chicken left in the fridge"])
+def test_no_food_said_of_someone_or_something_else_is_no_diet(text):
+    assert not any("eat" in t for t in texts(text)), texts(text)

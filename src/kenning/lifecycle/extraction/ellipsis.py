@@ -15,6 +15,7 @@ from kenning.lifecycle.extraction.reading import recurring
 from kenning.lifecycle.extraction.parse import Sentence, Token, known_verb
 from kenning.lifecycle.safety import HEALTH
 from kenning.lifecycle.slots import DIETS
+from kenning.lifecycle.lexicon import FOODS
 
 _ENDED = re.compile(r"(?i)\bany\s?more\b|\bthese\s+days\b|\bnow\b")
 
@@ -44,6 +45,9 @@ def as_meant(sent: Sentence, piece: str) -> str | None:
         return f"{piece[:at]}my {piece[at:]}" if piece[at : at + len(kin.text)] == kin.text else None
     if _left_state(sent) or _bare_quality(sent) or _measured_state(sent):
         return f"I'm {without_fillers(piece)}"
+    food = _no_food(sent)
+    if food is not None:  # "still no red meat though", "no pork for me": what the speaker does not eat
+        return f"I don't eat {food}"
     condition = _bare_condition(sent)
     if condition is not None:  # "coeliac.", "asthmatic", "type 1 diabetic btw": what the speaker is, said alone
         return f"I'm {condition}" if condition.split()[-1].lower() in _DIET_WORDS or _is_adjective(sent, condition) else f"I have {condition}"
@@ -56,7 +60,7 @@ def as_meant(sent: Sentence, piece: str) -> str | None:
     if _bare_job(sent):  # "line cook at a bbq spot in midtown": a job, "I'm a" left out
         rest = without_fillers(piece)
         return f"I'm {_article(rest)} {rest}"
-    if _verb_read_as_noun(sent):  # "commute from ashford to maidstone every day": a verb the tagger read as a noun
+    if _verb_read_as_noun(sent) or _life_verb_read_as_noun(sent):  # "commute from ashford to …", "hate coriander."
         return f"I {without_fillers(piece)}"
     when = _bare_time(sent)
     if when is not None:  # "weekends play badminton": when, with the "I" left out
@@ -138,6 +142,18 @@ def _verb_read_as_noun(sent: Sentence) -> bool:
     return any(t.lower in lx.HABITUAL for t in sent.tokens) and any(c.dep in ("prep", "dobj", "npadvmod") for c in sent.children(first.i))
 
 
+def _life_verb_read_as_noun(sent: Sentence) -> bool:
+    """A verbless piece opening with a verb of what the speaker does or likes (``lexicon.LIFE_VERBS``) that the
+    tagger read as a noun before another ("hate coriander.", "adore cats"): the "I" left out."""
+    first = opener(sent)
+    if first is None or not _verbless(sent) or first.pos != "NOUN" or first.lower not in lx.LIFE_VERBS:
+        return False
+    if first.i != next((t.i for t in sent.tokens if t.pos not in ("PUNCT", "INTJ") and t.lower not in lx.CLAUSE_ADVERBS), -1):
+        return False
+    rest = [t for t in sent.tokens if t.i > first.i and t.pos not in ("PUNCT", "SYM")]
+    return bool(rest) and rest[0].pos in ("NOUN", "PROPN", "ADJ", "DET", "PRON") and not any(t.dep in ("nsubj", "nsubjpass") for t in sent.tokens)
+
+
 def _bare_time(sent: Sentence) -> Token | None:
     """A time of the week or day said bare, as the subject of a verb other than "be", opening the clause:
     "weekends play badminton", "mornings walk the dog" (not "weekends are busy")."""
@@ -150,6 +166,25 @@ def _bare_time(sent: Sentence) -> Token | None:
 _CONDITION = re.compile(rf"(?i)^(?:{HEALTH}|{DIETS})$")
 _DIET_WORDS = frozenset(w.lower() for w in re.findall(r"[a-z]+", DIETS) if len(w) > 3)
 _MAX_CONDITION = 3  # words: "type 1 diabetic", "achilles tendonitis"
+
+
+_FOOD = re.compile(rf"(?i)^(?:{FOODS})$")
+
+
+def _no_food(sent: Sentence) -> str | None:
+    """The food a verbless "no <food>" piece names ("still no red meat though", "no pork for me"), as written,
+    or None: only foods that make a diet (``lexicon.FOODS``), and only for the speaker ("no fish for the kids"
+    is the kids')."""
+    if not _verbless(sent):
+        return None
+    no = next((t for t in sent.tokens if t.lower == "no" and t.dep == "det"), None)
+    food = sent.tokens[no.head] if no is not None else None
+    if food is None or not _FOOD.match(food.lower) or food.i < no.i:
+        return None
+    after = [t for t in sent.tokens if t.i > food.i and t.pos not in ("PUNCT", "SYM") and t.lower not in lx.CLAUSE_ADVERBS]
+    if after and not (len(after) == 2 and after[0].lower == "for" and after[1].lower == "me"):
+        return None
+    return " ".join(t.text for t in sent.tokens[no.i + 1: food.i + 1])
 
 
 def _bare_condition(sent: Sentence) -> str | None:
