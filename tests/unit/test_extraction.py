@@ -1320,3 +1320,8 @@ def test_a_verbless_liking_or_no_food_is_the_speakers(text, held):
 @pytest.mark.parametrize("text", ["no fish for the kids", "no chicken left in the fridge"])
 def test_no_food_said_of_someone_or_something_else_is_no_diet(text):
     assert not any("eat" in t for t in texts(text)), texts(text)
+
+
+def test_news_of_a_first_with_someone_named_is_kept_however_it_is_exclaimed():
+    assert any("Molesey" in t for t in texts("first regatta with Molesey this weekend!!")), texts("first regatta with Molesey this weekend!!")
+    assert texts("HAPPY NEW YEAR!!!") == []

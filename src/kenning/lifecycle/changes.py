@@ -174,7 +174,7 @@ def contrast_correction(candidate: Memory, ranked: Sequence[Neighbour]) -> Decis
 # pairs (0.42); a named old value (or, with an explicit marker, another value of the old claim's topic)
 # may go down to 0.25.
 CHANGE_COSINE = 0.45
-NAMED_CHANGE_COSINE = 0.25
+NAMED_CHANGE_COSINE = 0.15
 # a marked change to another value of one topic ("switched my contract to Vodafone" after "is on giffgaff"): two
 # names of one closed class read alike to no embedder (0.16 here), and the topic is the evidence
 TOPIC_CHANGE_COSINE = 0.1

@@ -252,7 +252,7 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
         return []  # "support to those who need it": a noun phrase, nothing asserted
     if noise.described(sent) and not clause.question:
         return []  # "something I can make in 20 mins": a noun phrase, what the user does with it said in passing
-    if not noise.has_verb(sent) and not first_person(text) and text.rstrip().endswith("!"):
+    if not noise.has_verb(sent) and not first_person(text) and text.rstrip().endswith("!") and not noise.first_with_name(sent):
         return []  # "HAPPY NEW YEAR!!!", "THE ROYAL ALBERT HALL?!!": an exclamation, nothing stated
     if mood.keeps_from(sent):
         return []  # "don't tell the crossfit lads": a secret between the speakers, no rule and no fact

@@ -399,3 +399,12 @@ def lasting_quality(sent: Sentence) -> bool:
     if not any(c.dep in ("nsubj", "nsubjpass") and c.lower == "i" for c in kids):
         return False
     return not any(t.lower in _DEGREE | _NOW or t.lower in lx.SECOND_PERSON for t in sent.tokens)
+
+
+def first_with_name(sent: Sentence) -> bool:
+    """A verbless piece that is news of a first somewhere or with someone named: "first regatta with Molesey this
+    weekend!!", "first day at Arup!!" (kept, however it is exclaimed; "HAPPY NEW YEAR!!!" is not)."""
+    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
+    if root is None or root.pos != "NOUN" or not any(c.dep == "amod" and c.lower == "first" for c in sent.children(root.i)):
+        return False
+    return any(c.dep == "prep" and any(g.dep == "pobj" and g.pos == "PROPN" for g in sent.children(c.i)) for c in sent.children(root.i))
