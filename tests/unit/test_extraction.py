@@ -133,7 +133,7 @@ def test_compound_turn_is_one_claim_per_clause():
 
 def test_people_joined_in_a_subject_stay_one_clause_about_the_user():
     got = claims("the little terrace in walthamstow is officially ours, me and kofi moved in saturday")
-    assert [c.text for c in got] == ["The little terrace in walthamstow is officially theirs.", "The user and Kofi moved in saturday."]
+    assert [c.text for c in got] == ["The little terrace in walthamstow is officially theirs.", "User lives in walthamstow.", "The user and Kofi moved in saturday."]
     assert all(c.metadata["subject"] == "user" for c in got)
     (both,) = claims("Margaret and I have made it a regular thing, coffee every Thursday at the garden centre")
     assert both.text.startswith("Margaret and the user have made it")  # the user among the subject: their claim, plural
@@ -1325,3 +1325,24 @@ def test_no_food_said_of_someone_or_something_else_is_no_diet(text):
 def test_news_of_a_first_with_someone_named_is_kept_however_it_is_exclaimed():
     assert any("Molesey" in t for t in texts("first regatta with Molesey this weekend!!")), texts("first regatta with Molesey this weekend!!")
     assert texts("HAPPY NEW YEAR!!!") == []
+
+
+@pytest.mark.parametrize(
+    "text, lives",
+    [
+        ("moved in with my girlfriend nadia in walthamstow, we split 1600", "walthamstow"),  # the place hangs on the person
+        ("the little terrace in walthamstow is officially ours", "walthamstow"),
+        ("i live with my sister in Leeds", "Leeds"),
+    ],
+)
+def test_a_home_said_through_whom_or_whose_it_is_is_where_the_user_lives(text, lives):
+    from kenning.lifecycle.extraction.attributes import all_of_text
+
+    facts = [f for t in texts(text) for f in all_of_text(default_parser(), t) if f.attribute.name == "residence"]
+    assert [f.value for f in facts] == [lives], texts(text)
+
+
+def test_working_with_someone_somewhere_names_no_employer():
+    from kenning.lifecycle.extraction.attributes import all_of_text
+
+    assert all_of_text(default_parser(), "User works with their cousin in Leeds.") == []

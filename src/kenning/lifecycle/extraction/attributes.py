@@ -106,6 +106,9 @@ def _read(sent: Sentence) -> list[Fact]:
     # "moved back to Gdańsk", "went home to Cork": the parser hangs the place on the adverb
     kids += [g for c in kids if c.dep == "advmod" and c.lower in ("back", "home", "over", "away", "out", "through", "up", "down", "across")
              for g in sent.children(c.i) if g.dep == "prep"]  # "moved through to glasgow", "moved down to London"
+    # "moved in with my girlfriend in walthamstow", "live with my sister in Leeds": the place hangs on the person
+    kids += [g for c in kids if c.dep == "prep" and c.lower == "with" for p in sent.children(c.i) if p.dep == "pobj"
+             for g in sent.children(p.i) if g.dep == "prep" and g.lower == "in"]
     out: list[Fact] = []
     obj = next((c for c in kids if c.dep == "dobj"), None)
     if ending and obj is None:  # "resigned from GTBank", "gave up on the italian": what was left
@@ -241,7 +244,9 @@ def implied(sent: Sentence) -> str | None:
         kids = sent.children(tok.i)
         if row is None or any(c.dep == "poss" and c.lower not in ("my", "our") for c in kids):
             continue
-        owned = row.located and any(c.dep == "poss" for c in kids) and not any(c.dep in ("amod", "compound") and c.lower in _NOT_HOME for c in kids)
+        ours = tok.dep == "nsubj" and any(c.dep in ("acomp", "attr") and c.lower in ("ours", "mine") for c in sent.children(tok.head))
+        owned = row.located and (any(c.dep == "poss" for c in kids) or ours) and not any(
+            c.dep in ("amod", "compound") and c.lower in _NOT_HOME for c in kids)  # "the terrace in walthamstow is ours"
         if not owned and not any(c.dep == "amod" and c.lower == "new" for c in kids):
             continue  # "our flat in woking", "the new place in leeds": where the user lives; "our old flat" is not
         preps = [c for c in kids if c.dep == "prep" and c.lower in row.preps]

@@ -57,8 +57,8 @@ def _set(words: str) -> frozenset[str]:
 
 
 TABLE: tuple[Attribute, ...] = (
-    Attribute("residence", Kind.FACT, 0.7, verbs=_set("live reside base move relocate settle"), preps=_set("in to into at"), located=True,
-              objects=_set("flat apartment house place unit room home studio condo cottage bungalow townhouse")),
+    Attribute("residence", Kind.FACT, 0.7, verbs=_set("live reside base move relocate settle") | {"move in"}, preps=_set("in to into at"), located=True,
+              objects=_set("flat apartment house place unit room home studio condo cottage bungalow townhouse terrace maisonette bedsit")),
     Attribute("employer", Kind.FACT, 0.6, verbs=_set("work join employ start"), preps=_set("at for with"), role_verbs=_set("begin"),
               place_preps=_set("in"), objects=_set("job position role post contract offer"), ended_by=_set("job position role post"),
               lost_by=_set("sack fire axe dismiss") | {"lay off", "let go", "make redundant"}, of_role=True),
