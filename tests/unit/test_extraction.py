@@ -1346,3 +1346,14 @@ def test_working_with_someone_somewhere_names_no_employer():
     from kenning.lifecycle.extraction.attributes import all_of_text
 
     assert all_of_text(default_parser(), "User works with their cousin in Leeds.") == []
+
+
+def test_a_lowercase_places_name_after_a_preposition_is_parsed_as_a_name_and_kept_as_typed():
+    sent = default_parser().parse(["User is in the new place in didsbury now, boxes everywhere."])[0][0]
+    place = next(t for t in sent.tokens if t.lower == "didsbury")
+    assert place.pos == "PROPN" and place.text == "didsbury"  # tagged as a name, the user's spelling kept
+    uni = default_parser().parse(["i'm going back to uni in september"])[0][0]
+    assert next(t for t in uni.tokens if t.lower == "uni").text == "uni"
+    from kenning.lifecycle.extraction.attributes import all_of_text
+
+    assert [f.value for f in all_of_text(default_parser(), "User moved to dalston.")] == ["dalston"]

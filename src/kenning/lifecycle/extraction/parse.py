@@ -12,6 +12,7 @@ runs offline from site-packages; nothing is downloaded at run time.
 from __future__ import annotations
 
 import functools
+import re
 
 import threading
 from collections import OrderedDict
@@ -105,6 +106,7 @@ class SpacyParser:
         self._cache: OrderedDict[tuple[str, bool], list[Sentence]] = OrderedDict()
         self._size = cache_size
         self._lock = threading.Lock()
+        self._places: dict[str, bool] = {}  # lowercase words and whether they are places' names (``_truecase``)
 
     def parse(self, texts: Sequence[str]) -> list[list[Sentence]]:
         return self._parse(texts, entities=True)
@@ -130,13 +132,38 @@ class SpacyParser:
                     out[t] = self._cache[(t, entities)]
         todo = list(dict.fromkeys(t for t in texts if t not in out))
         if todo:
-            docs = list(self.nlp.pipe(todo, disable=() if entities else ("ner",)))
+            cased = [self._truecase(t) for t in todo]
+            docs = list(self.nlp.pipe(cased, disable=() if entities else ("ner",)))
             with self._lock:
-                for t, doc in zip(todo, docs):
-                    out[t] = self._cache[(t, entities)] = [_sentence(s) for s in doc.sents]
+                for t, c, doc in zip(todo, cased, docs):
+                    out[t] = self._cache[(t, entities)] = [_sentence(s, t if c != t else None) for s in doc.sents]
                 while len(self._cache) > self._size:
                     self._cache.popitem(last=False)
         return [out[t] for t in texts]
+
+    def _truecase(self, text: str) -> str:
+        """``text`` with a lowercase place's name after a preposition of place capitalised, so the tagger reads it
+        as a name ("we rent a flat in salford quays", "moved to didsbury"): a word no dictionary of the model
+        lists that the tagger, shown it capitalised after "here in", calls a place. Words it knows ("in town",
+        "to reading group") and chat words ("to uni", "in idk") stay as they are."""
+        if not _PLACE_PREP.search(text):
+            return text
+        return _PLACE_PREP.sub(lambda m: m.group(1) + m.group(2)[:1].upper() + m.group(2)[1:] if self._a_place(m.group(2)) else m.group(0), text)
+
+    def _a_place(self, word: str) -> bool:
+        with self._lock:
+            known = self._places.get(word)
+        if known is None:
+            if known_word(word):
+                known = False
+            else:
+                doc = self.nlp(f"It is cold here in {word[:1].upper()}{word[1:]}.")
+                known = any(t.lower_ == word and t.ent_type_ in ("GPE", "LOC") for t in doc)
+            with self._lock:
+                self._places[word] = known
+                if len(self._places) > self._size:
+                    self._places.pop(next(iter(self._places)))
+        return known
 
 
 class InContext:
@@ -165,12 +192,15 @@ class InContext:
         return Sentence(tuple(replace(t, ent=self.entities.get(t.text, "")) for t in sent.tokens))
 
 
-def _sentence(span: Any) -> Sentence:
+_PLACE_PREP = re.compile(r"(\b(?:in|to|from|near|outside|around)\s+)([a-z][a-z-]{3,})\b")
+
+
+def _sentence(span: Any, original: str | None = None) -> Sentence:
     start = span.start
     return Sentence(
         tuple(
             Token(
-                t.i - start, t.text, t.lemma_.lower(), t.pos_, t.tag_, t.dep_,
+                t.i - start, original[t.idx: t.idx + len(t.text)] if original is not None else t.text, t.lemma_.lower(), t.pos_, t.tag_, t.dep_,
                 (t.head.i - start) if span.start <= t.head.i < span.end else t.i - start, t.ent_type_, t.whitespace_,
             )
             for t in span
