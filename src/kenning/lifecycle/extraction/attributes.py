@@ -250,9 +250,9 @@ def implied(sent: Sentence) -> str | None:
         if not owned and not any(c.dep == "amod" and c.lower == "new" for c in kids):
             continue  # "our flat in woking", "the new place in leeds": where the user lives; "our old flat" is not
         preps = [c for c in kids if c.dep == "prep" and c.lower in row.preps]
-        verb = _governing_verb(sent, tok)  # "got the keys to our flat in woking": the parser hangs the place on "got"
-        if owned and verb is not None and _verb(sent, verb) in _GETTING:
-            preps += [c for c in sent.children(verb.i) if c.dep == "prep" and c.lower == "in" and c.i > tok.i]
+        getter = _governing_verb(sent, tok)  # "got the keys to our flat in woking": the parser hangs the place on "got"
+        if owned and getter is not None and _verb(sent, getter) in _GETTING:
+            preps += [c for c in sent.children(getter.i) if c.dep == "prep" and c.lower == "in" and c.i > tok.i]
         for prep in preps:
             obj = next((c for c in sent.children(prep.i) if c.dep == "pobj"), None)
             if obj is not None and obj.pos in ("PROPN", "NOUN") and not any(c.dep in ("det", "poss") for c in sent.children(obj.i)):
@@ -262,7 +262,7 @@ def implied(sent: Sentence) -> str | None:
 
 
 def _governing_verb(sent: Sentence, tok: Token) -> Token | None:
-    """The verb a noun hangs from, through at most one preposition and one noun ("keys to our flat" -> "got")."""
+    """The nearest verb above a noun, at most four heads up ("our flat" in "got the keys to our flat" -> "got")."""
     head = tok
     for _ in range(4):
         if head.dep == "ROOT" or head.head == head.i:

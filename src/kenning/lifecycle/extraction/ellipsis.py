@@ -163,12 +163,10 @@ def _bare_time(sent: Sentence) -> Token | None:
     return first if sent.tokens[first.head].pos == "VERB" and sent.tokens[first.head].lemma != "be" else None
 
 
-_CONDITION = re.compile(rf"(?i)^(?:{HEALTH}|{DIETS})$")
-_DIET_WORDS = frozenset(w.lower() for w in re.findall(r"[a-z]+", DIETS) if len(w) > 3)
-_MAX_CONDITION = 3  # words: "type 1 diabetic", "achilles tendonitis"
-
-
 _FOOD = re.compile(rf"(?i)^(?:{FOODS})$")
+_CONDITION = re.compile(rf"(?i)^(?:{HEALTH}|{DIETS})$")
+_DIET_WORDS = frozenset(w.lower() for w in re.findall(r"[a-z]+", DIETS) if len(w) > 3)  # the words of the diet pattern
+_MAX_CONDITION = 3  # words: "type 1 diabetic", "achilles tendonitis"
 
 
 def _no_food(sent: Sentence) -> str | None:
@@ -200,6 +198,8 @@ def _bare_condition(sent: Sentence) -> str | None:
 
 
 def _is_adjective(sent: Sentence, said: str) -> bool:
+    """Whether a condition's last word is one a person is ("asthmatic", "pregnant") rather than has ("asthma"):
+    the tagger's adjective, or an adjective's ending the tagger missed on a lone word ("coeliac." as a noun)."""
     last = next((t for t in reversed(sent.tokens) if t.text == said.split()[-1]), None)
     return last is not None and (last.pos == "ADJ" or last.lower.endswith(("ic", "ant", "ive")))
 
