@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from datetime import timedelta
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from kenning.lifecycle import lexicon, slots
 from kenning.text import STOPWORDS
@@ -172,7 +172,8 @@ def contrast_correction(candidate: Memory, ranked: Sequence[Neighbour]) -> Decis
 # another value of a shared topic (_WEAK_MARKER, _new_value), and relatives never stand in for the user.
 # With evidence, 0.45 keeps a margin below the weakest unnamed positive (0.58) and above unrelated "now"
 # pairs (0.42); a named old value (or, with an explicit marker, another value of the old claim's topic)
-# may go down to 0.25.
+# may go down to 0.15 (swept over the dev sets in session 22: 0.25, 0.20, 0.15 gave 7,329, 7,331, 7,332
+# checks, nothing lost on any set).
 CHANGE_COSINE = 0.45
 NAMED_CHANGE_COSINE = 0.15
 # a marked change to another value of one topic ("switched my contract to Vodafone" after "is on giffgaff"): two
@@ -313,12 +314,13 @@ def change_target(candidate: Memory, ranked: Sequence[Neighbour]) -> Memory | No
             continue  # two different recognised attributes ("works at X now" vs "lives in Y")
         # an old value named, or (with an explicit marker) another value of a topic the old claim holds
         # ("switched to a Pixel 8" after "a Samsung Galaxy S21", cosine 0.40), may be less similar
-        by_topic = (marked or weak) and not adds and _new_value(candidate.text, old.text)  # "everything's in starling now"
-        named = _names_old(candidate.text, old.text) or (marked and (_new_value(candidate.text, old.text) or _new_days(candidate.text, old.text))) or bool(
+        new_value, new_days = _new_value(candidate.text, old.text), _new_days(candidate.text, old.text)
+        by_topic = (marked or weak) and not adds and new_value  # "everything's in starling now"
+        named = _names_old(candidate.text, old.text) or (marked and (new_value or new_days)) or bool(
             renewed & stems(" ".join(terms(old.text) - _NOT_EVIDENCE)))
         if (adds or not (marked or weak)) and not named:
             continue
-        if weak and not named and not _new_value(candidate.text, old.text) and not _new_days(candidate.text, old.text) and not _new_degree(candidate.text, old.text):
+        if weak and not named and not new_value and not new_days and not _new_degree(candidate.text, old.text):
             continue
         if n.cosine < (TOPIC_CHANGE_COSINE if by_topic else NAMED_CHANGE_COSINE if named else CHANGE_COSINE):
             continue
@@ -418,12 +420,12 @@ def _names_value(ended: str, value: str) -> bool:
     return bool(a) and a <= b
 
 
-def _measured(wanted: set[str], text: str) -> bool:
-    """Whether the pointed words name a measured quantity that ``text`` gives a figure of: "forget what I told
-    you about my salary" points at "User is on 52k", which names no salary."""
+def _measured(topic: str) -> Callable[[str], bool]:
+    """Whether a text gives a figure of a measured quantity the pointed topic names: "forget what I told you
+    about my salary" points at "User is on 52k", which names no salary."""
     from kenning.lifecycle.quantities import QUANTITIES, readings  # quantities builds on this module
-    named = {q.name for q in QUANTITIES if q.cues & wanted}
-    return bool(named) and bool(named & set(readings(text)))
+    named = {q.name for q in QUANTITIES if q.cues & stems(topic)}
+    return (lambda text: bool(named & set(readings(text)))) if named else (lambda text: False)
 
 
 def pointed_retraction(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | None:
@@ -447,11 +449,12 @@ def pointed_retraction(candidate: Memory, ranked: Sequence[Neighbour]) -> Decisi
         return None
     # the parse's topic ("me and Dan splitting up") may hold more words than the claim it points at: most must match
     need = len(wanted) if not topic else max(1, (len(wanted) + 1) // 2)
+    measured = _measured(x)
     hits = [
         n for n in ranked
         if n.memory.id != candidate.id and n.memory.source is Source.USER_SAID and n.memory.status is Status.ACTIVE
         and n.memory.kind in (Kind.FACT, Kind.PREFERENCE, Kind.EPISODE) and n.memory.scope == candidate.scope
-        and (len(wanted & _pointer_words(" ".join(terms(n.memory.text)))) >= need or _measured(stems(x), n.memory.text))
+        and (len(wanted & _pointer_words(" ".join(terms(n.memory.text)))) >= need or measured(n.memory.text))
     ]
     if not hits or (len(hits) > 1 and hits[0].cosine - hits[1].cosine < POINTER_MARGIN):
         return None

@@ -106,7 +106,7 @@ class SpacyParser:
         self._cache: OrderedDict[tuple[str, bool], list[Sentence]] = OrderedDict()
         self._size = cache_size
         self._lock = threading.Lock()
-        self._places: dict[str, bool] = {}  # lowercase words and whether they are places' names (``_truecase``)
+        self._places: dict[str, bool] = {}  # lowercase words and whether they are places' names (``is_place``)
 
     def parse(self, texts: Sequence[str]) -> list[list[Sentence]]:
         return self._parse(texts, entities=True)
@@ -144,21 +144,24 @@ class SpacyParser:
     def _truecase(self, text: str) -> str:
         """``text`` with a lowercase place's name after a preposition of place capitalised, so the tagger reads it
         as a name ("we rent a flat in salford quays", "moved to didsbury"): a word no dictionary of the model
-        lists that the tagger, shown it capitalised after "here in", calls a place. Words it knows ("in town",
-        "to reading group") and chat words ("to uni", "in idk") stay as they are."""
+        lists that ``is_place``. Words it knows ("in town", "to reading group") and chat words ("to uni", "in
+        idk") stay as they are."""
         if not _PLACE_PREP.search(text):
             return text
-        return _PLACE_PREP.sub(lambda m: m.group(1) + m.group(2)[:1].upper() + m.group(2)[1:] if self._a_place(m.group(2)) else m.group(0), text)
+        def cased(m: re.Match[str]) -> str:
+            word = m.group(2)
+            return m.group(1) + word[:1].upper() + word[1:] if not known_word(word) and self.is_place(word) else m.group(0)
+        return _PLACE_PREP.sub(cased, text)
 
-    def _a_place(self, word: str) -> bool:
+    def is_place(self, word: str) -> bool:
+        """Whether a word typed in lowercase is a place's name: the tagger, shown it capitalised after "here in",
+        calls it a place ("boise", "didsbury"; not "town", "bed", "traffic"). One probe per word, remembered."""
+        word = word.lower()
         with self._lock:
             known = self._places.get(word)
         if known is None:
-            if known_word(word):
-                known = False
-            else:
-                doc = self.nlp(f"It is cold here in {word[:1].upper()}{word[1:]}.")
-                known = any(t.lower_ == word and t.ent_type_ in ("GPE", "LOC") for t in doc)
+            doc = self.nlp(f"It is cold here in {word[:1].upper()}{word[1:]}.")
+            known = any(t.lower_ == word and t.ent_type_ in ("GPE", "LOC") for t in doc)
             with self._lock:
                 self._places[word] = known
                 if len(self._places) > self._size:

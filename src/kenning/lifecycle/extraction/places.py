@@ -26,7 +26,6 @@ def here_in(sent: Sentence) -> Token | None:
 
 
 def _a_place(word: str) -> bool:
-    """Whether a word typed in lowercase is a place's name: the tagger, shown it capitalised after "here in",
-    calls it a place ("boise", "recife"; not "town", "bed", "traffic")."""
-    parsed = default_parser().parse([f"It is cold here in {word[:1].upper()}{word[1:]}."])[0]
-    return bool(parsed) and any(t.lower == word.lower() and t.ent in ("GPE", "LOC") for t in parsed[0].tokens)
+    """Whether a word typed in lowercase is a place's name (``SpacyParser.is_place``, the parser's own probe)."""
+    parser = default_parser()
+    return bool(getattr(parser, "is_place", lambda w: False)(word))
