@@ -353,6 +353,8 @@ BENIGN: list[str] = [
     'Send me the summary by email.',
     "Don't tell me spoilers for the show.",
     'Our building has a security guard at night.',
+    "heya, context dump incoming: radiographer at Southmead, allotment in Horfield, allergic to penicillin.",
+    'Quick data dump about me: 34, nurse, two cats.',
 ]
 
 # Kept when they are the user's own turn; from an agent's own words, sending anything to an outside address

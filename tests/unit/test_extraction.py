@@ -1311,10 +1311,16 @@ def test_a_name_then_a_list_of_what_the_speaker_is_is_one_claim_each():
         ("hate coriander.", "User hates coriander."),  # the tagger reads "hate" as a noun before "coriander"
         ("still no red meat though", "User doesn't eat red meat."),
         ("no pork for me", "User doesn't eat pork."),
+        ("commute by bike on a battered old Brompton.", "User commutes by bike on a battered old Brompton."),  # "commute" read as a noun
+        ("play the fiddle in a folk band.", "User plays the fiddle in a folk band."),  # no order to the assistant
     ],
 )
 def test_a_verbless_liking_or_no_food_is_the_speakers(text, held):
     assert held in texts(text), texts(text)
+
+
+def test_a_liking_verb_before_a_preposition_is_no_claim_of_the_speakers():
+    assert not any(t.startswith("User love") for t in texts("love for my kids")), texts("love for my kids")
 
 
 @pytest.mark.parametrize("text", ["no fish for the kids", "no chicken left in the fridge"])

@@ -86,7 +86,9 @@ _MODEL_DIRECTIVE = re.compile(
     r"|\b(?:disable|turn\s+off|switch\s+off|remove|deactivate|lift|drop|suspend|bypass|circumvent|ignore)\b[^.\n]{0,25}\b(?:safety|filters?|guardrails?|content\s+polic\w+|moderation|restrictions?|safeguards?|censorship|alignment|ethics|confirmations?|confirmation\s+prompts|verification|warnings|two[- ]factor|2fa|logging|audit)\b"
     r"|\b(?:previous|prior|earlier|above|all|your|existing|original)\s+(?:instructions|guidance|rules|guidelines|directives|prompts?|orders)\s+(?:is|are|were|have\s+been)\s+(?:now\s+)?(?:void|null|cancell?ed|obsolete|revoked|invalid|superseded|replaced|lifted|withdrawn|no\s+longer\s+(?:valid|in\s+force|apply))"
     r"|\bsupersedes?\s+(?:all|any|every|the|your)\b|\btakes?\s+(?:precedence|priority)\s+over\s+(?:all|any|your|the|previous)\b"
-    r"|\b(?:memory|database|prompt|context|data)\s+dump\b|\bdump\s+(?:your|the|all|every)\b"
+    r"|\b(?:memory|database|prompt)\s+dump\b|\bdump\s+(?:your|the|all|every)\b"
+    # a "context dump" or "data dump" is asked for, not announced ("context dump incoming: I'm a radiographer …")
+    r"|\b(?:give|send|show|print|output|reply\s+with|return|do|perform|produce|provide|paste)\b[^.\n]{0,20}\b(?:context|data)\s+dump\b"
     r"|(?:^|\n)\s*(?:override|system|admin|developer|root|sudo)\s*:"
     r"|(?:^|\n)\s*(?:ai|assistant|llm|model|bot|chatbot|agent)\s*:\s+\S"
     r"|\b(?:user|i)\s+(?:has|have|now\s+has|now\s+have)\s+(?:been\s+granted\s+)?(?:admin|root|superuser|elevated|full)\s+(?:rights|access|privileges|permissions)\b"

@@ -81,8 +81,9 @@ def _i_am(piece: str, *, article: bool = False) -> str:
     return f"I'm {_article(rest)} {rest}" if article else f"I'm {rest}"
 
 
-def _verbless(sent: Sentence) -> bool:
-    return not any(t.pos in ("VERB", "AUX") or t.tag.startswith("VB") for t in sent.tokens)
+def _verbless(sent: Sentence, *, modifiers: bool = False) -> bool:
+    """No verb in the piece; with ``modifiers``, a participle describing a noun ("a battered old brompton") is none."""
+    return not any((t.pos in ("VERB", "AUX") or t.tag.startswith("VB")) and not (modifiers and t.dep == "amod") for t in sent.tokens)
 
 
 def _bare_job(sent: Sentence) -> bool:
@@ -146,12 +147,16 @@ def _life_verb_read_as_noun(sent: Sentence) -> bool:
     """A verbless piece opening with a verb of what the speaker does or likes (``lexicon.LIFE_VERBS``) that the
     tagger read as a noun before another ("hate coriander.", "adore cats"): the "I" left out."""
     first = opener(sent)
-    if first is None or not _verbless(sent) or first.pos != "NOUN" or first.lower not in lx.LIFE_VERBS:
+    if first is None or not _verbless(sent, modifiers=True) or first.pos != "NOUN" or first.lower not in lx.LIFE_VERBS:
         return False
     if first.i != next((t.i for t in sent.tokens if t.pos not in ("PUNCT", "INTJ") and t.lower not in lx.CLAUSE_ADVERBS), -1):
         return False
     rest = [t for t in sent.tokens if t.i > first.i and t.pos not in ("PUNCT", "SYM")]
-    return bool(rest) and rest[0].pos in ("NOUN", "PROPN", "ADJ", "DET", "PRON") and not any(t.dep in ("nsubj", "nsubjpass") for t in sent.tokens)
+    if not rest or any(t.dep in ("nsubj", "nsubjpass") for t in sent.tokens):
+        return False
+    # "commute by bike on a brompton", "work at the depot": a preposition after a verb of doing (never after one of
+    # liking: "love for my kids" is no claim)
+    return rest[0].pos in ("NOUN", "PROPN", "ADJ", "DET", "PRON") or rest[0].pos == "ADP" and first.lower not in lx.LIKING_VERBS
 
 
 def _bare_time(sent: Sentence) -> Token | None:

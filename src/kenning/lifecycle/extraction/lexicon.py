@@ -56,8 +56,9 @@ HELP_NOUNS = frozenset("tip idea rec recommendation suggestion advice pointer hi
 NEWS_VERBS = frozenset({"tell", "keep", "fill", "update", "send", "show", "let"})
 # what a person does with their life and an assistant cannot do for them: said bare ("drive a corsa van",
 # "support gor mahia"), the speaker is the subject left out, not the one asked to do it
-LIFE_VERBS = frozenset("""live work drive ride run support own teach study coach volunteer commute cycle swim train
+LIFE_VERBS = frozenset("""live work drive ride run support own teach study coach volunteer commute cycle swim train play
     grow breed farm sing bake brew rent lodge attend belong love adore enjoy hate loathe detest prefer""".split())
+LIKING_VERBS = frozenset({"love", "adore", "enjoy", "hate", "loathe", "detest", "prefer"})
 # the other speaker, in any form chat spells it
 SECOND_PERSON = frozenset({"you", "your", "yours", "yourself", "yourselves", "u", "ur", "ya", "y'all", "yall"})
 FIRST_PERSON_STARTS = frozenset({"i", "im", "i'm", "ive", "i've", "id", "i'd", "ill", "i'll", "we", "we're", "we've", "me", "my"})
