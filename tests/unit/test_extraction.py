@@ -1319,6 +1319,30 @@ def test_a_verbless_liking_or_no_food_is_the_speakers(text, held):
     assert held in texts(text), texts(text)
 
 
+@pytest.mark.parametrize(
+    "text, held",
+    [
+        ("strictly vegetarian, no eggs also.", "User is strictly vegetarian, no eggs."),  # with what the comma adds
+        ("strictly vegan now.", "User is strictly vegan."),  # the tagger reads "vegan" as a verb
+        ("dental hygienist here 🦷", "User is a dental hygienist."),
+        ("have a ferret called Kumara, yes like the sweet potato", "User has a ferret called Kumara, yes like the sweet potato."),
+    ],
+)
+def test_a_diet_a_trade_or_a_named_pet_said_without_i(text, held):
+    assert held in texts(text), texts(text)
+
+
+@pytest.mark.parametrize("text", ["have a good one!", "have a look at this", "the nurse here was lovely"])
+def test_a_wish_an_order_or_someone_else_here_is_no_claim_of_the_speakers(text):
+    assert not any(t.startswith(("User has", "User is a")) for t in texts(text)), texts(text)
+
+
+def test_a_person_named_before_and_i_shares_the_subject():
+    got = texts("i row most weekends, have mild asthma which the cold does NOT help, and my partner Ewan and i have a ginger cat called Marmalade")
+    assert "User has mild asthma which the cold does not help." in got, got
+    assert "User's partner Ewan and the user have a ginger cat called Marmalade." in got, got
+
+
 def test_a_liking_verb_before_a_preposition_is_no_claim_of_the_speakers():
     assert not any(t.startswith("User love") for t in texts("love for my kids")), texts("love for my kids")
 

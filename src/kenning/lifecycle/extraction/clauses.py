@@ -322,9 +322,18 @@ def lived(toks: Sequence[Token]) -> bool:
     cannot do for them ("drive a 2015 hilux", "support gor mahia", "ride an e-bike mostly evenings"): the "I"
     left out, not an order. Never when it is said to or for someone ("keep me posted", "teach me to knit")."""
     first = next((t for t in toks if t.lower not in lx.CLAUSE_ADVERBS and t.pos not in ("INTJ", "PUNCT")), None)
-    if first is None or first.tag not in ("VB", "VBP") or first.lemma not in lx.LIFE_VERBS and not _row_verb(toks, first):
+    if first is None or first.tag not in ("VB", "VBP") or first.lemma not in lx.LIFE_VERBS and not _row_verb(toks, first) and not _has_named(toks, first):
         return False
     return not any(t.lower in ("me", "myself", "us", "please", "pls", "plz") or t.lower in lx.SECOND_PERSON for t in toks)
+
+
+def _has_named(toks: Sequence[Token], verb: Token) -> bool:
+    """ "have a ferret called Kumara", "got two boys named Ade and Tobi": something of one's own, by its name
+    (never "have a look", "have a good one")."""
+    if verb.lemma not in ("have", "get"):
+        return False
+    objs = [t for t in toks if t.head == verb.i and t.dep == "dobj"]
+    return any(t.head == o.i and t.dep == "acl" and t.lemma in ("call", "name") for o in objs for t in toks)
 
 
 # the verbs of the attribute rows with the prepositions that take their value ("start at", "live in", "move to")

@@ -14,7 +14,7 @@ from kenning.lifecycle.extraction.clauses import at_me, done_to_me, lived, manne
 from kenning.lifecycle.extraction.reading import recurring
 from kenning.lifecycle.extraction.parse import Sentence, Token, known_verb
 from kenning.lifecycle.safety import HEALTH
-from kenning.lifecycle.slots import DIETS
+from kenning.lifecycle.slots import DIETS, JOB
 from kenning.lifecycle.lexicon import FOODS
 
 _ENDED = re.compile(r"(?i)\bany\s?more\b|\bthese\s+days\b|\bnow\b")
@@ -50,13 +50,18 @@ def as_meant(sent: Sentence, piece: str) -> str | None:
         return f"I don't eat {food}"
     condition = _bare_condition(sent)
     if condition is not None:  # "coeliac.", "asthmatic", "type 1 diabetic btw": what the speaker is, said alone
-        return f"I'm {condition}" if condition.split()[-1].lower() in _DIET_WORDS or _is_adjective(sent, condition) else f"I have {condition}"
+        said, rest = condition
+        verb = "I'm" if said.split()[-1].lower() in _DIET_WORDS or _is_adjective(sent, said) else "I have"
+        return f"{verb} {said}{rest}"
     if _back_at(sent):  # "back to oats every morning now", "up at 4.30 every day": "I'm" left out
         return _i_am(piece)
     kind = _bare_kind(sent)
     if kind is not None:  # "not a coffee person at all", "huge fan of jazz": what sort of person, "I'm" left out
         said = any(c.dep == "det" for c in sent.children(kind.i)) or without_fillers(piece).lower().startswith("not ")
         return _i_am(piece, article=not said)
+    trade = _trade_here(sent)
+    if trade is not None:  # "dental hygienist here 🦷": who is speaking, by trade
+        return f"I'm {_article(trade)} {trade}"
     if _bare_job(sent):  # "line cook at a bbq spot in midtown": a job, "I'm a" left out
         rest = without_fillers(piece)
         return f"I'm {_article(rest)} {rest}"
@@ -84,6 +89,18 @@ def _i_am(piece: str, *, article: bool = False) -> str:
 def _verbless(sent: Sentence, *, modifiers: bool = False) -> bool:
     """No verb in the piece; with ``modifiers``, a participle describing a noun ("a battered old brompton") is none."""
     return not any((t.pos in ("VERB", "AUX") or t.tag.startswith("VB")) and not (modifiers and t.dep == "amod") for t in sent.tokens)
+
+
+def _trade_here(sent: Sentence) -> str | None:
+    """The job in a verbless "<job> here" ("dental hygienist here", "farrier here 👋"), as written, or None: the
+    head noun has the shape of a job (``slots.JOB``), with no article or owner (not "the nurse here")."""
+    words = [t for t in sent.tokens if t.pos not in ("PUNCT", "SYM", "INTJ", "X") and t.lower not in lx.CLAUSE_ADVERBS]
+    if len(words) < 2 or len(words) > 4 or words[-1].lower != "here" or not _verbless(sent):
+        return None
+    job = words[:-1]
+    if job[-1].pos != "NOUN" or not re.fullmatch(JOB, job[-1].lower) or any(t.pos not in ("NOUN", "ADJ", "PROPN") for t in job):
+        return None
+    return " ".join(t.text for t in job)
 
 
 def _bare_job(sent: Sentence) -> bool:
@@ -190,16 +207,26 @@ def _no_food(sent: Sentence) -> str | None:
     return " ".join(t.text for t in sent.tokens[no.i + 1: food.i + 1])
 
 
-def _bare_condition(sent: Sentence) -> str | None:
+def _bare_condition(sent: Sentence) -> tuple[str, str] | None:
     """A piece that is only a health condition or a diet, no verb and nothing else but fillers: "coeliac.",
     "asthmatic", "type 1 diabetic" (its words, as written), or None. A lone word that names no condition
-    ("fun.", "sorted") is a reaction, not a quality."""
-    words = [t for t in sent.tokens if t.pos not in ("PUNCT", "INTJ", "SYM") and t.lower not in lx.CLAUSE_ADVERBS]
-    if not words or len(words) > _MAX_CONDITION or any(t.pos in ("VERB", "AUX", "PRON", "DET", "ADP", "PROPN") for t in words):
+    ("fun.", "sorted") is a reaction, not a quality. With what a comma adds to it: ("strictly vegetarian", ", no
+    eggs")."""
+    comma = next((t.i for t in sent.tokens if t.text == ","), len(sent.tokens))
+    words = [t for t in sent.tokens[:comma] if t.pos not in ("PUNCT", "INTJ", "SYM") and t.lower not in lx.CLAUSE_ADVERBS]
+    degree = words[0] if words and words[0].pos == "ADV" and words[0].lower.endswith("ly") else None  # "strictly vegetarian"
+    core = words[1:] if degree is not None else words
+    misread = core and core[-1].pos == "VERB" and not known_verb(core[-1].lower)  # "strictly vegan": no verb
+    if not core or len(core) > _MAX_CONDITION or any(t.pos in ("VERB", "AUX", "PRON", "DET", "ADP", "PROPN", "ADV") for t in (core[:-1] if misread else core)):
         return None
-    if not _CONDITION.match(words[-1].lower):
+    if not _CONDITION.match(core[-1].lower):
         return None
-    return " ".join(t.text for t in words)
+    # what follows a comma says more of it ("strictly vegetarian, no eggs"), when it is no clause of its own
+    after = sent.tokens[comma + 1 :]
+    if any(t.pos in ("VERB", "AUX") for t in after) or any(t.pos == "VERB" and t.i != core[-1].i for t in sent.tokens[:comma]):
+        return None
+    rest = "".join(t.text + t.space for t in after).strip()
+    return " ".join(t.text for t in words), f", {rest}" if rest else ""
 
 
 def _is_adjective(sent: Sentence, said: str) -> bool:

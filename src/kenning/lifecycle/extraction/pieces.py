@@ -191,6 +191,8 @@ def _joins_subject(sent: Sentence, t: Token) -> bool:
     if t.lower not in ("and", "&") or t.dep != "cc" or t.i == 0 or sent.tokens[t.i - 1].text == ",":
         return False
     subj = sent.tokens[t.head]
+    if _person_then_me(sent, t, subj):
+        return True
     if subj.dep not in ("nsubj", "nsubjpass") or subj.pos not in ("PRON", "PROPN", "NOUN") or subj.i > t.i:
         return False
     other = next((c for c in sent.children(subj.i) if c.dep == "conj" and c.i > t.i), None)
@@ -219,3 +221,16 @@ def rejoin_subjects(sent: Sentence, spans: list[tuple[int, int]]) -> list[tuple[
         out.append((a, spans[m][1]))
         n = m + 1
     return out
+
+
+def _person_then_me(sent: Sentence, t: Token, person: Token) -> bool:
+    """ "…, and my partner Ewan and i have a cat": the parser left the person hanging off the clause before and
+    made "i" the subject alone; the person named before "and I/we" is the other half of the subject."""
+    if t.i + 1 >= len(sent.tokens) or person.i > t.i or person.dep in ("dobj", "pobj", "iobj", "dative", "attr"):
+        return False
+    me = sent.tokens[t.i + 1]
+    if me.lower not in ("i", "we") or me.dep != "nsubj" or me.head <= me.i or sent.tokens[me.head].pos not in ("VERB", "AUX"):
+        return False
+    owned = person.pos == "PROPN" or any(c.dep == "poss" and c.lower in ("my", "our") for c in sent.children(person.i))
+    return person.pos in ("NOUN", "PROPN") and owned and all(
+        sent.tokens[i].dep in ("det", "poss", "compound", "amod", "appos", "flat") for i in range(person.i + 1, t.i))
