@@ -1326,6 +1326,8 @@ def test_a_verbless_liking_or_no_food_is_the_speakers(text, held):
         ("strictly vegan now.", "User is strictly vegan."),  # the tagger reads "vegan" as a verb
         ("dental hygienist here 🦷", "User is a dental hygienist."),
         ("have a ferret called Kumara, yes like the sweet potato", "User has a ferret called Kumara, yes like the sweet potato."),
+        ("anyway single now", "User is single."),
+        ("engaged!!", "User is engaged."),
     ],
 )
 def test_a_diet_a_trade_or_a_named_pet_said_without_i(text, held):
@@ -1341,6 +1343,11 @@ def test_a_person_named_before_and_i_shares_the_subject():
     got = texts("i row most weekends, have mild asthma which the cold does NOT help, and my partner Ewan and i have a ginger cat called Marmalade")
     assert "User has mild asthma which the cold does not help." in got, got
     assert "User's partner Ewan and the user have a ginger cat called Marmalade." in got, got
+
+
+def test_it_after_a_verb_is_its_object_not_a_new_clause():
+    assert texts("so rafael and i called it quits last week.") == ["Rafael and the user called it quits last week."]
+    assert texts("we made it count this year") == ["User made it count this year."], texts("we made it count this year")
 
 
 def test_a_liking_verb_before_a_preposition_is_no_claim_of_the_speakers():

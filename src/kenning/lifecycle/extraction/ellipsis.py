@@ -51,7 +51,8 @@ def as_meant(sent: Sentence, piece: str) -> str | None:
     condition = _bare_condition(sent)
     if condition is not None:  # "coeliac.", "asthmatic", "type 1 diabetic btw": what the speaker is, said alone
         said, rest = condition
-        verb = "I'm" if said.split()[-1].lower() in _DIET_WORDS or _is_adjective(sent, said) else "I have"
+        last = said.split()[-1].lower()
+        verb = "I'm" if last in _DIET_WORDS or last in _STATUS or _is_adjective(sent, said) else "I have"
         return f"{verb} {said}{rest}"
     if _back_at(sent):  # "back to oats every morning now", "up at 4.30 every day": "I'm" left out
         return _i_am(piece)
@@ -187,6 +188,7 @@ def _bare_time(sent: Sentence) -> Token | None:
 
 _FOOD = re.compile(rf"(?i)^(?:{FOODS})$")
 _CONDITION = re.compile(rf"(?i)^(?:{HEALTH}|{DIETS})$")
+_STATUS = frozenset({"single", "married", "divorced", "engaged", "separated", "widowed"})  # what a person is, to others
 _DIET_WORDS = frozenset(w.lower() for w in re.findall(r"[a-z]+", DIETS) if len(w) > 3)  # the words of the diet pattern
 _MAX_CONDITION = 3  # words: "type 1 diabetic", "achilles tendonitis"
 
@@ -208,7 +210,7 @@ def _no_food(sent: Sentence) -> str | None:
 
 
 def _bare_condition(sent: Sentence) -> tuple[str, str] | None:
-    """A piece that is only a health condition or a diet, no verb and nothing else but fillers: "coeliac.",
+    """A piece that is only a health condition, a diet or a status, no verb and nothing else but fillers: "coeliac.",
     "asthmatic", "type 1 diabetic" (its words, as written), or None. A lone word that names no condition
     ("fun.", "sorted") is a reaction, not a quality. With what a comma adds to it: ("strictly vegetarian", ", no
     eggs")."""
@@ -216,10 +218,11 @@ def _bare_condition(sent: Sentence) -> tuple[str, str] | None:
     words = [t for t in sent.tokens[:comma] if t.pos not in ("PUNCT", "INTJ", "SYM") and t.lower not in lx.CLAUSE_ADVERBS]
     degree = words[0] if words and words[0].pos == "ADV" and words[0].lower.endswith("ly") else None  # "strictly vegetarian"
     core = words[1:] if degree is not None else words
-    misread = core and core[-1].pos == "VERB" and not known_verb(core[-1].lower)  # "strictly vegan": no verb
+    # "strictly vegan": no verb; "divorced, two kids": a status, not what was done
+    misread = core and core[-1].pos == "VERB" and (not known_verb(core[-1].lower) or core[-1].lower in _STATUS)
     if not core or len(core) > _MAX_CONDITION or any(t.pos in ("VERB", "AUX", "PRON", "DET", "ADP", "PROPN", "ADV") for t in (core[:-1] if misread else core)):
         return None
-    if not _CONDITION.match(core[-1].lower):
+    if not _CONDITION.match(core[-1].lower) and core[-1].lower not in _STATUS:
         return None
     # what follows a comma says more of it ("strictly vegetarian, no eggs"), when it is no clause of its own
     after = sent.tokens[comma + 1 :]

@@ -59,6 +59,8 @@ def _run_on_starts(sent: Sentence) -> set[int]:
                 break
             first = min(sent.subtree(own.i))
         before = sent.tokens[first - 1] if first > 0 else None
+        if before is not None and before.pos == "VERB" and t.lower == "it" and verb.lemma != "be":
+            continue  # "called | it quits", "made | it count": the object of a verb before, in a small clause
         if before is not None and before.lower not in SEPARATORS | _LEAD_WORDS and before.pos not in ("SCONJ", "CCONJ", "PUNCT", "PRON", "DET") \
                 and not (first > 1 and (sent.tokens[first - 2].lower, before.lower) in _SUBORDINATING):
             out.add(first)
