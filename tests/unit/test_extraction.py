@@ -1350,6 +1350,17 @@ def test_it_after_a_verb_is_its_object_not_a_new_clause():
     assert texts("we made it count this year") == ["User made it count this year."], texts("we made it count this year")
 
 
+def test_a_heading_before_a_colon_is_dropped_even_when_one_clause_follows():
+    assert texts("for the recipe thing later: i'm allergic to sesame.") == ["User is allergic to sesame."]
+    assert any("Kelowna" in t and not t.lower().startswith("update") for t in texts("update: took the job in Kelowna!!"))
+
+
+@pytest.mark.parametrize("text, place", [("we've got a one-bed in Peckham above a launderette", "Peckham"),
+                                         ("got a 2 bed flat in York", "York")])
+def test_a_home_counted_by_its_bedrooms_is_where_the_user_lives(text, place):
+    assert f"User lives in {place}" in " ".join(texts(text)), texts(text)
+
+
 def test_a_liking_verb_before_a_preposition_is_no_claim_of_the_speakers():
     assert not any(t.startswith("User love") for t in texts("love for my kids")), texts("love for my kids")
 

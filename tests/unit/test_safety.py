@@ -370,6 +370,8 @@ def test_a_secret_after_an_interruption_is_still_masked(sentence, secret):
         ("My PIN is 9034, and please note I'm flying to Oslo on Friday.", "9034", "flying to Oslo", "Oslo"),
         ("The vault passphrase is Lemon#Kite77 btw I prefer Signal for calls.", "Lemon#Kite77", "Signal for calls", "Signal"),
         ("My bank login password is Heron-Sky-410 also I speak Portuguese.", "Heron-Sky-410", "speak Portuguese", "Portuguese"),
+        ("the wifi password for the studio is Tr0mbone!Kasia88 if you can remember it — im a tattoo artist at Inkwell",
+         "Tr0mbone!Kasia88", "tattoo artist at Inkwell", "Inkwell"),
     ],
 )
 def test_masking_stops_before_a_joined_statement_or_an_aside(sentence, secret, kept, claim):
@@ -390,6 +392,7 @@ def test_masking_stops_before_a_joined_statement_or_an_aside(sentence, secret, k
         ("The safe combination is 12-34-56 also the alarm code is 9981.", "9981"),
         ("Password is hunter2 and I use it everywhere.", "hunter2"),
         ("My passphrase is maple comet river and I never change it.", "comet river"),
+        ("The wifi password is Tulip - my PIN is 4411.", "4411"),
     ],
 )
 def test_a_secret_after_the_joining_word_is_still_masked(sentence, secret):

@@ -168,13 +168,14 @@ _CLAUSE_END = re.compile(r"[;\n]|[.!?](?:\s|$)")
 # Where a second, independent statement starts inside the same sentence ("…, and by the way I prefer
 # Slack"): a secret's span stops there, so masking keeps the harmless rest of the sentence.
 # Without a comma it takes a joining word ("… is 7391 and my partner is Kwame") or an aside marker
-# ("… is Maple-Comet-551 please note I …", "… btw the lab is …"); a bare space never ends the span.
-_SELF_START = r"(?=(?:I|I'm|I've|I'd|I'll|my|we|we're|we've|our)\b)"
+# ("… is Maple-Comet-551 please note I …", "… btw the lab is …") or a dash; a bare space never ends the span.
+_SELF_START = r"(?=(?:I|I'm|I've|I'd|I'll|im|ive|my|we|we're|we've|our)\b)"
 _ASIDE = r"(?:by\s+the\s+way|btw|also|anyway|oh|please\s+note(?:\s+that)?|note\s+that|fyi)"
 _NEXT_STATEMENT = re.compile(
     r"(?i),\s*(?:and|but|so|plus|also|while|whereas)?\s*(?:" + _ASIDE + r")?[\s,]*" + _SELF_START
     + r"|[^\S\n]+(?:and|but|plus|while|whereas)[^\S\n]+(?:" + _ASIDE + r"[\s,]+)?" + _SELF_START
     + r"|,?[^\S\n]+(?:and[^\S\n]+)?(?=(?:please\s+note|note\s+that|btw|by\s+the\s+way|also|fyi)\b)"
+    + r"|[^\S\n]+[—–-]+[^\S\n]*(?:" + _ASIDE + r"[\s,]+)?" + _SELF_START  # "… for me — im a tattoo artist at …"
 )
 
 

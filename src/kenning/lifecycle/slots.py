@@ -161,7 +161,8 @@ _R = [  # (pattern, builder) tried in order; the first that matches wins
     (r"\bis\s+(?:now\s+|back\s+|currently\s+)*(?:living\s+)?in\s+" + _PROPER + r"(?=\s+(?:now|these\s+days|nowadays|for\s+good|permanently)\b)", "residence:+"),
     (r"\bhome\s+(?:town\s+)?is\s+(?:now\s+)?(?:in\s+)?" + _PROPER, "residence:+"),
     (r"\b(?:works?|working)\s+" + _ADV + r"(?:remotely\s+from|from\s+home\s+in)\s+" + _PROPER, "residence:+"),
-    (r"\b(?:bought|rented|renting|rents|found|got)\s+(?:a|an|their|our)\s+(?:new\s+)?(?:house|flat|home|place|apartment|condo|cottage)\s+in\s+(?:the\s+)?" + _PROPER, "residence:+"),
+    (r"\b(?:bought|rented|renting|rents|found|got)\s+(?:a|an|their|our)\s+(?:new\s+)?(?:house|flat|home|place|apartment|condo|cottage|"
+     r"(?:one|two|three|four|\d)[- ]?bed(?:room)?(?:\s+(?:house|flat|place))?)\s+in\s+(?:the\s+)?" + _PROPER, "residence:+"),
     # payday: "gets paid on the 28th", "salary lands on the 28th", "payday is the 28th" are one fact keyed by the day
     (r"(?i)\b(?:gets?\s+paid|(?:is|are)\s+paid|(?:salary|wages?|pay|paycheck|paycheque|pay\s+packet)\s+(?:lands?|comes?\s+in|arrives?|goes\s+in|hits|drops|clears|is\s+paid)|"
      r"pay\s*day\s+(?:is|falls|comes))\s+(?:on\s+|every\s+|each\s+)?(?:the\s+)?(?P<v>\d{1,2}(?:st|nd|rd|th))\b", "payday:+"),

@@ -159,7 +159,7 @@ def _one(sent: Sentence, root: Token, verb: str, kids: list[Token], attr: Attrib
         made = next((c for c in kids if c.dep == "dobj" and any(sent.tokens[i].lower in attr.makes for i in sent.subtree(c.i))), None)
         if made is not None:
             return Fact(subject, attr, _phrase(sent, made), negated)
-    got = next((c for c in kids if c.dep == "dobj" and c.lemma in attr.objects), None) if verb in _GETTING else None
+    got = next((c for c in kids if c.dep == "dobj" and _object_lemma(sent, c) in attr.objects), None) if verb in _GETTING else None
     if got is not None:
         for prep in (c for k in (root, got) for c in sent.children(k.i) if c.dep == "prep" and c.lower in attr.preps | {"from"}):
             obj = next((c for c in sent.children(prep.i) if _object_of_prep(c)), None)
@@ -240,7 +240,7 @@ def implied(sent: Sentence) -> str | None:
         verb, place = first
         return f"I {verb} {'in' if verb == 'live' else 'at'} {_phrase(sent, place)}"
     for tok in sent.tokens:
-        row = next((a for a in TABLE if a.objects and a.verbs and tok.lemma in a.objects), None)
+        row = next((a for a in TABLE if a.objects and a.verbs and _object_lemma(sent, tok) in a.objects), None)
         kids = sent.children(tok.i)
         if row is None or any(c.dep == "poss" and c.lower not in ("my", "our") for c in kids):
             continue
@@ -410,3 +410,11 @@ def of_text(parser: Parser, text: str) -> Fact | None:
     """The first attribute a claim's text sets, or None."""
     found = all_of_text(parser, text)
     return found[0] if found else None
+
+
+def _object_lemma(sent: Sentence, tok: Token) -> str:
+    """The lemma a row's objects are matched on: a home counted by its bedrooms ("a one-bed in Peckham", "our 2
+    bed in Fremantle") is a flat."""
+    if tok.lemma in ("bed", "bedroom", "bedder") and any(c.dep == "nummod" for c in sent.children(tok.i)):
+        return "flat"
+    return tok.lemma

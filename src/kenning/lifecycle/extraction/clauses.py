@@ -71,6 +71,8 @@ def manner_adverb(t: Token) -> bool:
 def split(parser: Parser, sent: Sentence) -> list[str]:
     """The clauses of ``sent``, as text; a clause that shares its subject gets it restored in front."""
     spans = rejoin_subjects(sent, pieces(sent))
+    if len(spans) == 1 and spans[0][0] > 0 and sent.tokens[spans[0][0] - 1].text == ":":
+        return [_words(sent, spans[0][0], len(sent.tokens))]  # "for the recipe thing later: | I'm allergic to sesame"
     if len(spans) <= 1:
         return [sent.text]
     kinds: list[str] = []  # "own" (subject and verb), "verb" (shares the subject), "bare" (an imperative), "be", "rest"
