@@ -477,6 +477,10 @@ def test_in_turn_corrections_replace_the_value_of_the_same_shape(pieces, expecte
         ("User is a Liverpool man.", "user", "team", "Liverpool"),
         ("User picked up a secondhand nissan leaf.", "user", "car", "secondhand nissan leaf"),  # a car by its make
         ("User bought a VW Passat.", "user", "car", "VW Passat"),
+        ("User got a pixel 8 in the sale.", "user", "handset", "pixel 8"),  # a phone by its make
+        ("User's phone is a pixel 7.", "user", "handset", "pixel 7"),
+        ("User is on an iphone 12.", "user", "handset", "iphone 12"),
+        ("User's iphone 12 battery is dying by lunchtime.", "user", "handset", "iphone 12"),  # the user's own, said in passing
         ("User works in a bike shop.", "user", "employer", "bike shop"),
         ("User resigned from Barclays.", "user", "any", "Barclays"),
         ("User had to rehome Rolo.", "user", "any", "Rolo"),  # the verb after "have to" is what was done
@@ -494,7 +498,8 @@ def test_one_table_reads_the_attribute_whatever_the_wording(text, subject, attri
     "text",
     ["User had pasta for lunch.", "User works in London.", "User works in marketing.", "User works in the office on Mondays.",
      "User is at the library on Fridays now, much quieter.", "User is in Paris this week.", "User is in London for work.",
-     "User is a nice guy.", "User is a dog guy.", "User bought a mini fridge."],  # "quieter" looks like a job word but is an adjective
+     "User is a nice guy.", "User is a dog guy.", "User bought a mini fridge.", "User's samsung tv is broken.",
+     "User's sister's phone is a pixel 7."],  # "quieter" looks like a job word but is an adjective
 )
 def test_a_claim_without_a_table_attribute_reads_as_none(text):
     assert of_text(default_parser(), text) is None

@@ -355,6 +355,10 @@ def test_the_same_birthday_in_another_date_order_is_one_record(new):
         ("User is keto.", "User is off keto."),
         ("User is allergic to shellfish.", "User's shellfish allergy is gone."),
         ("User is allergic to shellfish.", "User can eat shellfish now."),
+        # a phone, one at a time, known by its make
+        ("User's phone is a pixel 7.", "User bought an iphone 15."),
+        ("User's iphone 12 battery is dying by lunchtime.", "User has got a pixel 8 in the sale."),
+        ("User uses a Pixel 7 since two years.", "User's iPhone 16 keeps changing Firenze into Fireman."),
     ],
 )
 def test_updates_in_other_wordings_replace_the_old_value(old, new):

@@ -155,6 +155,8 @@ def _one(sent: Sentence, root: Token, verb: str, kids: list[Token], attr: Attrib
             mods = [c for c in sent.children(guy.i) if c.dep in ("compound", "nmod") and (c.pos == "PROPN" or c.tag == "NNS")]
         if mods:
             return Fact(subject, attr, " ".join(m.text for m in mods), negated)
+    if attr.by_make:
+        return _by_make(sent, root, verb, kids, attr, subject, negated)
     if attr.makes and verb in _GETTING | _ACQUIRING:  # "picked up a secondhand nissan leaf": a car by its make
         made = next((c for c in kids if c.dep == "dobj" and any(sent.tokens[i].lower in attr.makes for i in sent.subtree(c.i))), None)
         if made is not None:
@@ -418,3 +420,36 @@ def _object_lemma(sent: Sentence, tok: Token) -> str:
     if tok.lemma in ("bed", "bedroom", "bedder") and any(c.dep == "nummod" for c in sent.children(tok.i)):
         return "flat"
     return tok.lemma
+
+
+_HANDSET_PARTS = frozenset({"phone", "battery", "screen", "camera", "charger", "case"})
+
+
+def _by_make(sent: Sentence, root: Token, verb: str, kids: list[Token], attr: Attribute, subject: str, negated: bool) -> Fact | None:
+    """A row known by its makes (a phone): what the user got, uses or is on ("got a pixel 8", "I use a Pixel 7",
+    "im on an iphone 12"), or what their own thing of the row is ("my phone's a pixel 7")."""
+    def made(tok: Token | None) -> Token | None:
+        return tok if tok is not None and any(sent.tokens[i].lower in attr.makes for i in sent.subtree(tok.i)) else None
+
+    if verb in _GETTING | _ACQUIRING | attr.verbs:
+        got = made(next((c for c in kids if c.dep == "dobj"), None))
+        if got is not None:
+            return Fact(subject, attr, _phrase(sent, got), negated)
+    if root.lemma == "be":
+        on = next((c for c in kids if c.dep == "prep" and c.lower in attr.preps), None)
+        value = made(next((c for c in sent.children(on.i) if c.dep == "pobj"), None)) if on is not None and subject == "user" else None
+        comp = next((c for c in kids if c.dep == "attr"), None)
+        subj = next((c for c in kids if c.dep == "nsubj"), None)
+        if value is None and subj is not None and subj.lemma in ("phone", "mobile", "handset") and any(c.dep == "poss" for c in sent.children(subj.i)):
+            value = made(comp)
+        if value is not None:
+            return Fact(subject or "user", attr, _phrase(sent, value), negated)
+    for tok in sent.tokens:  # "my iphone 12 is on its last legs", "User's iphone 12 battery is dying": the user's own
+        noun = sent.tokens[tok.head] if tok.dep in ("compound", "nmod", "amod") else tok
+        if noun is not tok and noun.lemma not in _HANDSET_PARTS and noun.pos != "NUM":  # "iPhone | 16" as its head
+            continue  # "User's samsung tv": another thing of the make
+        owner = next((c for c in sent.children(noun.i) if c.dep == "poss"), None)
+        if tok.lower in attr.makes and tok.pos in ("NOUN", "PROPN") and owner is not None and owner.lower in ("my", "our", "user"):
+            number = [t for t in sent.tokens[tok.i + 1 : tok.i + 2] if t.pos == "NUM"]  # "iphone 12"
+            return Fact("user", attr, " ".join(t.text for t in [tok, *number]), False)
+    return None

@@ -50,6 +50,8 @@ class Attribute:
     # words that make the object of a getting verb one of the row's values: "picked up a secondhand nissan leaf"
     # (a car), "bought a VW Passat"
     makes: frozenset[str] = frozenset()
+    # the row is known only by its makes: a value of it names one ("a pixel 7"), whatever verb or noun it comes with
+    by_make: bool = False
 
 
 def _set(words: str) -> frozenset[str]:
@@ -73,6 +75,9 @@ TABLE: tuple[Attribute, ...] = (
         "ford vauxhall opel volkswagen vw toyota honda nissan mazda subaru mitsubishi suzuki hyundai kia skoda cupra renault "
         "peugeot citroen citroën dacia fiat alfa volvo bmw audi mercedes merc tesla polestar byd lexus jeep chevy chevrolet "
         "dodge gmc cadillac buick land-rover landrover range-rover porsche saab")),
+    # a phone by its make, one at a time: "got a pixel 8", "I use a Pixel 7", "my phone's an iphone 12", "im on an iphone 12"
+    Attribute("handset", Kind.FACT, 0.5, verbs=_set("use"), preps=_set("on"), makes=_set(
+        "iphone pixel galaxy samsung nokia oneplus motorola moto xiaomi redmi huawei oppo vivo realme fairphone"), by_make=True),
     Attribute("rent", Kind.FACT, 0.5, nouns=_set("rent")),
     Attribute("pay", Kind.FACT, 0.5, nouns=_set("salary wage")),
     Attribute("age", Kind.FACT, 0.5, verbs=_set("turn"), copula="age"),
