@@ -477,6 +477,8 @@ def test_in_turn_corrections_replace_the_value_of_the_same_shape(pieces, expecte
         ("User is a Liverpool man.", "user", "team", "Liverpool"),
         ("User picked up a secondhand nissan leaf.", "user", "car", "secondhand nissan leaf"),  # a car by its make
         ("User bought a VW Passat.", "user", "car", "VW Passat"),
+        ("User is staying in Pune.", "user", "residence", "Pune"),  # a stay nothing bounds is where the user lives
+        ("User's manager keiko is moving to tokyo in march.", "keiko", "residence", "tokyo"),  # a person named in lowercase
         ("User got a pixel 8 in the sale.", "user", "handset", "pixel 8"),  # a phone by its make
         ("User's phone is a pixel 7.", "user", "handset", "pixel 7"),
         ("User is on an iphone 12.", "user", "handset", "iphone 12"),
@@ -499,7 +501,8 @@ def test_one_table_reads_the_attribute_whatever_the_wording(text, subject, attri
     ["User had pasta for lunch.", "User works in London.", "User works in marketing.", "User works in the office on Mondays.",
      "User is at the library on Fridays now, much quieter.", "User is in Paris this week.", "User is in London for work.",
      "User is a nice guy.", "User is a dog guy.", "User bought a mini fridge.", "User's samsung tv is broken.",
-     "User's sister's phone is a pixel 7."],  # "quieter" looks like a job word but is an adjective
+     "User's sister's phone is a pixel 7.", "User is staying at a hotel in Shinjuku.", "User is staying in Leeds tonight.",
+     "User is staying in Rome for 10 days.", "User stayed at Monzo."],  # "quieter" looks like a job word but is an adjective
 )
 def test_a_claim_without_a_table_attribute_reads_as_none(text):
     assert of_text(default_parser(), text) is None

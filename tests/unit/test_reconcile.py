@@ -355,6 +355,7 @@ def test_the_same_birthday_in_another_date_order_is_one_record(new):
         ("User is keto.", "User is off keto."),
         ("User is allergic to shellfish.", "User's shellfish allergy is gone."),
         ("User is allergic to shellfish.", "User can eat shellfish now."),
+        ("User is staying in Pune.", "User lives in Hyderabad."),
         # a phone, one at a time, known by its make
         ("User's phone is a pixel 7.", "User bought an iphone 15."),
         ("User's iphone 12 battery is dying by lunchtime.", "User has got a pixel 8 in the sale."),
@@ -976,3 +977,9 @@ def test_each_lifecycle_module_imports_on_its_own(module):
 
     done = subprocess.run([sys.executable, "-c", f"import kenning.lifecycle.{module}"], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-600:]
+
+
+def test_someone_elses_move_never_replaces_the_users_home():
+    o = mem("User lives in leeds.")
+    c = cand("User's manager keiko is moving to tokyo in march.")
+    assert decide(c, near(c, o)).op is Op.ADD

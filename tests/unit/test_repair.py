@@ -51,6 +51,7 @@ def test_two_homes_keep_the_newest_and_the_older_joins_its_history(k):
     [
         ["User lives in Leeds", "User's sister lives in York", "User works at Acme", "User likes jazz", "User likes opera"],
         ["User's friend Marek lives in Tilburg", "User's friend Ana lives in Rome"],  # two people, not one attribute twice
+        ["User lives in leeds", "User's manager keiko is moving to tokyo in march"],  # a person named in lowercase
     ],
 )
 def test_other_subjects_attributes_and_multi_valued_ones_are_left_alone(k, texts):

@@ -45,6 +45,8 @@ def _subject(sent: Sentence, root: Token) -> tuple[str, Token | None]:
     if poss is not None and poss.lemma in ("user", "my", "their", "our"):
         if subj.lemma in lx.PERSON_NOUNS:
             return subj.lemma, subj
+        if any(c.dep == "compound" and c.lemma in lx.PERSON_NOUNS for c in sent.children(subj.i)):
+            return subj.lower, subj  # "User's manager keiko is moving to tokyo": the person, named in lowercase
         return "user", subj  # "User's phone number …": the user's own attribute, named by the noun
     return "", subj
 
@@ -157,6 +159,8 @@ def _one(sent: Sentence, root: Token, verb: str, kids: list[Token], attr: Attrib
             return Fact(subject, attr, " ".join(m.text for m in mods), negated)
     if attr.by_make:
         return _by_make(sent, root, verb, kids, attr, subject, negated)
+    if attr.located and verb == "stay" and root.tag in ("VBG", "VBP", "VBZ") and any(c.dep == "prep" and c.lower == "in" for c in kids) and _settled(sent):
+        verb = "live"  # "I am staying in Pune", "staying in a PG in Koramangala": how many say where they live
     if attr.makes and verb in _GETTING | _ACQUIRING:  # "picked up a secondhand nissan leaf": a car by its make
         made = next((c for c in kids if c.dep == "dobj" and any(sent.tokens[i].lower in attr.makes for i in sent.subtree(c.i))), None)
         if made is not None:
@@ -291,6 +295,16 @@ def _object_of_prep(tok: Token) -> bool:
 
 
 _WHEREABOUTS = frozenset({"off", "near", "by", "outside", "beside", "behind", "opposite"})
+
+
+_LODGINGS = frozenset({"hotel", "airbnb", "hostel", "motel", "inn", "resort", "guesthouse", "b&b", "campsite", "cabin"})
+
+
+def _settled(sent: Sentence) -> bool:
+    """A stay said with nothing that bounds it in time or makes it a visit ("I am staying in Pune"), not "staying
+    in a hotel in Shinjuku", "staying in Leeds tonight", "staying in Rome for 10 days"."""
+    bounds = (beginnings.STAY | {"tonight", "today", "tomorrow", "weekend"}) - {"staying"}
+    return not any(t.ent in ("DATE", "TIME") or t.lemma in _LODGINGS or t.lower in bounds for t in sent.tokens)
 
 
 def _located_in(sent: Sentence, root: Token, kids: list[Token]) -> Token | None:

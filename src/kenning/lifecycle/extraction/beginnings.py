@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from kenning.lifecycle.extraction.parse import Sentence, Token
 
-_STAY = frozenset({"visiting", "visit", "holiday", "holidays", "vacation", "trip", "conference", "staying", "layover", "honeymoon"})
+STAY = frozenset({"visiting", "visit", "holiday", "holidays", "vacation", "trip", "conference", "staying", "layover", "honeymoon"})
 _PERIODS = frozenset({"day", "week", "fortnight", "month", "shift", "term", "semester", "year"})
 _LONG = frozenset({"month", "term", "semester", "year"})  # long enough that "in <place>" is a home
 _WINDOW = 6  # tokens from the period noun to its preposition
@@ -19,7 +19,7 @@ _WINDOW = 6  # tokens from the period noun to its preposition
 
 def first_period(sent: Sentence) -> tuple[str, Token] | None:
     """("work", the workplace) or ("live", the place) for the user's first period somewhere, or None."""
-    if any(t.lower in _STAY for t in sent.tokens):
+    if any(t.lower in STAY for t in sent.tokens):
         return None
     for tok in sent.tokens:
         if tok.lemma not in _PERIODS or tok.pos != "NOUN":
