@@ -118,6 +118,10 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
         if n > 0 and first is not None and (first.tag == "VB" or (pleads and first.tag == "VBP") or dont) and first.lower not in lx.NOT_PREDICATES:
             kinds.append("bare")  # "…, schedule my workouts at 6am please": a request of its own
             continue
+        if n > 0 and _counted_kin(sent, a, b):
+            kinds.append("be")  # "we live in Sheffield, …, two kids Isla (9) and Rory (6)": who the speaker has
+            copulas[n] = "I have"
+            continue
         if n > 0 and (be := complement_of(sent, a, b, spans[n - 1][0])) is not None:
             kinds.append("be")  # "I'm 41, a teacher, …": another complement of the same "I am"
             copulas[n] = be
@@ -187,6 +191,16 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
         else:
             out[-1][2] = b
     return [f"{prefix}{_lowered(sent, a, b) if prefix else _words(sent, a, b)}" for prefix, a, b in out]
+
+
+_KIN_PLURALS = frozenset({"kids", "children", "boys", "girls", "sons", "daughters", "grandkids", "grandchildren", "stepkids"})
+
+
+def _counted_kin(sent: Sentence, a: int, b: int) -> bool:
+    """A piece that opens with a number of children, no verb of its own: "two kids Isla (9) and Rory (6)"."""
+    words = [t for t in sent.tokens[a:b] if t.pos not in ("PUNCT", "INTJ") and t.lower not in lx.CLAUSE_ADVERBS]
+    return len(words) >= 2 and words[0].pos == "NUM" and words[1].lower in _KIN_PLURALS and not any(
+        t.pos in ("VERB", "AUX") and not in_relative(sent.tokens, t) for t in words)
 
 
 def _noun_then_verb(sent: Sentence, first: Token, b: int) -> bool:
@@ -382,7 +396,7 @@ def _reads_as_clause(s: Sentence) -> bool:
     if len(s.tokens) < 2:
         return False
     subj, verb = s.tokens[0], s.tokens[1]
-    while verb.lower in lx.CLAUSE_ADVERBS and verb.i + 1 < len(s.tokens):
+    while (verb.lower in lx.CLAUSE_ADVERBS or verb.lower in lx.HEDGE_WORDS) and verb.i + 1 < len(s.tokens):  # "we maybe moving up …"
         verb = s.tokens[verb.i + 1]
     if _noun_read_as_verb(verb, s.tokens[verb.i + 1 :]):
         return False

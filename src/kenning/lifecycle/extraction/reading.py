@@ -47,7 +47,8 @@ def read(sent: Sentence, *, others: Sequence[str] = ()) -> Clause:
     root = next((t for t in toks if t.dep == "ROOT"), toks[0])
     subj = _subject(sent, root)
     subject, subject_text = _who(sent, subj, others)
-    aux = {c.lemma for c in toks if c.dep in ("aux", "auxpass") or (c.pos == "AUX" and c.i < root.i)}
+    # "two kids who'd be gutted to leave": a modal inside a relative clause hedges the noun's clause, not the speaker's
+    aux = {c.lemma for c in toks if (c.dep in ("aux", "auxpass") or (c.pos == "AUX" and c.i < root.i)) and not in_relative(toks, c)}
     words = {t.lower for t in toks}
     lemmas = {t.lemma for t in toks}
     question = text.rstrip().endswith("?") or _inverted(toks) or mood.asks_how(sent)
