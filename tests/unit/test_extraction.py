@@ -1380,6 +1380,14 @@ def test_a_modal_inside_a_relative_clause_hedges_nothing_the_speaker_says():
     assert "User has a sister who would love a dog." in texts("I have a sister who would love a dog."), texts("I have a sister who would love a dog.")
 
 
+@pytest.mark.parametrize("text, held", [
+    ("the old volvo i sold to my brother in law, he is happy", "User sold the old volvo to their brother in law."),
+    ("the car i sold last week", "User sold the car last week."),
+])
+def test_a_thing_said_before_what_the_speaker_did_with_it_is_its_object(text, held):
+    assert held in texts(text), texts(text)
+
+
 def test_a_liking_verb_before_a_preposition_is_no_claim_of_the_speakers():
     assert not any(t.startswith("User love") for t in texts("love for my kids")), texts("love for my kids")
 

@@ -60,6 +60,12 @@ def as_meant(sent: Sentence, piece: str) -> str | None:
     if kind is not None:  # "not a coffee person at all", "huge fan of jazz": what sort of person, "I'm" left out
         said = any(c.dep == "det" for c in sent.children(kind.i)) or without_fillers(piece).lower().startswith("not ")
         return _i_am(piece, article=not said)
+    fronted = _fronted_object(sent)
+    if fronted is not None:  # "the old volvo i sold to my brother in law": what was sold, said first
+        noun, verb = fronted
+        np_words = "".join(t.text + t.space for t in sent.tokens[min(sent.subtree(noun.i)) : verb_subject(sent, verb).i]).strip()
+        rest = "".join(t.text + t.space for t in sent.tokens[verb.i + 1 :]).strip()
+        return f"I {verb.text} {np_words} {rest}".strip()
     trade = _trade_here(sent)
     if trade is not None:  # "dental hygienist here 🦷": who is speaking, by trade
         return f"I'm {_article(trade)} {trade}"
@@ -90,6 +96,30 @@ def _i_am(piece: str, *, article: bool = False) -> str:
 def _verbless(sent: Sentence, *, modifiers: bool = False) -> bool:
     """No verb in the piece; with ``modifiers``, a participle describing a noun ("a battered old brompton") is none."""
     return not any((t.pos in ("VERB", "AUX") or t.tag.startswith("VB")) and not (modifiers and t.dep == "amod") for t in sent.tokens)
+
+
+def _fronted_object(sent: Sentence) -> tuple[Token, Token] | None:
+    """(the noun, the verb) of a noun said first and what the speaker did with it after ("the old volvo i sold to my
+    brother in law"): the parser's relative clause on the noun, "I" its subject, no object of its own, and the noun
+    the subject of nothing."""
+    first = opener(sent)
+    if first is None:
+        return None
+    noun = sent.tokens[first.head] if first.dep in ("det", "poss", "amod", "compound") else first
+    if noun.pos not in ("NOUN", "PROPN") or noun.dep in ("nsubj", "nsubjpass", "dobj", "pobj", "attr"):
+        return None
+    verb = next((c for c in sent.children(noun.i) if c.dep == "relcl" and c.lemma in lx.TAKES_A_THING), None)
+    if verb is None or verb.tag != "VBD":
+        return None
+    kids = sent.children(verb.i)
+    subj = next((c for c in kids if c.dep == "nsubj"), None)
+    if subj is None or subj.lower not in ("i", "we") or any(c.dep in ("dobj", "prt") or c.tag in ("WDT", "WP") or c.lower == "that" for c in kids):
+        return None
+    return noun, verb
+
+
+def verb_subject(sent: Sentence, verb: Token) -> Token:
+    return next(c for c in sent.children(verb.i) if c.dep == "nsubj")
 
 
 def _trade_here(sent: Sentence) -> str | None:

@@ -40,6 +40,9 @@ AUXILIARIES = frozenset({"be", "have", "do", "will", "would", "can", "could", "s
 # predicates that end what their object names: "quit keto", "gave up the gym", "stopped being vegan"
 ENDING_VERBS = frozenset({"quit", "stop", "leave", "drop", "give up", "pack in", "ditch", "abandon", "end", "sell", "switch", "change",
                           "resign", "retire", "rehome", "give away", "flog", "scrap", "trade in"})
+# verbs that always take the thing they act on: without an object after them, the noun before is it ("the old volvo
+# i sold to my brother")
+TAKES_A_THING = frozenset({"sell", "buy", "flog", "scrap", "rehome", "ditch", "trade", "swap", "get", "order", "adopt", "rent", "lease"})
 # endings of something one takes or does (not of a place or a thing one can leave for a moment)
 STOPPING_VERBS = frozenset({"quit", "stop", "give up", "pack in", "ditch"})
 # words of thanks opening a clause: "cheers for listening", "thanks so much for …"

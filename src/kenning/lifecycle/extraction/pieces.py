@@ -103,6 +103,8 @@ def _run_on_relative(sent: Sentence, verb: Token, subj: Token) -> bool:
     kids = sent.children(verb.i)
     if any(c.tag in ("WDT", "WP", "WRB") or c.lower == "that" for c in kids):
         return False
+    if verb.lemma in lx.TAKES_A_THING and not any(c.dep in ("dobj", "prt") for c in kids):
+        return False  # "the old volvo | i sold to my brother in law": the noun is what was sold
     preps = [c for c in kids if c.dep == "prep"]
     stranded = any(not any(g.dep in ("pobj", "pcomp") for g in sent.children(p.i)) for p in preps)
     filled = bool(preps) or any(c.dep in ("dobj", "attr", "acomp", "xcomp", "ccomp") for c in kids)
