@@ -1390,6 +1390,7 @@ def test_a_thing_said_before_what_the_speaker_did_with_it_is_its_object(text, he
 
 def test_a_liking_verb_before_a_preposition_is_no_claim_of_the_speakers():
     assert not any(t.startswith("User love") for t in texts("love for my kids")), texts("love for my kids")
+    assert texts("Work update, I'm still doing social media for the museum.") == ["User is still doing social media for the museum."]
 
 
 @pytest.mark.parametrize("text", ["no fish for the kids", "no chicken left in the fridge"])

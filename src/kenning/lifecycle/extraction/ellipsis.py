@@ -191,6 +191,9 @@ def _verb_read_as_noun(sent: Sentence) -> bool:
     return any(t.lower in lx.HABITUAL for t in sent.tokens) and any(c.dep in ("prep", "dobj", "npadvmod") for c in sent.children(first.i))
 
 
+_ANNOUNCING = frozenset({"update", "updates", "news", "stuff", "wise", "chat", "question", "thing", "things", "front"})
+
+
 def _life_verb_read_as_noun(sent: Sentence) -> bool:
     """A verbless piece opening with a verb of what the speaker does or likes (``lexicon.LIFE_VERBS``) that the
     tagger read as a noun before another ("hate coriander.", "adore cats"): the "I" left out."""
@@ -202,6 +205,8 @@ def _life_verb_read_as_noun(sent: Sentence) -> bool:
     rest = [t for t in sent.tokens if t.i > first.i and t.pos not in ("PUNCT", "SYM")]
     if not rest or any(t.dep in ("nsubj", "nsubjpass") for t in sent.tokens):
         return False
+    if len(rest) == 1 and rest[0].lower in _ANNOUNCING:
+        return False  # "work update, …", "gym news": a heading for what follows
     # "commute by bike on a brompton", "work at the depot": a preposition after a verb of doing (never after one of
     # liking: "love for my kids" is no claim)
     return rest[0].pos in ("NOUN", "PROPN", "ADJ", "DET", "PRON") or rest[0].pos == "ADP" and first.lower not in lx.LIKING_VERBS
