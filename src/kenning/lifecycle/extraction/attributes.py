@@ -457,7 +457,7 @@ def _by_make(sent: Sentence, root: Token, verb: str, kids: list[Token], attr: At
         if value is None and subj is not None and subj.lemma in ("phone", "mobile", "handset") and any(c.dep == "poss" for c in sent.children(subj.i)):
             value = made(comp)
         if value is not None:
-            return Fact(subject or "user", attr, _phrase(sent, value), negated)
+            return Fact(subject, attr, _phrase(sent, value), negated)
     for tok in sent.tokens:  # "my iphone 12 is on its last legs", "User's iphone 12 battery is dying": the user's own
         noun = sent.tokens[tok.head] if tok.dep in ("compound", "nmod", "amod") else tok
         if noun is not tok and noun.lemma not in _HANDSET_PARTS and noun.pos != "NUM":  # "iPhone | 16" as its head

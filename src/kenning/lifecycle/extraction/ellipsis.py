@@ -62,8 +62,8 @@ def as_meant(sent: Sentence, piece: str) -> str | None:
         return _i_am(piece, article=not said)
     fronted = _fronted_object(sent)
     if fronted is not None:  # "the old volvo i sold to my brother in law": what was sold, said first
-        noun, verb = fronted
-        np_words = "".join(t.text + t.space for t in sent.tokens[min(sent.subtree(noun.i)) : verb_subject(sent, verb).i]).strip()
+        noun, verb, subj = fronted
+        np_words = "".join(t.text + t.space for t in sent.tokens[min(sent.subtree(noun.i)) : subj.i]).strip()
         rest = "".join(t.text + t.space for t in sent.tokens[verb.i + 1 :]).strip()
         return f"I {verb.text} {np_words} {rest}".strip()
     trade = _trade_here(sent)
@@ -98,8 +98,8 @@ def _verbless(sent: Sentence, *, modifiers: bool = False) -> bool:
     return not any((t.pos in ("VERB", "AUX") or t.tag.startswith("VB")) and not (modifiers and t.dep == "amod") for t in sent.tokens)
 
 
-def _fronted_object(sent: Sentence) -> tuple[Token, Token] | None:
-    """(the noun, the verb) of a noun said first and what the speaker did with it after ("the old volvo i sold to my
+def _fronted_object(sent: Sentence) -> tuple[Token, Token, Token] | None:
+    """(the noun, the verb, its subject) of a noun said first and what the speaker did with it after ("the old volvo i sold to my
     brother in law"): the parser's relative clause on the noun, "I" its subject, no object of its own, and the noun
     the subject of nothing."""
     first = opener(sent)
@@ -115,11 +115,7 @@ def _fronted_object(sent: Sentence) -> tuple[Token, Token] | None:
     subj = next((c for c in kids if c.dep == "nsubj"), None)
     if subj is None or subj.lower not in ("i", "we") or any(c.dep in ("dobj", "prt") or c.tag in ("WDT", "WP") or c.lower == "that" for c in kids):
         return None
-    return noun, verb
-
-
-def verb_subject(sent: Sentence, verb: Token) -> Token:
-    return next(c for c in sent.children(verb.i) if c.dep == "nsubj")
+    return noun, verb, subj
 
 
 def _trade_here(sent: Sentence) -> str | None:
