@@ -562,3 +562,18 @@ def test_news_said_on_the_way_to_a_request_is_kept_too():
     got = texts("can you help me figure out what to do with the money im saving since i quit the cigarettes 7 weeks ago?")
     assert any(t.startswith("User asked") for t in got), got
     assert any(t.startswith("User quit") for t in got), got
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("hiii so dmitri and i called it quits", "hi so Dmitri and I called it quits"),  # one sentence to the tagger
+        ("sooo goooood, yesss!!", "so good, yes!!"),
+        ("loooove it", "love it"),
+        ("hmmm, xxx", "hmmm, xxx"),  # chat's own fillers stay as typed
+    ],
+)
+def test_a_stretched_word_is_read_as_the_word_it_stands_for(text, want):
+    from kenning.lifecycle.extraction.normalise import normalise
+
+    assert normalise(text) == want

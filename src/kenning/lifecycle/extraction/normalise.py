@@ -175,6 +175,31 @@ def _please_first(m: re.Match[str]) -> str:
 _JOINER = re.compile(r"(?i)(?<=\S)\s+(?:so|and|but|then)\s+(?=\S)")
 
 
+# a word with a letter typed three or more times over: "hiii", "sooo", "goooood", "yesss"
+_STRETCHED = re.compile(r"\b[A-Za-z]*([a-z])\1{2,}[A-Za-z]*\b")
+_RUN = re.compile(r"([a-z])\1{2,}")
+_STRETCHED_GREETING = re.compile(r"(?i)(h|he)(i|y)\2{2,}")
+
+
+def _unstretched(m: re.Match[str]) -> str:
+    """The word a stretched word stands for, when the model's dictionary lists it with the run cut to two letters
+    ("goooood" -> "good") or to one ("hiii" -> "hi", "sooo" -> "so"); the word as typed otherwise. A stretched
+    greeting misleads the tagger ("hiii so dmitri and i …" was cut into two sentences)."""
+    from kenning.lifecycle.extraction.parse import known_word  # the dictionary loads with the parser, only if needed
+
+    word = m.group(0)
+    greeting = _STRETCHED_GREETING.fullmatch(word)
+    if greeting:
+        return greeting.group(1) + greeting.group(2)  # "hiii", "heyyy": a greeting, which the tagger knows only as "hi"
+    if re.fullmatch(FILLERS, word, re.IGNORECASE):
+        return word  # "hmmm", "lolll", "xxx": chat's own words, read as they are
+    for cut in (r"\1\1", r"\1"):
+        short = _RUN.sub(cut, word)
+        if known_word(short, exact=True):
+            return short
+    return word
+
+
 @text_cache
 def normalise(text: str) -> str:
     """``text`` with chat spellings made standard; meaning and secrets' masks untouched."""
@@ -185,6 +210,7 @@ def normalise(text: str) -> str:
             return w  # an acronym, not chat
         return _WORDS[w.lower()]
 
+    text = _STRETCHED.sub(_unstretched, text)
     text = _SHOUTED_RUN.sub(lambda m: re.sub(r"\bi\b", "I", m.group(0).lower()), text)
     if any(c.islower() for c in text):  # a whole message in capitals is shouting, not emphasis on a word
         text = _SHOUTED.sub(_quiet, text)

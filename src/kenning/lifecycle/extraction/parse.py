@@ -250,7 +250,7 @@ def known_verb(word: str) -> bool:
     return verbs is None or word.lower() in verbs
 
 
-def known_word(word: str) -> bool:
+def known_word(word: str, *, exact: bool = False) -> bool:
     """Whether the model's lemmatiser lists ``word`` (or its singular) as the base form of any word (WordNet's
     nouns, verbs, adjectives and adverbs, about 83,000): a lowercase subject that is not ("rory", "kasia") is a
     name typed without its capital; True when the model has no such table."""
@@ -258,6 +258,8 @@ def known_word(word: str) -> bool:
     if words is None:
         return True
     w = word.lower()
+    if exact:  # the word as given, never a plural's singular
+        return w in words
     return bool({w, w[:-1] if w.endswith("s") else w, w[:-2] if w.endswith("es") else w} & words)
 
 
