@@ -50,7 +50,7 @@ _QUANTIFIED = re.compile(r"\b(we|We)\s+(?:all|both)\b")  # "we all have" -> "Use
 _AUX_FIRST = {"can", "could", "will", "would", "should", "shall", "may", "might", "must", "can't", "cannot", "won't",
               "wouldn't", "shouldn't", "couldn't", "didn't", "wasn't", "weren't"}
 # another person before "I" at the start of the clause: "my wife and I", "my partner Ewan and I", "Sam & I"
-_JOINED = re.compile(r"^\s*(?:(?:[Mm]y|[Oo]ur|[Tt]he)\s+[a-z'’-]+(?:\s+[A-Za-z][a-z'’-]+)?|(?!I\b)[A-Z][a-z'’-]+)\s+(?:and|&|n)\s+$")
+_JOINED = re.compile(r"^\s*(?:(?:[Mm]y|[Oo]ur|[Tt]he)\s+[a-z'’-]+(?:\s+[A-Z][a-z'’-]+)?|(?!I\b)[A-Z][a-z'’-]+)\s+(?:and|&|n)\s+$")
 _AUX_BEFORE = re.compile(r"(?i)\b(?:can|could|would|will|shall|should|do|did|does|may|might|must|to|let|make|help|have|had)\s*$")
 
 

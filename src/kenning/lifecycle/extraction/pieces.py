@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from kenning.lifecycle.extraction import lexicon as lx
-from kenning.lifecycle.extraction.parse import Sentence, Token, known_word
+from kenning.lifecycle.extraction.parse import Sentence, Token
 
 # a sentence taking back something said about X ("forget what I said about …"): its words about X stay whole
 POINTS = re.compile(r"(?i)\b(?:forget|disregard|ignore|scratch|strike)\b.*\babout\b")
@@ -228,16 +228,13 @@ def rejoin_subjects(sent: Sentence, spans: list[tuple[int, int]]) -> list[tuple[
 
 
 def _person_then_me(sent: Sentence, t: Token, person: Token) -> bool:
-    """ "…, and my partner Ewan and i have a cat", "so dmitri and i called it quits": the parser left the person
-    hanging off the clause before (or made the name a root) and "i" the subject alone; the person named before
-    "and I/we" is the other half of the subject."""
+    """ "…, and my partner Ewan and i have a cat": the parser left the person hanging off the clause before and
+    made "i" the subject alone; the person named before "and I/we" is the other half of the subject."""
     if t.i + 1 >= len(sent.tokens) or person.i > t.i or person.dep in ("dobj", "pobj", "iobj", "dative", "attr"):
         return False
     me = sent.tokens[t.i + 1]
     if me.lower not in ("i", "we") or me.dep != "nsubj" or me.head <= me.i or sent.tokens[me.head].pos not in ("VERB", "AUX"):
         return False
-    # a name typed in lowercase, which the tagger may call anything ("so dmitri and i called it quits")
-    name = person.text.isalpha() and person.pos in ("NOUN", "PROPN", "ADJ") and not known_word(person.lower)
-    owned = person.pos == "PROPN" or name or any(c.dep == "poss" and c.lower in ("my", "our") for c in sent.children(person.i))
-    return (person.pos in ("NOUN", "PROPN") or name) and owned and all(
+    owned = person.pos == "PROPN" or any(c.dep == "poss" and c.lower in ("my", "our") for c in sent.children(person.i))
+    return person.pos in ("NOUN", "PROPN") and owned and all(
         sent.tokens[i].dep in ("det", "poss", "compound", "amod", "appos", "flat") for i in range(person.i + 1, t.i))
