@@ -142,6 +142,8 @@ DEATH = (
     r"^(?:(?:User's|The\s+user's|Their|Our|My)\s+(?:(?:old|late|beloved|dear|lovely|little|big|pet)\s+)*(?:[\w-]+\s+)?(?:" + RELATIONS + r")\s+)?"
     r"(?P<v>[A-Z][\w-]*)\s+(?:has\s+|sadly\s+|just\s+|finally\s+|recently\s+)*(?:passed\s+away|passed\s+on|died|was\s+put\s+(?:down|to\s+sleep))\b"
 )
+# what a person is to others, one at a time: "is single", "got engaged"
+STATUSES = "single|married|engaged|divorced|separated|widowed"
 _R = [  # (pattern, builder) tried in order; the first that matches wins
     # residence
     (r"\b(?:moved|relocated|moving|relocating|emigrated)\s+(?:house\s+|back\s+|away\s+)?from\s+" + _PROPER_OLD + r"\s+to\s+" + _PROPER, "residence:change"),
@@ -186,7 +188,7 @@ _R = [  # (pattern, builder) tried in order; the first that matches wins
     (r"\b(?:splits?\s+up|broke\s+up|breaks?\s+up|separated|divorced|are\s+no\s+longer\s+together)\b", "rel:partner-"),
     (r"\b(?:splits?\s+up|broke\s+up|breaks?\s+up)\b", "relstatus:single"),
     # relationship status
-    (r"\b(?:is|got|became|'s|are)\s+(?:now\s+|recently\s+|just\s+|happily\s+)?(?P<v>single|married|engaged|divorced|separated|widowed)\b", "relstatus:+"),
+    (r"\b(?:is|got|became|'s|are)\s+(?:now\s+|recently\s+|just\s+|happily\s+)?(?P<v>" + STATUSES + r")\b", "relstatus:+"),
     # employer
     (r"\b(?:left|quit|resigned\s+from|was\s+(?:fired|laid\s+off|let\s+go)\s+from|moved\s+on\s+from)\s+" + _PROPER_OLD
      + r"\s*(?:,|;|and|to\s+join|for)\s*(?:is\s+|and\s+)?(?:now|currently)?\s*(?:works?\s+|working\s+|employed\s+|joined\s+|is\s+)?(?:at|for|with|join)?\s*" + _PROPER, "employer:change"),

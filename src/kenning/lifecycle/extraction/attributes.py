@@ -162,7 +162,7 @@ def _one(sent: Sentence, root: Token, verb: str, kids: list[Token], attr: Attrib
     if attr.located and verb == "stay" and root.tag in ("VBG", "VBP", "VBZ") and any(c.dep == "prep" and c.lower == "in" for c in kids) and _settled(sent):
         verb = "live"  # "I am staying in Pune", "staying in a PG in Koramangala": how many say where they live
     if attr.makes and verb in _GETTING | _ACQUIRING:  # "picked up a secondhand nissan leaf": a car by its make
-        made = next((c for c in kids if c.dep == "dobj" and any(sent.tokens[i].lower in attr.makes for i in sent.subtree(c.i))), None)
+        made = _made(sent, next((c for c in kids if c.dep == "dobj"), None), attr)
         if made is not None:
             return Fact(subject, attr, _phrase(sent, made), negated)
     got = next((c for c in kids if c.dep == "dobj" and _object_lemma(sent, c) in attr.objects), None) if verb in _GETTING else None
@@ -436,26 +436,28 @@ def _object_lemma(sent: Sentence, tok: Token) -> str:
     return tok.lemma
 
 
+def _made(sent: Sentence, tok: Token | None, attr: Attribute) -> Token | None:
+    """``tok`` when a word of its phrase is one of the row's makes ("a secondhand nissan leaf", "a pixel 7")."""
+    return tok if tok is not None and any(sent.tokens[i].lower in attr.makes for i in sent.subtree(tok.i)) else None
+
+
 _HANDSET_PARTS = frozenset({"phone", "battery", "screen", "camera", "charger", "case"})
 
 
 def _by_make(sent: Sentence, root: Token, verb: str, kids: list[Token], attr: Attribute, subject: str, negated: bool) -> Fact | None:
     """A row known by its makes (a phone): what the user got, uses or is on ("got a pixel 8", "I use a Pixel 7",
     "im on an iphone 12"), or what their own thing of the row is ("my phone's a pixel 7")."""
-    def made(tok: Token | None) -> Token | None:
-        return tok if tok is not None and any(sent.tokens[i].lower in attr.makes for i in sent.subtree(tok.i)) else None
-
     if verb in _GETTING | _ACQUIRING | attr.verbs:
-        got = made(next((c for c in kids if c.dep == "dobj"), None))
+        got = _made(sent, next((c for c in kids if c.dep == "dobj"), None), attr)
         if got is not None:
             return Fact(subject, attr, _phrase(sent, got), negated)
     if root.lemma == "be":
         on = next((c for c in kids if c.dep == "prep" and c.lower in attr.preps), None)
-        value = made(next((c for c in sent.children(on.i) if c.dep == "pobj"), None)) if on is not None and subject == "user" else None
+        value = _made(sent, next((c for c in sent.children(on.i) if c.dep == "pobj"), None), attr) if on is not None and subject == "user" else None
         comp = next((c for c in kids if c.dep == "attr"), None)
         subj = next((c for c in kids if c.dep == "nsubj"), None)
         if value is None and subj is not None and subj.lemma in ("phone", "mobile", "handset") and any(c.dep == "poss" for c in sent.children(subj.i)):
-            value = made(comp)
+            value = _made(sent, comp, attr)
         if value is not None:
             return Fact(subject, attr, _phrase(sent, value), negated)
     for tok in sent.tokens:  # "my iphone 12 is on its last legs", "User's iphone 12 battery is dying": the user's own

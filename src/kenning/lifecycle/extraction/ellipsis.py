@@ -14,7 +14,7 @@ from kenning.lifecycle.extraction.clauses import at_me, done_to_me, lived, manne
 from kenning.lifecycle.extraction.reading import recurring
 from kenning.lifecycle.extraction.parse import Sentence, Token, known_verb
 from kenning.lifecycle.safety import HEALTH
-from kenning.lifecycle.slots import DIETS, JOB
+from kenning.lifecycle.slots import DIETS, JOB, STATUSES
 from kenning.lifecycle.lexicon import FOODS
 
 _ENDED = re.compile(r"(?i)\bany\s?more\b|\bthese\s+days\b|\bnow\b")
@@ -219,7 +219,7 @@ def _bare_time(sent: Sentence) -> Token | None:
 
 _FOOD = re.compile(rf"(?i)^(?:{FOODS})$")
 _CONDITION = re.compile(rf"(?i)^(?:{HEALTH}|{DIETS})$")
-_STATUS = frozenset({"single", "married", "divorced", "engaged", "separated", "widowed"})  # what a person is, to others
+_STATUS = frozenset(STATUSES.split("|"))  # what a person is, to others
 _DIET_WORDS = frozenset(w.lower() for w in re.findall(r"[a-z]+", DIETS) if len(w) > 3)  # the words of the diet pattern
 _MAX_CONDITION = 3  # words: "type 1 diabetic", "achilles tendonitis"
 
