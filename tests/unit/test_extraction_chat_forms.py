@@ -571,6 +571,8 @@ def test_news_said_on_the_way_to_a_request_is_kept_too():
         ("sooo goooood, yesss!!", "so good, yes!!"),
         ("loooove it", "love it"),
         ("hmmm, xxx", "hmmm, xxx"),  # chat's own fillers stay as typed
+        ("my site is www.kenning.io, email aaa.bbb@x.com", "my site is www.kenning.io, email aaa.bbb@x.com"),  # addresses untouched
+        ("zzz so tired", "zzz so tired"),  # never cut to one letter
     ],
 )
 def test_a_stretched_word_is_read_as_the_word_it_stands_for(text, want):

@@ -176,7 +176,8 @@ _JOINER = re.compile(r"(?i)(?<=\S)\s+(?:so|and|but|then)\s+(?=\S)")
 
 
 # a word with a letter typed three or more times over: "hiii", "sooo", "goooood", "yesss"
-_STRETCHED = re.compile(r"\b[A-Za-z]*([a-z])\1{2,}[A-Za-z]*\b")
+# (never inside an address, a link or a handle: "www.", "aaa.bbb@…")
+_STRETCHED = re.compile(r"(?<![\w.@/:])[A-Za-z]*([a-z])\1{2,}[A-Za-z]*(?![\w@/:]|\.\w)")
 _RUN = re.compile(r"([a-z])\1{2,}")
 _STRETCHED_GREETING = re.compile(r"(?i)(h|he)(i|y)\2{2,}")
 
@@ -195,7 +196,7 @@ def _unstretched(m: re.Match[str]) -> str:
         return word  # "hmmm", "lolll", "xxx": chat's own words, read as they are
     for cut in (r"\1\1", r"\1"):
         short = _RUN.sub(cut, word)
-        if known_word(short, exact=True):
+        if len(short) > 1 and known_word(short, exact=True):  # never one letter: "zzz", "aaa" are no "z", "a"
             return short
     return word
 
