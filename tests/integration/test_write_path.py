@@ -512,6 +512,40 @@ def test_a_pointer_at_a_measured_quantity_retracts_the_figure_that_names_none(re
     assert any("deloitte" in t for t in texts), texts
 
 
+def test_a_pointer_at_a_personal_category_forgets_every_memory_in_it_and_nothing_else(real_system):
+    mem = real_system.scope("acme", "u-faith")
+    mem.add("I'm Muslim so during Ramadan I ask for the early shifts. I play futsal with my cousins on thursdays",
+            session_id="s1", now=T0, wait=True)
+    assert sum("Muslim" in m.text or "Ramadan" in m.text for m in mem.list()) >= 1
+    mem.add("hey can you forget the religion part please? I prefer that is not saved. the rest is fine",
+            session_id="s2", now=T0 + timedelta(days=3), wait=True)
+    exported = str(mem.export()).lower()
+    assert "muslim" not in exported and "ramadan" not in exported  # purged, not kept retired
+    texts = [m.text for m in mem.list()]
+    assert any("futsal" in t for t in texts), texts
+    assert not any("saved" in t for t in texts), texts  # what the user says about keeping is no memory
+
+
+def test_delete_everything_about_someone_takes_every_memory_that_names_them(real_system):
+    mem = real_system.scope("acme", "u-chandler")
+    mem.add("My son Kacper (15) was caught stealing vapes, police came to our flat. Kacper is grounded for a month. "
+            "I am a ship chandler in Gdansk", session_id="s1", now=T0, wait=True)
+    assert sum("Kacper" in m.text for m in mem.list()) >= 2, [m.text for m in mem.list()]
+    mem.add("Please delete everything about Kacper and the police. I don't want it saved anywhere.",
+            session_id="s2", now=T0 + timedelta(days=2), wait=True)
+    texts = [m.text for m in mem.list()]
+    assert not any("Kacper" in t for t in texts), texts
+    assert "kacper" not in str(mem.export()).lower()
+    assert any("chandler" in t for t in texts), texts
+
+
+def test_a_first_week_as_a_role_replaces_the_old_job(real_system):
+    texts = _after(real_system, "u-district", "I'm a staff nurse on a cardiology ward at the QE, 12 hr shifts",
+                   "first week as a district nurse done! so much driving", 40)
+    assert any("district nurse" in t for t in texts), texts
+    assert not any("cardiology" in t for t in texts), texts
+
+
 def test_a_first_week_at_a_named_place_replaces_the_old_employer(real_system):
     texts = _after(real_system, "u-payroll", "so im a line cook at Ferrante's on the high st, been there 3 yrs",
                    "first week doing payroll at Harlow Freight done!! no burns on my arms", 50)

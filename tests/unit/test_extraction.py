@@ -1411,3 +1411,52 @@ def test_a_lowercase_places_name_after_a_preposition_is_parsed_as_a_name_and_kep
     from kenning.lifecycle.extraction.attributes import all_of_text
 
     assert [f.value for f in all_of_text(default_parser(), "User moved to dalston.")] == ["dalston"]
+
+
+# -- what the user says about keeping things, and names the turn introduced (session 24) -------------------------
+
+
+@pytest.mark.parametrize("text", [
+    "I prefer that is not saved.",
+    "I don't want it saved anywhere.",
+    "I'd rather you didn't keep that",
+])
+def test_what_the_user_says_about_keeping_the_conversation_is_no_claim(text):
+    assert texts(text) == []
+
+
+@pytest.mark.parametrize("text, word", [
+    ("I keep it in the fridge", "fridge"),
+    ("I keep my bike in the hallway", "hallway"),
+])
+def test_keeping_a_thing_somewhere_is_still_a_claim(text, word):
+    assert any(word in t for t in texts(text)), texts(text)
+
+
+def test_a_name_the_turn_introduced_is_a_person_when_the_tagger_reads_it_as_a_noun():
+    got = texts("My son Kacper is 15. Kacper plays football for Lechia juniors.")
+    assert any("Lechia" in t and "Kacper" in t for t in got), got
+
+
+@pytest.mark.parametrize("text, word", [
+    ("psoriasis.", "psoriasis"),  # a condition known by the shape of its name
+    ("- psoriasis, flares every winter", "psoriasis"),
+    ("scoliosis.", "scoliosis"),
+    ("endometriosis.", "endometriosis"),
+])
+def test_a_condition_said_alone_is_the_users_by_the_shape_of_its_name(text, word):
+    assert any(t.startswith(f"User has {word}") for t in texts(text)), texts(text)
+
+
+@pytest.mark.parametrize("text", ["nostalgia.", "academia."])
+def test_words_that_only_end_like_conditions_are_none(text):
+    assert not any("User has" in t for t in texts(text)), texts(text)
+
+
+def test_a_job_said_alone_with_its_place_after_a_comma_is_the_users_job():
+    assert any("balloon pilot" in t and t.startswith("User is a") for t in texts("commercial hot air balloon pilot, albuquerque"))
+
+
+def test_here_in_a_place_with_a_new_job_is_a_home_not_a_stay():
+    assert "User lives in Darwin." in texts("first week at my new job here in Darwin is done, so hot here")
+    assert "User lives in Rome." not in texts("here in Rome for the week, loving it")

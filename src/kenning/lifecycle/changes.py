@@ -15,7 +15,7 @@ import re
 from datetime import timedelta
 from collections.abc import Callable, Sequence
 
-from kenning.lifecycle import lexicon, slots
+from kenning.lifecycle import lexicon, safety, slots
 from kenning.text import STOPWORDS
 from kenning.lifecycle.extraction import attributes
 from kenning.lifecycle.extraction.attributes import Fact
@@ -428,6 +428,23 @@ def _measured(topic: str) -> Callable[[str], bool]:
     return (lambda text: bool(named & set(readings(text)))) if named else (lambda text: False)
 
 
+_EVERYTHING = re.compile(r"(?i)\b(?:everything|anything|all)\s+(?:about|re|regarding|to\s+do\s+with)\b")
+_POINTING_NOUNS = frozenset({"part", "bit", "stuff", "thing", "things", "side", "info", "details", "everything", "anything", "all"})
+
+
+def _category(topic: str) -> str | None:
+    """The personal category a pointer's topic names and nothing else ("the religion part", "my medical stuff")."""
+    words = {w for w in re.findall(r"[a-z]+", topic.lower()) if w not in STOPWORDS and w not in _POINTING_NOUNS}
+    return safety.category_named(words) if words else None
+
+
+def _forget_all(hits: Sequence[Neighbour]) -> Decision | None:
+    """One pointed deletion of every memory in ``hits``: the first is the target, the others ride in ``also``."""
+    if not hits:
+        return None
+    return Decision(Op.DELETE, hits[0].memory.id, None, POINTED, also=tuple((n.memory.id, "") for n in hits[1:]))
+
+
 def pointed_retraction(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | None:
     """An earlier claim the user takes back by naming a word of it ("scratch the shellfish thing").
 
@@ -450,12 +467,17 @@ def pointed_retraction(candidate: Memory, ranked: Sequence[Neighbour]) -> Decisi
     # the parse's topic ("me and Dan splitting up") may hold more words than the claim it points at: most must match
     need = len(wanted) if not topic else max(1, (len(wanted) + 1) // 2)
     measured = _measured(x)
-    hits = [
+    eligible = [
         n for n in ranked
         if n.memory.id != candidate.id and n.memory.source is Source.USER_SAID and n.memory.status is Status.ACTIVE
         and n.memory.kind in (Kind.FACT, Kind.PREFERENCE, Kind.EPISODE) and n.memory.scope == candidate.scope
-        and (len(wanted & _pointer_words(" ".join(terms(n.memory.text)))) >= need or measured(n.memory.text))
     ]
+    hits = [n for n in eligible if len(wanted & _pointer_words(" ".join(terms(n.memory.text)))) >= need or measured(n.memory.text)]
+    category = _category(x) if m is None or not m.group("over") else None
+    if category is not None:  # "forget the religion part": every memory about it goes ("my salary": its figure too)
+        return _forget_all([n for n in eligible if n in hits or safety.in_category(n.memory.text, category)])
+    if hits and _EVERYTHING.search(candidate.text):  # "delete everything about Kacper": all of it
+        return _forget_all(hits)
     if not hits or (len(hits) > 1 and hits[0].cosine - hits[1].cosine < POINTER_MARGIN):
         return None
     target = hits[0].memory

@@ -58,7 +58,7 @@ def injection_start(text: str) -> int | None:
 # its safeguards, or hiding things from the user. A user may say "from now on answer in French" (a
 # preference, kept as a procedure); nobody's words make "ignore all previous instructions" a memory.
 _COMMAND = (
-    r"curl\s|wget\s|\|\s*(?:ba|z|c|k)?sh\b|rm\s+-rf|sudo\s|chmod\s|bash\s+-c|powershell|cmd(?:\.exe)?\s+/c|eval\(|exec\(|"
+    r"(?:curl|wget)\s+(?:-{1,2}\w|['\"]?(?:https?|ftp)://|\S+\.\S+/)|\|\s*(?:ba|z|c|k)?sh\b|rm\s+-rf|sudo\s|chmod\s|bash\s+-c|powershell|cmd(?:\.exe)?\s+/c|eval\(|exec\(|"
     r"os\.system|subprocess|nc\s+-e|python\s+-c|iex\s*\(|invoke-expression|base64\s+-d|/etc/passwd|\.sh\b"
 )
 _MODEL_DIRECTIVE = re.compile(

@@ -150,8 +150,18 @@ def guard(
         )
         if bad or op is not Op.UPDATE:
             text = None
-    also = tuple(_also(decision, candidate, shown, allow_secrets, max_chars)) if op is Op.UPDATE else ()
+    if op is Op.UPDATE:
+        also = tuple(_also(decision, candidate, shown, allow_secrets, max_chars))
+    elif op is Op.DELETE and decision.reason == POINTED:  # "delete everything about Kacper": the further targets
+        also = tuple((i, "") for i, _ in decision.also if _deletable(shown.get(i), candidate) and i != decision.target_id)
+    else:
+        also = ()
     return Decision(decision.op, decision.target_id, text, decision.reason, also)
+
+
+def _deletable(other: Memory | None, candidate: Memory) -> bool:
+    """Whether a pointed deletion may take ``other`` too: shown, active, in the candidate's scope, no more trusted."""
+    return other is not None and other.status is Status.ACTIVE and other.scope == candidate.scope and trust(candidate) >= trust(other)
 
 
 def _also(decision: Decision, candidate: Memory, shown: Mapping[str, Memory], allow_secrets: bool, max_chars: int):
@@ -272,10 +282,11 @@ def plan(
         return change, new.id
     if decision.op is Op.DELETE:
         assert target is not None
+        gone = [target.id, *(i for i, _ in decision.also if i != target.id)]  # a pointed deletion may take several
         change = Changeset(
-            transitions=(cand_done, Transition(target.id, (Status.ACTIVE,), Status.RETIRED)),
+            transitions=(cand_done, *(Transition(i, (Status.ACTIVE,), Status.RETIRED) for i in gone)),
             deletes=(candidate.id,),
-            audit=(audit_entry(scope, now, Op.DELETE, [target.id, candidate.id], src, why),),
+            audit=(audit_entry(scope, now, Op.DELETE, [*gone, candidate.id], src, why),),
         )
         return change, None
     ids = [candidate.id] + ([decision.target_id] if decision.target_id else [])

@@ -27,20 +27,45 @@ HEALTH = (
     r"allerg\w*|anaphyla\w*|asthma\w*|diabet\w*|epilep\w*|coeliac|celiac|lactose|gluten\s+intoleran\w*|"
     r"medication|medicine|prescri\w+|diagnos\w+|illness|disease|disorder|cancer|tumou?r|hiv|pregnan\w+|miscarriage|"
     r"therap\w+|depress\w+|anxiety|adhd|autis\w+|disabilit\w+|wheelchair|surgery|operation|hospital\w*|doctor|gp|"
-    r"dentist|clinic|blood\s+(?:type|pressure)|insulin|chemo\w*|mental\s+health|health"
+    r"dentist|clinic|blood\s+(?:type|pressure)|insulin|chemo\w*|mental\s+health|health|"
+    # conditions by the shape of their name: "psoriasis", "gastritis", "scoliosis", "fibromyalgia", "neuropathy"
+    r"\w{3,}(?:itis|iasis)|(?!(?:hypn|osm|metamorph|symbi|ket|apothe|progn)osis)\w{3,}osis|\w+(?:myalgia|neuralgia|opathy)"
 )
-_PERSONAL = re.compile(
-    rf"(?i)\b(?:{HEALTH}|"
-    r"religio\w+|muslim|islam\w*|christian\w*|catholic|jewish|judaism|hindu\w*|buddhis\w+|sikh\w*|atheis\w+|church|"
-    r"mosque|synagogue|temple|pray\w*|ramadan|kosher|halal|"
-    r"gay|lesbian|bisexual|homosexual|heterosexual|transgender|trans\s+(?:woman|man)|queer|non-binary|sexuality|"
-    r"sexual\s+orientation|pronouns|"
-    r"salary|income|earns?|debt|mortgage|loan|bank\w*|credit\s+score|bankrupt\w*|savings|pension|tax(?:es)?|"
-    r"phone(?:\s+number)?|mobile(?:\s+number)?|e-?mail(?:\s+address)?|home\s+address|postcode|zip\s+code|"
-    r"passport|date\s+of\s+birth|birthday|lives?\s+at|political|vote[sd]?\s+for|trade\s+union|ethnic\w*|"
-    r"criminal|arrest\w*|convict\w*)\b"
-    r"|[\w.+-]+@[\w-]+\.[\w.]+|\+?\d[\d ()-]{8,}\d"
-)
+# The personal categories, each as (the words a memory about it holds, the words a user names it by: "forget the
+# religion part", "delete my health stuff": only words for the whole category, since "forget my salary" names one
+# figure, not every memory about money). One table serves the sensitivity tag and a forget request by category.
+CATEGORIES: dict[str, tuple[str, frozenset[str]]] = {
+    "health": (HEALTH, frozenset({"health", "medical"})),
+    "religion": (r"religio\w+|muslim|islam\w*|christian\w*|catholic|jewish|judaism|hindu\w*|buddhis\w+|sikh\w*|atheis\w+|"
+                 r"church|mosque|synagogue|temple|pray\w*|ramadan|kosher|halal|eid|diwali|passover|sabbath",
+                 frozenset({"religion", "religious", "faith", "beliefs", "belief"})),
+    "sexuality": (r"gay|lesbian|bisexual|homosexual|heterosexual|transgender|trans\s+(?:woman|man)|queer|non-binary|"
+                  r"sexuality|sexual\s+orientation|pronouns",
+                  frozenset({"sexuality", "orientation", "sexual"})),
+    "finances": (r"salary|income|earns?|debt|debts|mortgage|loan|bank\w*|credit\s+score|bankrupt\w*|savings|pension|tax(?:es)?",
+                 frozenset({"money", "finances", "financial"})),
+    "contact": (r"phone(?:\s+number)?|mobile(?:\s+number)?|e-?mail(?:\s+address)?|home\s+address|postcode|zip\s+code|"
+                r"lives?\s+at|[\w.+-]+@[\w-]+\.[\w.]+|\+?\d[\d ()-]{8,}\d",
+                frozenset({"contact", "contacts"})),
+    "identity": (r"passport|date\s+of\s+birth|birthday|political|vote[sd]?\s+for|trade\s+union|ethnic\w*",
+                 frozenset({"politics", "political", "ethnicity"})),
+    "criminal": (r"criminal|arrest\w*|convict\w*", frozenset({"criminal", "record"})),
+}
+_PERSONAL = re.compile(r"(?i)\b(?:" + "|".join(words for words, _ in CATEGORIES.values()) + r")\b")
+_CATEGORY = {name: re.compile(rf"(?i)\b(?:{words})\b") for name, (words, _) in CATEGORIES.items()}
+
+
+def category_named(words: Iterable[str]) -> str | None:
+    """The personal category a forget request names by all its content words ("the religion part" -> "religion",
+    "my medical stuff" -> "health"), or None when a word names something else ("Kacper and the police")."""
+    words = set(words)
+    found = {name for name, (_, names) in CATEGORIES.items() if words & names}
+    return found.pop() if len(found) == 1 and all(any(w in names for _, names in CATEGORIES.values()) for w in words) else None
+
+
+def in_category(text: str, name: str) -> bool:
+    """Whether ``text`` is about personal category ``name`` (``CATEGORIES``)."""
+    return bool(_CATEGORY[name].search(text))
 
 
 def sensitivity_of(text: str) -> Sensitivity:

@@ -432,7 +432,8 @@ def reconcile_one(ctx: Context, scope: Scope, memory_id: str, now: datetime) -> 
         if decision.op is Op.DELETE and decision.reason == reconcile.POINTED and decision.target_id:
             # "forget what I said about the divorce": the user asked for it to go, so it goes the way an
             # explicit deletion does (cascade and purge), with the pointer that names it
-            cascade.delete_memories(ctx, scope, [decision.target_id, cand.id], now=now, reason="forget")
+            also = [i for i, _ in decision.also]
+            cascade.delete_memories(ctx, scope, [decision.target_id, *also, cand.id], now=now, reason="forget")
         elif decision.op is Op.NOOP and cand.metadata.get("pointer"):
             # a pointer that found nothing to forget (never stored, or gone already) still names what the user
             # wants gone: it is purged, not kept retired where an export would show "forget … the divorce"

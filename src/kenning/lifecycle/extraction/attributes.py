@@ -244,6 +244,9 @@ def implied(sent: Sentence) -> str | None:
     first = beginnings.first_period(sent)
     if first is not None:  # "first week doing payroll at Harlow Freight done!!" -> "I work at Harlow Freight"
         verb, place = first
+        if verb == "be":  # "first week as a district nurse done!" -> "I am a district nurse"
+            role = _phrase(sent, place)
+            return f"I am {'an' if role[:1].lower() in 'aeiou' else 'a'} {role}"
         return f"I {verb} {'in' if verb == 'live' else 'at'} {_phrase(sent, place)}"
     for tok in sent.tokens:
         row = next((a for a in TABLE if a.objects and a.verbs and _object_lemma(sent, tok) in a.objects), None)

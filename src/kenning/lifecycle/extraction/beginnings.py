@@ -4,7 +4,8 @@
 Hyderabad done" says they live in Hyderabad. A period noun with "first" before it (a day, a week, a shift), the
 user's own or nobody's ("Dami's first week" is Dami's), and the nearest "at"/"with" (a workplace) or "in" (a
 home: only a month or longer, since a first day or week in a city is as often a trip) with a name after it.
-Nothing when the clause makes it a stay ("first week in Lisbon on holiday").
+Nothing when the clause makes it a stay ("first week in Lisbon on holiday"). "as" with a common noun after it is
+a role: "first week as a district nurse done!" says the user is a district nurse.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ _WINDOW = 6  # tokens from the period noun to its preposition
 
 
 def first_period(sent: Sentence) -> tuple[str, Token] | None:
-    """("work", the workplace) or ("live", the place) for the user's first period somewhere, or None."""
+    """("work", the workplace), ("live", the place) or ("be", the role) for the user's first period somewhere, or None."""
     if any(t.lower in STAY for t in sent.tokens):
         return None
     for tok in sent.tokens:
@@ -30,6 +31,8 @@ def first_period(sent: Sentence) -> tuple[str, Token] | None:
         if any(c.dep == "poss" and c.lower not in ("my", "our") for c in kids):
             continue  # "Dami's first week at Greenfield": someone else's start
         for prep in sent.tokens[tok.i + 1: tok.i + 1 + _WINDOW]:
+            if prep.lower == "as" and prep.dep in ("prep", "mark"):  # "first week as a district nurse": a role
+                return _role(sent, prep)
             if prep.dep != "prep" or prep.lower not in ("at", "with", "in"):
                 continue
             obj = next((c for c in sent.children(prep.i) if c.dep == "pobj"), None)
@@ -41,4 +44,16 @@ def first_period(sent: Sentence) -> tuple[str, Token] | None:
             if prep.lower == "in":
                 return ("live", obj) if tok.lemma in _LONG else None
             return "work", obj
+    return None
+
+
+def _role(sent: Sentence, as_: Token) -> tuple[str, Token] | None:
+    """("be", the noun) after "as" when it is a common noun with only an article and modifiers before it ("as a
+    district nurse"; the parser may read "as" as a conjunction and the noun as a subject), never a name ("as Santa")
+    or someone's ("as her carer")."""
+    for tok in sent.tokens[as_.i + 1: as_.i + 5]:
+        if tok.pos == "NOUN" and tok.dep != "compound":
+            return ("be", tok)
+        if tok.pos not in ("DET", "NOUN", "ADJ") or tok.dep == "poss":
+            return None
     return None

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from kenning.lifecycle.extraction import lexicon as lx
-from kenning.lifecycle.extraction import mood
+from kenning.lifecycle.extraction import mood, places
 from kenning.lifecycle.extraction.clauses import at_me, done_to_me, lived, manner_adverb, opener, restore
 from kenning.lifecycle.extraction.reading import recurring
 from kenning.lifecycle.extraction.parse import Sentence, Token, known_verb
@@ -139,8 +139,8 @@ def _bare_job(sent: Sentence) -> bool:
     # where, said with it ("at a bbq spot"): not an echo of the other speaker's news ("Yoga teacher!!")
     return first is not None and first.pos in ("NOUN", "ADJ", "PROPN") and not any(
         c.dep in ("det", "poss") for c in sent.children(root.i)) and any(
-        c.dep == "prep" and c.lower in ("at", "in", "for", "with") for c in sent.children(root.i)) and not any(
-        t.lower in lx.SECOND_PERSON for t in sent.tokens)
+        (c.dep == "prep" and c.lower in ("at", "in", "for", "with")) or (c.dep == "appos" and places.named_place(c))
+        for c in sent.children(root.i)) and not any(t.lower in lx.SECOND_PERSON for t in sent.tokens)  # "…, albuquerque"
 
 
 _WHERE_NOW = frozenset({"back", "up", "off", "out", "home", "away", "on"})

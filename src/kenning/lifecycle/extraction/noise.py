@@ -49,6 +49,8 @@ def is_noise(clause: Clause, sent: Sentence) -> bool:
         return True  # "sorry for the radio silence", "sorry I went quiet": an apology, not news
     if reaction(sent):
         return True  # "can't believe I was paying Vodafone £45", "can't remember what I was going to ask"
+    if about_keeping(sent):
+        return True  # "I prefer that is not saved", "I'd rather you didn't keep that": about the memory, not the user
     if clause.subject == "thing" and (owned_figure(sent) or any(f.subject == "user" for f in attributes.read_all(sent))):
         return False  # "total budget is £12,000", "the business line is now …": the user's own figure or row
     if clause.subject in ("thing", "you") and not clause.request and not first_person(clause.text) and _opens_with(sent, clause.subject_text or "it") \
@@ -272,6 +274,27 @@ def reaction(sent: Sentence) -> bool:
     kids = sent.children(root.i)
     can = any(c.dep == "aux" and c.lemma in ("can", "could") for c in kids) and any(c.dep == "neg" for c in kids)
     return can and any(c.dep == "ccomp" for c in kids)
+
+
+_KEEPING = frozenset({"save", "store", "record", "log", "keep", "remember", "memorise", "memorize"})
+
+
+def about_keeping(sent: Sentence) -> bool:
+    """A clause about what is kept of the conversation: a verb of keeping with "it"/"that"/"this" as its thing,
+    said in the passive ("I don't want it saved anywhere", "I prefer that is not saved") or of the other speaker
+    ("I'd rather you didn't keep that"). "I keep it in the fridge" and "it's saved me a fortune" are no such clause."""
+    for tok in sent.tokens:
+        if tok.lemma not in _KEEPING or tok.pos not in ("VERB", "AUX"):
+            continue
+        kids = sent.children(tok.i)
+        thing = [c for c in kids if c.lower in ("it", "that", "this", "them", "those") and c.dep in ("nsubjpass", "nsubj", "dobj")]
+        if not thing:
+            continue
+        if tok.tag in ("VBN", "VBD") and thing[0].dep != "dobj" and not any(c.dep in ("dobj", "dative", "xcomp", "ccomp", "acomp", "oprd") for c in kids):
+            return True
+        if any(c.dep == "nsubj" and c.lower in ("you", "u") for c in kids) and thing[0].dep == "dobj":
+            return True
+    return False
 
 
 def apology(sent: Sentence) -> bool:

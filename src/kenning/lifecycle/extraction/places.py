@@ -19,10 +19,25 @@ def here_in(sent: Sentence) -> Token | None:
         if obj is None or any(c.dep in ("det", "poss") for c in sent.children(obj.i)) or obj.i != t.i + 2 and not any(
                 sent.tokens[i].pos == "PROPN" for i in range(t.i + 2, obj.i)):
             continue
-        placed = obj.pos == "PROPN" or obj.ent in ("GPE", "LOC") or (obj.pos == "NOUN" and obj.text.islower() and _a_place(obj.text))
-        if placed and not any(x.lower in _STAY for x in sent.tokens):
+        bounds = _STAY - _SPANS if _settled(sent) else _STAY
+        if named_place(obj) and not any(x.lower in bounds for x in sent.tokens):
             return obj
     return None
+
+
+_SPANS = frozenset({"week", "weekend", "days", "nights", "work"})  # a stretch of time, or work: no bound to a new life
+_NEW_LIFE = frozenset({"job", "role", "position", "post", "place", "flat", "house", "home", "apartment", "life"})
+
+
+def _settled(sent: Sentence) -> bool:
+    """Whether the clause speaks of a new job or home ("first week at my new job here in Darwin"): then a week or
+    work in it is the start of something lasting, not a stay."""
+    return any(t.lower == "new" and sent.tokens[t.head].lemma in _NEW_LIFE for t in sent.tokens)
+
+
+def named_place(tok: Token) -> bool:
+    """Whether a token names a place: a proper noun, a place entity, or a lowercase word the parser's probe knows."""
+    return tok.pos == "PROPN" or tok.ent in ("GPE", "LOC") or (tok.pos == "NOUN" and tok.text.islower() and _a_place(tok.text))
 
 
 def _a_place(word: str) -> bool:

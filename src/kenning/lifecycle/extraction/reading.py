@@ -121,6 +121,8 @@ def _who(sent: Sentence, subj: Token | None, others: Sequence[str]) -> tuple[str
         return ("other", others[-1]) if others else ("other", span)
     if subj.pos == "PROPN" or subj.ent == "PERSON" or subj.lemma in lx.PERSON_NOUNS or _named_by_age(sent, subj) or people.died(sent):
         return "other", span
+    if not sent.children(subj.i) and any(o.split()[-1].lower() == low for o in others if o[:1].isupper() or " " in o):
+        return "other", span  # "My son Kacper is 15. Kacper plays football": a name the turn introduced, read as a noun
     if not sent.children(subj.i) and people.lowercase_name(subj.text) and sent.tokens[subj.head].pos in ("VERB", "AUX"):
         return "other", span  # "layla does piano on thursdays": a name typed without its capital
     bare = subj.tag == "NN" and subj.i == 0 and not any(c.dep in ("det", "poss") for c in sent.children(subj.i))  # "car is gone"
