@@ -1460,3 +1460,20 @@ def test_a_job_said_alone_with_its_place_after_a_comma_is_the_users_job():
 def test_here_in_a_place_with_a_new_job_is_a_home_not_a_stay():
     assert "User lives in Darwin." in texts("first week at my new job here in Darwin is done, so hot here")
     assert "User lives in Rome." not in texts("here in Rome for the week, loving it")
+
+
+def test_a_thing_gone_in_the_passive_is_the_users_and_first_week_back_is_back_at_work():
+    assert "User's Yamaha is sold." in texts("The Yamaha is sold")
+    assert "User is back at work." in texts("well, first full week back at the office is done.")
+    assert "User is back at work." not in texts("my first day back in Leeds")
+
+
+def test_a_verb_joined_to_i_am_old_shares_the_i():
+    got = texts("I am 58 years old and work since 30 years as a lift engineer for a company in Regensburg")
+    assert any(t.startswith("User works since 30 years as a lift engineer") for t in got), got
+
+
+def test_a_name_modifying_a_noun_is_nobody_he_can_be():
+    got = texts("My husband is Harbin people, he is crazy about ice fishing.")
+    assert "User's husband is crazy about ice fishing." in got, got
+    assert not any(t.startswith("Harbin is") for t in got), got

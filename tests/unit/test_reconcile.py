@@ -66,6 +66,14 @@ def near(c, *others):
         ("User's mum was just diagnosed with type 2 diabetes.", "User's mum is 67.", Op.ADD),
         ("User works night shifts on the ward.", "User moved onto day shifts on the ward.", Op.UPDATE),
         ("User drives a Toyota Swift.", "User upgraded to a Ford Ranger for towing.", Op.ADD),
+        # session 24: retirement ends the employer too; time off ends back at work; a thing gone in the passive
+        ("User is working as senior tally clerk at Tema port.", "User is officially retired now.", Op.UPDATE),
+        ("User works at Tema port as a tally clerk.", "User retired last month.", Op.UPDATE),
+        ("User is on maternity leave.", "User is back at work.", Op.UPDATE),
+        ("User is on maternity leave.", "User is back at work after the weekend.", Op.UPDATE),
+        ("User lives in Falmouth.", "User signed a 12 month lease on a 1-bed above a bakery in Penzance.", Op.UPDATE),
+        ("User commutes on their motorbike, a Yamaha MT-07.", "User's Yamaha is sold.", Op.UPDATE),
+        ("User's sister is on maternity leave.", "User is back at work.", Op.ADD),
     ],
 )
 def test_rules(old, new, op):

@@ -342,3 +342,15 @@ def test_payday_is_keyed_by_the_day(text, value):
 )
 def test_a_date_or_an_amount_is_not_a_payday(text):
     assert all(s.key != "payday" for s in parse_all(text))
+
+
+@pytest.mark.parametrize("text, key, value, negated", [
+    ("User is working as senior tally clerk at Tema port.", "employer", "tema", False),  # no article, as many speak
+    ("User is officially on retirement now.", "occupation", None, True),
+    ("User is on maternity leave.", "leave", None, False),
+    ("User's first full week back at the office is done.", "leave", None, True),
+    ("User signed a 12 month lease on a 1-bed above a bakery in Penzance.", "residence", "penzance", False),
+])
+def test_session_24_forms(text, key, value, negated):
+    got = parse(text)
+    assert got is not None and (got.key, got.value, got.negated) == (key, value, negated), got

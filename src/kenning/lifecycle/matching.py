@@ -142,6 +142,8 @@ def conflicts(new: Slot, old: Slot) -> bool | None:
         # "can't stand window seats" then "always goes for the window seat" (or the other way round):
         # the same value said with the opposite polarity replaces the older statement
         return True if new.negated != old.negated and same_value(new.value, old.value) else None
+    if new.key == "occupation" and new.negated and new.value is None and old.key == "employer" and not old.negated:
+        return True  # "I'm retired now", "between jobs": no work at all, so no employer either
     if new.key != old.key:
         return None
     if new.negated:

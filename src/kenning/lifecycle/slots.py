@@ -165,6 +165,7 @@ _R = [  # (pattern, builder) tried in order; the first that matches wins
     (r"\b(?:works?|working)\s+" + _ADV + r"(?:remotely\s+from|from\s+home\s+in)\s+" + _PROPER, "residence:+"),
     (r"\b(?:bought|rented|renting|rents|found|got)\s+(?:a|an|their|our)\s+(?:new\s+)?(?:house|flat|home|place|apartment|condo|cottage|"
      r"(?:one|two|three|four|\d)[- ]?bed(?:room)?(?:\s+(?:house|flat|place))?)\s+in\s+(?:the\s+)?" + _PROPER, "residence:+"),
+    (r"\bsigned\s+(?:a|an|the)\s+(?:[\w-]+\s+){0,3}?(?:lease|tenancy|rental\s+agreement)\s+(?:on|for)\s+(?:a|an|the)\s+(?:[\w-]+\s+){0,5}?in\s+(?:the\s+)?" + _PROPER, "residence:+"),
     # payday: "gets paid on the 28th", "salary lands on the 28th", "payday is the 28th" are one fact keyed by the day
     (r"(?i)\b(?:gets?\s+paid|(?:is|are)\s+paid|(?:salary|wages?|pay|paycheck|paycheque|pay\s+packet)\s+(?:lands?|comes?\s+in|arrives?|goes\s+in|hits|drops|clears|is\s+paid)|"
      r"pay\s*day\s+(?:is|falls|comes))\s+(?:on\s+|every\s+|each\s+)?(?:the\s+)?(?P<v>\d{1,2}(?:st|nd|rd|th))\b", "payday:+"),
@@ -184,6 +185,11 @@ _R = [  # (pattern, builder) tried in order; the first that matches wins
     (r"\b(?:quit|stopped|gave\s+up|has\s+given\s+up|doesn't|does\s+not|no\s+longer|never)\s+(?:smok(?:ing|e|es)|(?:the\s+)?(?:cigarettes|cigs|fags|cigars|tobacco|vaping|vapes?))\b|\bnon-?smoker\b|\bis\s+not\s+a\s+smoker\b", "smoking:-"),
     (r"\bis\s+a\s+(?:heavy\s+|light\s+|social\s+|regular\s+)?(?:smoker|vaper)\b|\b(?:smokes|vapes)\b", "smoking:+"),
 
+    # time off work: "is on maternity leave" until "back at work", "first week back at the office"
+    (r"\b(?:is|'s|are)\s+(?:now\s+|currently\s+|still\s+)?on\s+(?:maternity|paternity|parental|sick|medical|study|compassionate|long-term\s+sick)\s+leave\b", "leave:+"),
+    (r"\b(?:back\s+(?:at|to|in)\s+(?:work|the\s+office|the\s+job|the\s+ward|the\s+school)|returned\s+to\s+work|went\s+back\s+to\s+work|"
+     r"first\s+(?:full\s+)?(?:day|week|shift)\s+back)\b", "leave:-"),
+
     # relationship endings
     (r"\b(?:splits?\s+up|broke\s+up|breaks?\s+up|separated|divorced|are\s+no\s+longer\s+together)\b", "rel:partner-"),
     (r"\b(?:splits?\s+up|broke\s+up|breaks?\s+up)\b", "relstatus:single"),
@@ -197,7 +203,7 @@ _R = [  # (pattern, builder) tried in order; the first that matches wins
     (r"\b(?:handed\s+in\s+(?:their|the\s+user's|a|the)\s+notice|resigned|quit\s+(?:their|the\s+user's|the)\s+job|lost\s+(?:their|the\s+user's|the)\s+job|"
      r"was\s+(?:made\s+redundant|fired|laid\s+off|let\s+go)|got\s+(?:fired|laid\s+off|sacked)|is\s+(?:now\s+)?unemployed|is\s+between\s+jobs)\b", "employer:-"),
     (r"\b(?:works?|working|is\s+employed|are\s+employed|employed)\s+" + _ADV + r"(?:at|for|by|with)\s+(?:the\s+)?" + _PROPER, "employer:+"),
-    (r"\b(?:works?|working)\s+" + _ADV + r"as\s+(?:a|an)\s+(?:[\w-]+\s+){1,3}?(?:at|for|with)\s+" + _PROPER, "employer:+"),
+    (r"\b(?:works?|working)\s+" + _ADV + r"as\s+(?:(?:a|an)\s+)?(?:[\w-]+\s+){1,3}?(?:at|for|with)\s+" + _PROPER, "employer:+"),
     (r"\b(?:joined|started\s+(?:a\s+new\s+job\s+|working\s+|work\s+)?(?:at|with|for)|got\s+a\s+(?:new\s+)?job\s+(?:at|with)|was\s+hired\s+by|now\s+at)\s+" + _PROPER, "employer:+"),
     (r"\bjob\s+is\s+(?:now\s+)?(?:at|with)\s+" + _PROPER, "employer:+"),
     (r"\b(?:taken|took|accepted|started|starts|starting|begun|began)\s+(?:a|an|the|their|the\s+user's)\s+(?:new\s+)?(?:position|role|job|post|offer|contract)\s+(?:at|with|from)\s+" + _PROPER, "employer:+"),
@@ -213,9 +219,10 @@ _R = [  # (pattern, builder) tried in order; the first that matches wins
     (r"\bis\s+(?:now\s+)?with\s+" + _PROPER + r"(?=\s+(?:now|these\s+days|nowadays)\b)", "employer:+"),
     # occupation
     (r"\b(?:quit|left|stopped|gave\s+up|no\s+longer|retired\s+from|is\s+not|isn't)\s+(?:being\s+(?:a|an)\s+|working\s+as\s+(?:a|an)\s+|works?\s+as\s+(?:a|an)\s+|(?:a|an)\s+)?(?P<v>(?:[\w-]+\s+){0,2}(?:" + OCCUPATIONS + r")|(?!(?:being|eating|drinking|smoking|vaping|taking|using)\b)\w+ing\s+(?!at\b|for\b|with\b|the\b|a\b|an\b|my\b)\w+)\b", "occupation:-"),
-    (r"\b(?:works?|working)\s+" + _ADV + r"as\s+(?:a|an)\s+(?P<v>(?:[\w-]+\s+){0,3}?[\w-]+?)(?=\s+(?:at|for|in|with|on|from)\b|[,.;]|$)", "occupation:+"),
+    # "works as a tax adviser", "working as senior tally clerk" (the article left out, as many speakers do)
+    (r"\b(?:works?|working)\s+" + _ADV + r"as\s+(?:(?:a|an)\s+)?(?P<v>(?:[\w-]+\s+){0,3}?[\w-]+?)(?=\s+(?:at|for|in|with|on|from)\b|[,.;]|$)", "occupation:+"),
     (r"\b(?:is|'s|became|has\s+become|is\s+now|trained\s+as|qualified\s+as|is\s+training\s+to\s+be|got\s+a\s+job\s+as)\s+" + _ADV + r"(?:a|an)\s+(?P<v>(?:[\w-]+\s+){0,3}(?:" + OCCUPATIONS + r"))\b", "occupation:+"),
-    (r"\b(?<!\ba\s)(?<!\ban\s)(?<!\bthe\s)(?<!\btheir\s)(?<!\bmy\s)(?:has\s+|have\s+|just\s+|finally\s+)*retired\b(?!\s+(?:from|as)\b)", "occupation:-"),  # not "a retired greyhound"
+    (r"\b(?<!\ba\s)(?<!\ban\s)(?<!\bthe\s)(?<!\btheir\s)(?<!\bmy\s)(?:has\s+|have\s+|just\s+|finally\s+)*retired\b(?!\s+(?:from|as)\b)|\bon\s+(?:retirement|pension)\b", "occupation:-"),  # not "a retired greyhound"
     (r"\bis\s+now\s+(?:a|an)\s+(?P<v>[\w-]+(?:er|or|ist|ian|ant|ent))\b", "occupation:+"),
     (r"\b(?:is|'s|became|has\s+become|trained\s+as|qualified\s+as)\s+" + _ADV + r"(?:a|an)\s+" + _NOT_JOB_ADJ
      + r"(?P<v>(?:[a-z][\w-]*\s+){0,2}?" + JOB + r")(?=\s+(?:at|for|in|now|these\s+days|by\s+trade)\b|\s*[,.;!]|\s*$)", "occupation:+"),
@@ -388,7 +395,7 @@ def _match(t: str, m: re.Match[str], tag: str, negated_tail: bool) -> Slot | Non
     if attr == "habit":
         what = lexicon.activity(m.group("v") or m.group("v2"))
         return Slot(f"habit:{what}", what, mode == "-") if what not in _NOT_HABITS else None
-    if attr in ("smoking", "alcohol"):
+    if attr in ("smoking", "alcohol", "leave"):
         return Slot(attr, None, mode == "-")
     if attr == "rel":
         rel = mode or m.group("rel").lower().replace("  ", " ")

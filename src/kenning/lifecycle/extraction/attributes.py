@@ -244,6 +244,8 @@ def implied(sent: Sentence) -> str | None:
     first = beginnings.first_period(sent)
     if first is not None:  # "first week doing payroll at Harlow Freight done!!" -> "I work at Harlow Freight"
         verb, place = first
+        if verb == "back":  # "first full week back at the office is done" -> "I am back at work" (a leave is over)
+            return "I am back at work"
         if verb == "be":  # "first week as a district nurse done!" -> "I am a district nurse"
             role = _phrase(sent, place)
             return f"I am {'an' if role[:1].lower() in 'aeiou' else 'a'} {role}"

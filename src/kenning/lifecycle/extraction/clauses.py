@@ -107,6 +107,8 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
             continue
         pleads = any(t.lower in ("please", "pls", "plz") for t in sent.tokens[a:b])
         head = sent.tokens[first.head] if first is not None else None
+        if head is not None and head.dep in ("acomp", "attr") and sent.tokens[head.head].lemma == "be" and first.dep == "conj":
+            head = sent.tokens[head.head]  # "I am 58 years old and work since 30 years as …": joined to the "am"
         shared = (first is not None and head is not None and b - a >= 2 and first.dep == "conj" and first.head < a
                   and head.pos in ("VERB", "AUX") and (head.lemma != "be" or first_person_be(sent, head, first))
                   and not (head.tag == "VBZ" and first.tag == "VB")

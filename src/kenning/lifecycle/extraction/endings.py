@@ -15,12 +15,13 @@ from kenning.lifecycle.extraction.parse import Sentence, Token
 from kenning.lifecycle.extraction.phrases import phrase, verb_of
 from kenning.lifecycle.extraction.rows import TABLE, Attribute, Fact
 
-_CALLED_OFF = frozenset({"cancel", "scrap", "axe", "call off"})
+# called off, or gone from the user by a sale or a new home: "the trip was called off", "the Yamaha is sold"
+_CALLED_OFF = frozenset({"cancel", "scrap", "axe", "call off", "sell", "flog", "rehome", "give away", "trade in"})
 
 
 def called_off(sent: Sentence, root: Token, subject: str) -> Token | None:
     """The user's own thing said to be off: "User's dentist got cancelled" (the appointment, whatever noun
-    names it), "the trip was called off" (the thing as the passive subject); None otherwise."""
+    names it), "the trip was called off", "the Yamaha is sold" (the thing as the passive subject); None otherwise."""
     said = root
     if root.lemma == "be":  # "User's car is gone": the parser may make "gone" the complement of "is"
         said = next((c for c in sent.children(root.i) if c.dep == "acomp" and c.lower == "gone"), root)

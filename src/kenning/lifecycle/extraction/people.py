@@ -53,6 +53,8 @@ def named(sent: Sentence) -> list[str]:
             name = attributes.name_beside(sent, t)
             out.append(f"{poss[0].text} {whole_word(sent, t)}" + (f" {name.text}" if name else ""))  # "my friend Marek"
             named |= {name.i} if name else set()
+        elif t.pos == "PROPN" and t.dep == "compound" and sent.tokens[t.head].pos == "NOUN":
+            continue  # "is Harbin people", "the Tesco car park": a name modifying a noun names nobody "he" can be
         elif t.pos == "PROPN" and t.i not in addressee.vocatives(sent) and t.i not in named and (
                 t.ent == "PERSON" or (not t.ent and t.dep == "nsubj" and t.text[:1].isupper() and t.lower != "user")):
             out.append(t.text)  # a name the tagger knows, or an unknown one doing something ("Marek moved back")

@@ -94,6 +94,9 @@ def _subordinate(sent: Sentence, verb: int) -> bool:
     return head.dep == "relcl" or (head.dep in ("advcl", "acl") and any(c.dep == "mark" or c.tag in ("WRB", "WDT", "WP") for c in sent.children(verb)))
 
 
+_GONE = frozenset({"sell", "scrap", "flog", "rehome", "write", "steal", "crash", "total", "repossess", "tow"})
+
+
 def _who(sent: Sentence, subj: Token | None, others: Sequence[str]) -> tuple[str, str]:
     if subj is None:
         first = sent.tokens[0]
@@ -119,6 +122,9 @@ def _who(sent: Sentence, subj: Token | None, others: Sequence[str]) -> tuple[str
         return "you", span
     if low in ("he", "she", "they", "him", "her", "them"):
         return ("other", others[-1]) if others else ("other", span)
+    the = any(c.dep == "det" and c.lower == "the" for c in sent.children(subj.i))
+    if subj.pos == "PROPN" and the and subj.ent != "PERSON" and sent.tokens[subj.head].lemma in _GONE:
+        return "user", span  # "the Yamaha is sold": a thing the user had (theirs, as "the trip was called off"), not a person
     if subj.pos == "PROPN" or subj.ent == "PERSON" or subj.lemma in lx.PERSON_NOUNS or _named_by_age(sent, subj) or people.died(sent):
         return "other", span
     if not sent.children(subj.i) and any(o.split()[-1].lower() == low for o in others if o[:1].isupper() or " " in o):
