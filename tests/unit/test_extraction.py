@@ -1477,3 +1477,15 @@ def test_a_name_modifying_a_noun_is_nobody_he_can_be():
     got = texts("My husband is Harbin people, he is crazy about ice fishing.")
     assert "User's husband is crazy about ice fishing." in got, got
     assert not any(t.startswith("Harbin is") for t in got), got
+
+
+def test_the_commute_from_a_named_place_is_where_the_user_lives():
+    assert "User lives in swindon." in texts("ugh the commute from swindon is killing me, 50 min on the train each way")
+    assert not any("lives in" in t for t in texts("Tom's commute from Slough is brutal"))
+    assert not any("lives in" in t for t in texts("the commute from the house to the clinic is 5 min"))
+
+
+def test_a_reason_that_sets_an_attribute_is_its_own_claim_after_a_need():
+    got = texts("need a high protein dinner idea, something with lentils or tofu, since i went vegetarian last month")
+    assert "User went vegetarian last month." in got, got
+    assert not any("since" in t for t in got), got

@@ -350,7 +350,13 @@ def test_a_date_or_an_amount_is_not_a_payday(text):
     ("User is on maternity leave.", "leave", None, False),
     ("User's first full week back at the office is done.", "leave", None, True),
     ("User signed a 12 month lease on a 1-bed above a bakery in Penzance.", "residence", "penzance", False),
+    ("User eats a LOT of meat lol, high protein everything.", "diet", "omnivore", False),
 ])
 def test_session_24_forms(text, key, value, negated):
     got = parse(text)
     assert got is not None and (got.key, got.value, got.negated) == (key, value, negated), got
+
+
+def test_someone_elses_meat_eating_is_no_diet_of_the_users():
+    assert parse("User's kids and the user's partner eat meat.") is None
+    assert parse("User doesn't eat meat.") == Slot("diet", "vegetarian", False)

@@ -238,6 +238,8 @@ _R = [  # (pattern, builder) tried in order; the first that matches wins
     (r"\b(?:eats?|eating)\s+(?:" + _MEATS + r")(?:\s*(?:,|and|&)\s*(?:" + _MEATS + r"))*\s+(?:again|now|these\s+days)", "diet:omni"),
     (r"\b(?:started|began|is)\s+eating\s+(?:" + _MEATS + r")", "diet:omni"),
     (r"\bis\s+(?:a\s+)?meat[- ]eater\b|\beats\s+(?:everything|anything)\b", "diet:omni"),
+    # the user's own "eats a LOT of meat", "eats meat every day" (not "the kids eat meat"): what going vegetarian replaces
+    (r"^(?:User|The\s+user)\s+(?:also\s+|still\s+|really\s+)?eats\s+(?i:(?:a\s+lot|lots|loads|plenty|tons)\s+of\s+|so\s+much\s+)?(?i:(?:red\s+)?meat)\b", "diet:omni"),
     (r"\b(?:is|are|became|becomes|went|goes|turned|has\s+become|has\s+gone|'s|eats|eat|keeps|follows\s+a)\s+" + _ADV + r"(?:a\s+|an\s+|fully\s+|strictly\s+)?(?:(?:keen|strict|committed|lifelong|proud|full|total|complete|practising|practicing|new|recent|devoted)\s+)?(?P<v>" + DIETS + r")", "diet:+"),
     # allergies
     (r"\b(?:is\s+not|isn't|is\s+no\s+longer|not|no\s+longer)\s+" + _ADV + r"allergic\s+to\s+(?P<v>[\w-]+(?:\s+(?!after|all|since|any|now|too|either|as|and|but|so|at|any\s?more)[\w-]+)?)", "allergy:-"),

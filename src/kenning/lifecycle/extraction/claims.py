@@ -106,6 +106,14 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
             # "can you help me with the money I'm saving since I quit the cigarettes 7 weeks ago?": the news said
             # on the way to asking is the user's own
             got = got + _reason_claims(parser, sent, index, sarcastic, state)
+        elif clause.subject == "none" and not clause.hedged:
+            # "need a high protein dinner idea, …, since i went vegetarian last month": a reason that sets one of
+            # the user's attributes is news of its own
+            reasons = [c for c in _reason_claims(parser, sent, index, sarcastic, state) if slots.parse(c.text) is not None]
+            rest = _without_reasons(sent) if reasons else ""
+            if rest and (again := parser.parse([rest])[0]):  # the rest without the reason, so the two stay two claims
+                got = _claim(read(again[0], others=state.others), again[0], rest, index, sarcastic, state)
+            got = got + reasons
         if not clause.hedged and (home := attributes.implied(sent)) and not _sets(parser, got, home.split(" ", 3)[3]):
             # "the new place in leeds has SUCH a tiny kitchen": where the user lives now, said in passing
             got = got + _claim(read(again := parser_sentence(home, state), others=state.others), again, home, index, sarcastic, state)
@@ -402,6 +410,19 @@ def _reason_claims(parser: Parser, sent: Sentence, index: int, sarcastic: bool, 
         if parsed:
             out.extend(_claim(read(parsed[0], others=state.others), parsed[0], text, index, sarcastic, state))
     return out
+
+
+def _without_reasons(sent: Sentence) -> str:
+    """The clause's words without its first-person reasons ("need a dinner idea, since I went vegetarian" -> "need a
+    dinner idea"), trailing commas trimmed."""
+    drop: set[int] = set()
+    for t in sent.tokens:
+        subj = next((c for c in sent.children(t.i) if c.dep in ("nsubj", "nsubjpass")), None)
+        if t.dep == "advcl" and subj is not None and subj.lower in ("i", "we") and any(
+                c.dep == "mark" and c.lower in lx.REASON_MARKS for c in sent.children(t.i)):
+            drop |= set(sent.subtree(t.i))
+    words = "".join(t.text + t.space for t in sent.tokens if t.i not in drop)
+    return words.strip().rstrip(",;: -").strip()
 
 
 def _lower_first(text: str) -> str:
