@@ -1489,3 +1489,7 @@ def test_a_reason_that_sets_an_attribute_is_its_own_claim_after_a_need():
     got = texts("need a high protein dinner idea, something with lentils or tofu, since i went vegetarian last month")
     assert "User went vegetarian last month." in got, got
     assert not any("since" in t for t in got), got
+
+
+def test_a_first_week_in_a_named_office_is_where_the_user_works():
+    assert "User works at Tencent Chengdu office." in texts("First week in Tencent Chengdu office is finish! So tired but happy.")

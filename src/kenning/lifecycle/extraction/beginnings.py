@@ -43,6 +43,9 @@ def first_period(sent: Sentence) -> tuple[str, Token] | None:
             obj = next((c for c in sent.children(prep.i) if c.dep == "pobj"), None)
             if obj is None:
                 break
+            if obj.pos == "NOUN" and obj.lemma in _WORKPLACES and any(
+                    c.dep == "compound" and c.pos == "PROPN" for c in sent.children(obj.i)):
+                return "work", obj  # "first week in Tencent Chengdu office": a named workplace, in or at it
             the = any(c.dep == "det" and c.lower == "the" for c in sent.children(obj.i))  # "the Homerton" is no person
             if obj is None or obj.pos != "PROPN" or obj.ent in ("DATE", "TIME") or (obj.ent == "PERSON" and not the):
                 break  # the first preposition decides: "first week in the job at Arup" names no home
@@ -64,7 +67,8 @@ def _role(sent: Sentence, as_: Token) -> tuple[str, Token] | None:
     return None
 
 
-_WORKPLACES = frozenset({"work", "office", "job", "desk", "ward", "school", "site", "shop", "clinic", "hospital", "depot", "studio"})
+_WORKPLACES = frozenset({"work", "office", "job", "desk", "ward", "school", "site", "shop", "clinic", "hospital", "depot", "studio",
+                         "branch", "store", "factory", "plant", "warehouse", "lab", "campus", "headquarters", "hq"})
 
 
 def _at_work(sent: Sentence, back: Token) -> bool:
