@@ -526,6 +526,17 @@ def test_a_pointer_at_a_personal_category_forgets_every_memory_in_it_and_nothing
     assert not any("saved" in t for t in texts), texts  # what the user says about keeping is no memory
 
 
+def test_a_category_forget_in_one_scope_deletes_nothing_in_another(real_system):
+    kept = real_system.scope("acme", "u-faith-kept")
+    kept.add("I'm Catholic and I sing in the church choir on Sundays", session_id="s1", now=T0, wait=True)
+    before = sorted(m.text for m in kept.list())
+    assert any("Catholic" in t or "church" in t for t in before), before
+    for tenant, user in (("acme", "u-faith-other"), ("other-tenant", "u-faith-kept")):  # same tenant, and same user id elsewhere
+        real_system.scope(tenant, user).add("please forget the religion part, and delete everything about the choir",
+                                            session_id="s1", now=T0 + timedelta(days=1), wait=True)
+    assert sorted(m.text for m in kept.list()) == before
+
+
 def test_delete_everything_about_someone_takes_every_memory_that_names_them(real_system):
     mem = real_system.scope("acme", "u-chandler")
     mem.add("My son Kacper (15) was caught stealing vapes, police came to our flat. Kacper is grounded for a month. "
