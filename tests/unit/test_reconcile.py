@@ -74,6 +74,8 @@ def near(c, *others):
         ("User lives in Falmouth.", "User signed a 12 month lease on a 1-bed above a bakery in Penzance.", Op.UPDATE),
         ("User commutes on their motorbike, a Yamaha MT-07.", "User's Yamaha is sold.", Op.UPDATE),
         ("User's sister is on maternity leave.", "User is back at work.", Op.ADD),
+        ("User plays centre back for Hackney Wick FC reserves.", "User signed for Clapton CFC yesterday.", Op.UPDATE),
+        ("User rows for Thames RC.", "User plays for fun on sundays.", Op.ADD),
     ],
 )
 def test_rules(old, new, op):

@@ -16,7 +16,7 @@ from kenning.lifecycle import slots
 from kenning.lifecycle.extraction import beginnings, endings
 from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction import places
-from kenning.lifecycle.extraction.parse import Parser, Sentence, Token, known_verb
+from kenning.lifecycle.extraction.parse import Parser, Sentence, Token, known_verb, known_word
 from kenning.lifecycle.extraction.phrases import phrase as _phrase
 from kenning.lifecycle.extraction.phrases import verb_of as _verb
 from kenning.lifecycle.extraction.roles import name_beside, roles as _roles
@@ -178,8 +178,11 @@ def _one(sent: Sentence, root: Token, verb: str, kids: list[Token], attr: Attrib
             if found:
                 return Fact(subject or "user", attr, found, negated)
         if attr.preps:
-            for prep in (c for c in kids if c.dep == "prep" and c.lower in attr.preps):
+            deps = ("prep", "dative") if attr.named else ("prep",)  # "signed for Clapton CFC": the parser's dative "for"
+            for prep in (c for c in kids if c.dep in deps and c.lower in attr.preps):
                 obj = next((c for c in sent.children(prep.i) if _object_of_prep(c)), None)
+                if obj is not None and attr.named and not _a_name(sent, obj):
+                    continue  # "plays for fun", "signed for the parcel": no side's name
                 if obj is not None and prep.lower == "as" and attr.copula:
                     if _a_role(sent, obj, attr.copula):  # "works as a nurse", "started as an associate"; not "started as dry jan"
                         return Fact(subject, attr, _phrase(sent, obj), negated)
@@ -398,6 +401,13 @@ def _a_value(sent: Sentence, prep: Token, obj: Token) -> bool:
     """Whether the object of a row's preposition can be its value: no time ("at the moment", "start at 9"), nobody
     ("with my nephew", "with Sarah")."""
     return not _is_time(obj) and obj.pos != "NUM" and obj.lemma not in _NO_PLACE and not _is_person(sent, obj) and not (prep.lower == "with" and obj.ent == "PERSON")
+
+
+def _a_name(sent: Sentence, tok: Token) -> bool:
+    """Whether a noun phrase is a name: a proper noun in it, or a lowercase head no dictionary lists."""
+    words = [tok] + [c for c in sent.children(tok.i) if c.dep == "compound"]
+    return not any(c.dep == "det" for c in sent.children(tok.i)) and (
+        any(t.pos == "PROPN" for t in words) or any(not known_word(t.lower) for t in words))
 
 
 def _is_person(sent: Sentence, tok: Token) -> bool:

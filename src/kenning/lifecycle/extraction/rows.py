@@ -52,6 +52,7 @@ class Attribute:
     makes: frozenset[str] = frozenset()
     # the row is known only by its makes: a value of it names one ("a pixel 7"), whatever verb or noun it comes with
     by_make: bool = False
+    named: bool = False  # the value is a name: a proper noun, or a lowercase word no dictionary lists ("for pollok")
 
 
 def _set(words: str) -> frozenset[str]:
@@ -69,6 +70,8 @@ TABLE: tuple[Attribute, ...] = (
     Attribute("phone", Kind.FACT, 0.6, nouns=_set("number mobile phone cell line landline whatsapp"), shape=r"\d{3}"),
     Attribute("email", Kind.FACT, 0.6, verbs=_set("reach contact email use message"), preps=_set("on at via"), nouns=_set("email e-mail"), shape="@"),
     Attribute("team", Kind.PREFERENCE, 0.5, verbs=_set("support follow"), nouns=_set("team club"), fan=True),
+    # the side the user plays or rows for, by its name: "plays centre back for Hackney Wick FC", "signed for Clapton CFC"
+    Attribute("club", Kind.FACT, 0.5, verbs=_set("play sign row race"), preps=_set("for"), named=True),
     Attribute("diet", Kind.FACT, 0.7, verbs=_set("do follow try go"), copula=_DIETS),
     Attribute("gym", Kind.FACT, 0.4, verbs=_set("train lift exercise swim") | {"work out"}, preps=_set("at"), nouns=_set("gym")),
     Attribute("car", Kind.FACT, 0.5, verbs=_set("drive"), nouns=_set("car"), makes=_set(
