@@ -21,6 +21,7 @@ from kenning.lifecycle.extraction import attributes
 from kenning.lifecycle.extraction.attributes import Fact
 from kenning.lifecycle.extraction import corrections
 from kenning.lifecycle.extraction.parse import default_parser
+from kenning.lifecycle.extraction.lexicon import STRETCH_NOUNS
 from kenning.lifecycle.extraction.pointers import LAST
 from kenning.lifecycle.retrieve import terms
 from kenning.types import Decision, Kind, Memory, Op, Source, Status
@@ -429,12 +430,11 @@ def _measured(topic: str) -> Callable[[str], bool]:
 
 
 _EVERYTHING = re.compile(r"(?i)\b(?:everything|anything|all)\s+(?:about|re|regarding|to\s+do\s+with)\b")
-_POINTING_NOUNS = frozenset({"part", "bit", "stuff", "thing", "things", "side", "info", "details", "everything", "anything", "all"})
 
 
 def _category(topic: str) -> str | None:
     """The personal category a pointer's topic names and nothing else ("the religion part", "my medical stuff")."""
-    words = {w for w in re.findall(r"[a-z]+", topic.lower()) if w not in STOPWORDS and w not in _POINTING_NOUNS}
+    words = {w for w in re.findall(r"[a-z]+", topic.lower()) if w not in STOPWORDS and w not in STRETCH_NOUNS}
     return safety.category_named(words) if words else None
 
 

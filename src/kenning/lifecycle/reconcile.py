@@ -153,14 +153,15 @@ def guard(
     if op is Op.UPDATE:
         also = tuple(_also(decision, candidate, shown, allow_secrets, max_chars))
     elif op is Op.DELETE and decision.reason == POINTED:  # "delete everything about Kacper": the further targets
-        also = tuple((i, "") for i, _ in decision.also if _deletable(shown.get(i), candidate) and i != decision.target_id)
+        also = tuple((i, "") for i, _ in decision.also if _may_touch(shown.get(i), candidate) and i != decision.target_id)
     else:
         also = ()
     return Decision(decision.op, decision.target_id, text, decision.reason, also)
 
 
-def _deletable(other: Memory | None, candidate: Memory) -> bool:
-    """Whether a pointed deletion may take ``other`` too: shown, active, in the candidate's scope, no more trusted."""
+def _may_touch(other: Memory | None, candidate: Memory) -> bool:
+    """Whether a decision may take ``other`` as a further target: shown, active, in the candidate's scope, no more
+    trusted than the candidate."""
     return other is not None and other.status is Status.ACTIVE and other.scope == candidate.scope and trust(candidate) >= trust(other)
 
 
@@ -171,9 +172,7 @@ def _also(decision: Decision, candidate: Memory, shown: Mapping[str, Memory], al
     for target_id, text in decision.also:
         other = shown.get(target_id)
         text = (text or "").strip()
-        if other is None or target_id in seen or other.status is not Status.ACTIVE or other.scope != candidate.scope:
-            continue
-        if trust(candidate) < trust(other) or candidate.created_at < other.created_at or candidate.metadata.get("hedge"):
+        if target_id in seen or not _may_touch(other, candidate) or candidate.created_at < other.created_at or candidate.metadata.get("hedge"):
             continue
         if not text or len(text) > max_chars or (not allow_secrets and secrets.has_secret(text)) or injection.is_injection(text):
             continue

@@ -244,7 +244,7 @@ def implied(sent: Sentence) -> str | None:
     here = places.here_in(sent)
     if here is not None:
         return f"I live in {_phrase(sent, here)}"
-    home = _commute_from(sent)
+    home = places.commute_from(sent)
     if home is not None:  # "the commute from swindon is killing me" -> "I live in swindon"
         return f"I live in {_phrase(sent, home)}"
     first = beginnings.first_period(sent)
@@ -275,22 +275,6 @@ def implied(sent: Sentence) -> str | None:
             if obj is not None and obj.pos in ("PROPN", "NOUN") and not any(c.dep in ("det", "poss") for c in sent.children(obj.i)):
                 verb = "live" if row.located else sorted(row.verbs)[-1] if "work" not in row.verbs else "work"
                 return f"I {verb} {prep.lower} {_phrase(sent, obj)}"
-    return None
-
-
-def _commute_from(sent: Sentence) -> Token | None:
-    """The place the user's commute starts from: "the commute from swindon is killing me", "my commute from Didcot";
-    a place's name only (not "from the house"), never someone else's ("Tom's commute from Slough")."""
-    for tok in sent.tokens:
-        if tok.lemma != "commute" or tok.pos != "NOUN":
-            continue
-        kids = sent.children(tok.i)
-        if any(c.dep == "poss" and c.lower not in ("my", "our") for c in kids):
-            return None
-        for prep in kids:
-            obj = next((c for c in sent.children(prep.i) if c.dep == "pobj"), None) if prep.dep == "prep" and prep.lower == "from" else None
-            if obj is not None and not any(c.dep in ("det", "poss") for c in sent.children(obj.i)) and places.named_place(obj):
-                return obj
     return None
 
 

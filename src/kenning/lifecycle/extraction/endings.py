@@ -16,7 +16,7 @@ from kenning.lifecycle.extraction.phrases import phrase, verb_of
 from kenning.lifecycle.extraction.rows import TABLE, Attribute, Fact
 
 # called off, or gone from the user by a sale or a new home: "the trip was called off", "the Yamaha is sold"
-_CALLED_OFF = frozenset({"cancel", "scrap", "axe", "call off", "sell", "flog", "rehome", "give away", "trade in"})
+_CALLED_OFF = frozenset({"cancel", "axe", "call off"}) | lx.PARTING_VERBS
 
 
 def called_off(sent: Sentence, root: Token, subject: str) -> Token | None:

@@ -40,6 +40,8 @@ AUXILIARIES = frozenset({"be", "have", "do", "will", "would", "can", "could", "s
 # predicates that end what their object names: "quit keto", "gave up the gym", "stopped being vegan"
 ENDING_VERBS = frozenset({"quit", "stop", "leave", "drop", "give up", "pack in", "ditch", "abandon", "end", "sell", "switch", "change",
                           "resign", "retire", "rehome", "give away", "flog", "scrap", "trade in"})
+# parting with a thing: "the Yamaha is sold", "Rolo got rehomed" (the passive subject is the user's thing, now gone)
+PARTING_VERBS = frozenset({"sell", "scrap", "flog", "rehome", "give away", "trade in"})
 # verbs that always take the thing they act on: without an object after them, the noun before is it ("the old volvo
 # i sold to my brother")
 TAKES_A_THING = frozenset({"sell", "buy", "flog", "scrap", "rehome", "ditch", "trade", "swap", "get", "order", "adopt", "rent", "lease"})
@@ -144,6 +146,8 @@ RESPONSE_VERBS = frozenset({"speak", "talk", "write", "explain", "reply", "answe
 # adverbs of habit: a bare verb with one of these describes the speaker's routine, not an order
 HABITUAL = frozenset({"now", "nowadays", "usually", "normally", "always", "daily", "weekly", "every", "most", "often"})
 # verbs that take back something said earlier: "forget what I said about…", "scratch the gym thing"
+# nouns for a stretch of what was said, as a retraction points at it: "the bit about", "everything about"
+STRETCH_NOUNS = frozenset({"bit", "part", "thing", "things", "stuff", "side", "details", "info", "everything", "anything", "all"})
 RETRACT_VERBS = frozenset({"forget", "disregard", "ignore", "scratch", "scrap", "strike", "delete", "drop", "erase", "remove", "cancel"})
 # "you can reach me on …", "you can call me Jo": the other speaker addressed about how to reach the user
 CONTACT_VERBS = frozenset({"reach", "contact", "call", "email", "text", "ring", "message", "find", "use"})

@@ -287,7 +287,7 @@ def about_keeping(sent: Sentence) -> bool:
         if tok.lemma not in _KEEPING or tok.pos not in ("VERB", "AUX"):
             continue
         kids = sent.children(tok.i)
-        thing = [c for c in kids if c.lower in ("it", "that", "this", "them", "those") and c.dep in ("nsubjpass", "nsubj", "dobj")]
+        thing = [c for c in kids if c.lower in POINTING and c.dep in ("nsubjpass", "nsubj", "dobj")]
         if not thing:
             continue
         if tok.tag in ("VBN", "VBD") and thing[0].dep != "dobj" and not any(c.dep in ("dobj", "dative", "xcomp", "ccomp", "acomp", "oprd") for c in kids):

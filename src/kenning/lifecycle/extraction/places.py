@@ -1,5 +1,6 @@
 """Places said in passing: "here in <a place's name>" is where the speaker is ("life's been quiet here in Reading",
-"weather here in boise is unhinged"), unless the clause makes it a stay ("here in Rome for the week")."""
+"weather here in boise is unhinged"), unless the clause makes it a stay ("here in Rome for the week"); where the
+user's commute starts from ("the commute from swindon is killing me")."""
 
 from __future__ import annotations
 
@@ -33,6 +34,22 @@ def _settled(sent: Sentence) -> bool:
     """Whether the clause speaks of a new job or home ("first week at my new job here in Darwin"): then a week or
     work in it is the start of something lasting, not a stay."""
     return any(t.lower == "new" and sent.tokens[t.head].lemma in _NEW_LIFE for t in sent.tokens)
+
+
+def commute_from(sent: Sentence) -> Token | None:
+    """The place the user's commute starts from: "the commute from swindon is killing me", "my commute from Didcot";
+    a place's name only (not "from the house"), never someone else's ("Tom's commute from Slough")."""
+    for tok in sent.tokens:
+        if tok.lemma != "commute" or tok.pos != "NOUN":
+            continue
+        kids = sent.children(tok.i)
+        if any(c.dep == "poss" and c.lower not in ("my", "our") for c in kids):
+            return None
+        for prep in kids:
+            obj = next((c for c in sent.children(prep.i) if c.dep == "pobj"), None) if prep.dep == "prep" and prep.lower == "from" else None
+            if obj is not None and not any(c.dep in ("det", "poss") for c in sent.children(obj.i)) and named_place(obj):
+                return obj
+    return None
 
 
 def named_place(tok: Token) -> bool:

@@ -33,8 +33,7 @@ def pointer_topic(sent: Sentence) -> str | None:
     else:
         said = any(t.lemma in ("say", "tell", "mention", "write") for t in sent.tokens)
         # "the bit about", "everything about": a stretch of what was said, not a thing ("delete the photo about …")
-        pointed = said or any(t.lower in ("bit", "part", "thing", "stuff", "everything", "anything", "all", "details", "info")
-                              for t in sent.tokens)
+        pointed = said or any(t.lower in lx.STRETCH_NOUNS for t in sent.tokens)
         about = next((t for t in sent.tokens if t.lower in ("about", "re", "regarding") and t.i > root.i), None) if pointed else None
     if about is None and not wrong and root.tag in ("VB", "NN") and _points_back(sent, root):
         return LAST  # "scratch that", "forget that", "ignore all that": what was said last

@@ -94,7 +94,8 @@ def _subordinate(sent: Sentence, verb: int) -> bool:
     return head.dep == "relcl" or (head.dep in ("advcl", "acl") and any(c.dep == "mark" or c.tag in ("WRB", "WDT", "WP") for c in sent.children(verb)))
 
 
-_GONE = frozenset({"sell", "scrap", "flog", "rehome", "write", "steal", "crash", "total", "repossess", "tow"})
+# what happens to a thing, never to a person: a name with "the" before it as their subject is a thing ("the Yamaha")
+_GONE = lx.PARTING_VERBS | {"write", "steal", "crash", "total", "repossess", "tow"}
 
 
 def _who(sent: Sentence, subj: Token | None, others: Sequence[str]) -> tuple[str, str]:
