@@ -302,8 +302,34 @@ def sentences(text: str) -> list[str]:
 
     The parser's own sentence boundaries need a capital letter after the stop, which chat rarely has.
     """
-    cut = (_BULLET.sub("", s.strip()) for s in _SENTENCE_END.split(text) if s)
+    cut = (_BULLET.sub("", s.strip()) for s in _SENTENCE_END.split(_enumerated(text)) if s)
     return [s for s in cut if s.strip(" .!?…")]
+
+
+def _enumerated(text: str) -> str:
+    """``text`` with a list numbered inside a line ("1) I run a rehab 2) I'm vegan 3) I don't drive") put one
+    item to a line: markers count on from 1 or a, at least two of them."""
+    marks = list(_INLINE_MARK.finditer(text))
+    numbers = [m.group(1).lower() for m in marks]
+    firsts = [n for n in ("1", "a") if n in numbers]
+    if not firsts:
+        return text
+    order = "123456789" if firsts[0] == "1" else "abcdefghi"
+    run, want = [], 0
+    for m, n in zip(marks, numbers):
+        if want < len(order) and n == order[want]:
+            run.append(m)
+            want += 1
+    if len(run) < 2:
+        return text
+    out, at = [], 0
+    for m in run:
+        out.append(text[at:m.start()].rstrip(" ,;") + "\n")
+        at = m.end()
+    return "".join(out) + text[at:]
+
+
+_INLINE_MARK = re.compile(r"(?:(?<=\s)|(?<=^))([1-9](?=[.)])|[a-i](?=\)))[.)]\s+(?=\S)")
 
 
 _BULLET = re.compile(r"^(?:[-*•·–—>]+|\d{1,2}[.)])\s+")  # a list's marker on a line: "- 38, tax manager", "2) cats"

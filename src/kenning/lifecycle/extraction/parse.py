@@ -18,6 +18,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any, Protocol
 
 from kenning.errors import ConfigError
@@ -148,10 +149,24 @@ class SpacyParser:
         idk") stay as they are."""
         if not _PLACE_PREP.search(text):
             return text
-        def cased(m: re.Match[str]) -> str:
-            word = m.group(2)
-            return m.group(1) + word[:1].upper() + word[1:] if not known_word(word) and self.is_place(word) else m.group(0)
-        return _PLACE_PREP.sub(cased, text)
+        out, at = [], 0
+        for m in _PLACE_PREP.finditer(text):
+            if m.start(2) < at:  # inside a name already cased
+                continue
+            words = text[m.start(2):].split(" ", 4)[:4]
+            for n in range(len(words), 0, -1):  # the longest well-known name first ("new york", "sao paulo")
+                name = " ".join(words[:n]).rstrip(".,;:!?")
+                if name in _well_known_places():
+                    cased = " ".join(w if w in _LOWER_IN_NAMES else w[:1].upper() + w[1:] for w in name.split(" "))
+                    break
+            else:
+                word = m.group(2)
+                if len(word) < 4 or known_word(word) or not self.is_place(word):
+                    continue
+                name, cased = word, word[:1].upper() + word[1:]
+            out.append(text[at:m.start(2)] + cased)
+            at = m.start(2) + len(name)
+        return "".join(out) + text[at:]
 
     def is_place(self, word: str) -> bool:
         """Whether a word typed in lowercase is a place's name: the tagger, shown it capitalised after "here in",
@@ -195,7 +210,16 @@ class InContext:
         return Sentence(tuple(replace(t, ent=self.entities.get(t.text, "")) for t in sent.tokens))
 
 
-_PLACE_PREP = re.compile(r"(\b(?:in|to|from|near|outside|around)\s+)([a-z][a-z-]{3,})\b")
+_PLACE_PREP = re.compile(r"(\b(?:in|to|from|near|outside|around)\s+)([a-z][a-z-]{2,})\b")
+_LOWER_IN_NAMES = frozenset({"and", "the", "of", "de", "la", "upon", "on", "am", "del"})
+
+
+@functools.cache
+def _well_known_places() -> frozenset[str]:
+    """Lowercase names of countries, US states and cities of 100,000 people or more (GeoNames, CC BY 4.0; built
+    by ``scripts/build_places.py``), less those the dictionary lists as a verb, adjective or adverb."""
+    path = Path(__file__).with_name("data") / "places.txt"
+    return frozenset(line for line in path.read_text().splitlines() if line and not line.startswith("#"))
 
 
 def _sentence(span: Any, original: str | None = None) -> Sentence:

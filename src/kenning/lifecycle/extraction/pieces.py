@@ -135,7 +135,10 @@ def pieces(sent: Sentence) -> list[tuple[int, int]]:
     out, start = [], 0
     pointer = bool(POINTS.search(sent.text))
     runs = set() if pointer else _run_on_starts(sent)
+    inside = _bracketed(sent)
     for t in sent.tokens:
+        if t.i in inside:
+            continue  # "retired firefighter (tyne and wear, 30 years)": words in brackets belong to what they follow
         if t.i in runs and t.i > start:
             out.append((start, t.i))
             start = t.i
@@ -157,6 +160,18 @@ def pieces(sent: Sentence) -> list[tuple[int, int]]:
     if start < len(sent.tokens):
         out.append((start, len(sent.tokens)))
     return [(a, b) for a, b in out if any(sent.tokens[i].pos != "PUNCT" for i in range(a, b))]
+
+
+def _bracketed(sent: Sentence) -> set[int]:
+    """The indices of the tokens between a "(" and the ")" that closes it."""
+    inside: set[int] = set()
+    opened: list[int] = []
+    for t in sent.tokens:
+        if t.text == "(":
+            opened.append(t.i)
+        elif t.text == ")" and opened:
+            inside.update(range(opened.pop() + 1, t.i))
+    return inside
 
 
 def _between_subject_and_verb(sent: Sentence, t: Token) -> bool:

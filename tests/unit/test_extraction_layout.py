@@ -1,0 +1,60 @@
+"""How a turn is laid out before it is read: a list numbered inside one line, words in brackets, and a well-known place
+typed in lowercase. Each test runs the real bundled spaCy model."""
+
+from __future__ import annotations
+
+import pytest
+
+from kenning.lifecycle.extract import Turn
+from kenning.lifecycle.extraction import extract
+from kenning.lifecycle.extraction.normalise import sentences
+from kenning.lifecycle.extraction.parse import default_parser
+
+
+def texts(text: str) -> list[str]:
+    return [c.text for c in extract([Turn("user", text)]).claims]
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("quick facts: 1) I run a rehab clinic 2) I'm vegan 3) I don't drive", ["quick facts:", "I run a rehab clinic", "I'm vegan", "I don't drive"]),
+        ("my kids are a) Tom, 9 and b) Ella, 6", ["my kids are", "Tom, 9 and", "Ella, 6"]),
+        ("1. rent is due 2. gym at six", ["rent is due", "gym at six"]),
+    ],
+)
+def test_a_list_numbered_inside_a_line_is_one_item_to_a_sentence(text, want):
+    assert sentences(text) == want
+
+
+@pytest.mark.parametrize("text", ["I have 1) cat", "I paid 2) then 3) later", "plan b) is fine", "a) tea or c) coffee"])
+def test_a_lone_or_out_of_order_marker_is_no_list(text):
+    assert sentences(text) == [text]
+
+
+def test_each_numbered_item_is_its_own_claim():
+    assert texts("quick facts: 1) I run a rehab clinic 2) I'm vegan 3) I don't drive") == [
+        "User runs a rehab clinic.", "User is vegan.", "User doesn't drive."]
+
+
+def test_words_in_brackets_stay_with_what_they_follow():
+    got = texts("i'm a retired firefighter (tyne and wear, 30 years) and i love fishing")
+    assert got == ["User is a retired firefighter (tyne and wear, 30 years).", "User loves fishing."]
+
+
+@pytest.mark.parametrize(
+    "text, place",
+    [
+        ("we just moved to new york last month", ["new", "york"]),
+        ("my sister lives in sao paulo", ["sao", "paulo"]),
+        ("i'm from des moines originally", ["des", "moines"]),
+    ],
+)
+def test_a_well_known_place_in_lowercase_is_read_as_one_place(text, place):
+    [sent] = default_parser().parse([text])[0]
+    assert [t.text for t in sent.tokens if t.ent == "GPE"] == place
+
+
+def test_a_common_word_after_in_is_not_taken_for_a_place():
+    [sent] = default_parser().parse(["we went to see the show in town"])[0]
+    assert not [t for t in sent.tokens if t.ent]
