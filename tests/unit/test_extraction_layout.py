@@ -1,5 +1,5 @@
-"""How a turn is laid out before it is read: a list numbered inside one line, words in brackets, and a well-known place
-typed in lowercase. Each test runs the real bundled spaCy model."""
+"""How a turn is laid out before it is read: a list numbered inside one line, words in brackets, a well-known place
+typed in lowercase, and a habit said not to be. Each test runs the real bundled spaCy model."""
 
 from __future__ import annotations
 
@@ -58,3 +58,14 @@ def test_a_well_known_place_in_lowercase_is_read_as_one_place(text, place):
 def test_a_common_word_after_in_is_not_taken_for_a_place():
     [sent] = default_parser().parse(["we went to see the show in town"])[0]
     assert not [t for t in sent.tokens if t.ent]
+
+
+@pytest.mark.parametrize("text", ["I don't drive", "I never drink coffee", "I can't swim", "i don't drive when it's icy"])
+def test_a_habit_said_not_to_be_is_lasting(text):
+    (claim,) = extract([Turn("user", text)]).claims
+    assert claim.metadata.get("quality") is True
+
+
+@pytest.mark.parametrize("text", ["I didn't drive today", "I won't drive tomorrow", "I don't drive to your office"])
+def test_one_occasion_or_a_plan_is_no_lasting_habit(text):
+    assert not any(c.metadata.get("quality") for c in extract([Turn("user", text)]).claims)

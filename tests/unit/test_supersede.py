@@ -53,6 +53,15 @@ def test_only_the_users_own_earlier_facts_about_the_same_subject_are_judged():
         assert supersede.eligible(_memory(NEW.text, "new", day=7, status=Status.PROVISIONAL, metadata=meta), [Neighbour(OLD, 0.7)]) == []
 
 
+def test_two_attributes_the_slot_table_tells_apart_are_never_paired():
+    drink = _memory("User doesn't drink.", "drink")
+    smoke = _memory("User doesn't smoke.", "smoke", day=7, status=Status.PROVISIONAL)
+    assert supersede.eligible(smoke, [Neighbour(drink, 0.8)]) == []
+    job = _memory("User works at Deliveroo.", "job")
+    switch = _memory("User switched to uber eats because deliveroo cut their zone.", "switch", day=7, status=Status.PROVISIONAL)
+    assert [n.memory.id for n in supersede.eligible(switch, [Neighbour(job, 0.6)])] == ["job"], "a preference read from a topic word keys nothing"
+
+
 def test_the_cutoff_decides():
     model = supersede.bundled()
     assert supersede.replaced(model, NEW, [Neighbour(OLD, 0.7)], 0.6) is OLD

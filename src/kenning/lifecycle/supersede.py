@@ -53,6 +53,7 @@ def eligible(candidate: Memory, ranked: Sequence[Neighbour]) -> list[Neighbour]:
     who = _subject(candidate.text)
     if who != "user":
         return []  # "my mum got cancelled on" is news of the day, never the end of "mum lives in Leeds"
+    keys = _keys(candidate)
     out = []
     for n in ranked:
         old = n.memory
@@ -64,8 +65,18 @@ def eligible(candidate: Memory, ranked: Sequence[Neighbour]) -> list[Neighbour]:
             continue  # said in the same turn
         if _subject(old.text) != who:
             continue
+        if keys and (theirs := _keys(old)) and not keys & theirs:
+            continue  # "doesn't smoke" after "doesn't drink": two attributes the table tells apart, neither replaces the other
         out.append(n)
     return sorted(out, key=lambda n: -n.cosine)
+
+
+def _keys(memory: Memory) -> set[str]:
+    """The attributes the slot table reads in a memory's text ("alcohol", "smoking", "residence").
+
+    A preference is left out: it is read from a topic word ("switched to uber eats" reads as
+    travel), too loose to say two memories cannot be about the same thing."""
+    return {k for s in slots.parse_all(memory.text) if (k := s.key.split(":")[0]) != "pref"}
 
 
 def features(candidate: Memory, old: Memory, cosine: float, margin: float) -> np.ndarray:

@@ -312,8 +312,9 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
     if not (clause.request or clause.question or clause.hedged) and noise.bare_event(sent):
         return []  # "I screamed", "I caved", "I can't wait", "I promise": a verb and nothing it is about
     meta: dict[str, object] = {"subject": "other" if clause.subject == "other" else "user", **({"request": True} if asked else {})}
-    if clause.subject == "user" and not (clause.question or clause.request or clause.hedged or clause.negated or clause.past) and noise.lasting_quality(sent):
-        meta["quality"] = True  # "I'm left-handed": a lasting quality, never a mood; chit-chat scoring leaves it be
+    if clause.subject == "user" and not (clause.question or clause.request or clause.hedged or clause.past) and (
+            noise.lasting_habit(sent) if clause.negated else noise.lasting_quality(sent)):
+        meta["quality"] = True  # "I'm left-handed", "I don't drive": lasting, never a mood; chit-chat scoring leaves it be
     confidence = rules.USER_CONFIDENCE
     if clause.subject == "other" and kind in (Kind.FACT, Kind.PREFERENCE):
         confidence, importance = OTHER_CONFIDENCE, min(importance, OTHER_IMPORTANCE)

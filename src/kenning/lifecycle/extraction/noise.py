@@ -424,6 +424,23 @@ def lasting_quality(sent: Sentence) -> bool:
     return not any(t.lower in _DEGREE | _NOW or t.lower in lx.SECOND_PERSON for t in sent.tokens)
 
 
+_HABITS = lx.LIFE_VERBS | {"eat", "drink", "cook", "fly", "smoke"}
+
+
+def lasting_habit(sent: Sentence) -> bool:
+    """A first-person habit or ability said not to be, plainly, in the present: "I don't drive", "I never drink
+    coffee", "I can't swim" (a lasting fact, never a mood; not "I didn't drive today")."""
+    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
+    if root is None or root.pos != "VERB" or root.lemma not in _HABITS or root.tag not in ("VB", "VBP"):
+        return False
+    kids = sent.children(root.i)
+    if not any(c.dep == "nsubj" and c.lower == "i" for c in kids) or not any(c.dep == "neg" for c in kids):
+        return False
+    if any(c.dep == "aux" and c.lemma not in ("do", "can") for c in kids) or any(c.dep == "aux" and c.tag == "VBD" for c in kids):
+        return False  # "I won't drive", "I didn't drive": a plan or one occasion
+    return not any(t.lower in _NOW or t.lower in lx.SECOND_PERSON for t in sent.tokens)
+
+
 def first_with_name(sent: Sentence) -> bool:
     """A verbless piece that is news of a first somewhere or with someone named: "first regatta with Molesey this
     weekend!!", "first day at Arup!!" (kept, however it is exclaimed; "HAPPY NEW YEAR!!!" is not)."""
