@@ -1244,6 +1244,7 @@ def test_only_a_turn_that_says_he_she_or_they_needs_the_people_named_before():
     [
         ("first week doing payroll at Harlow Freight done!!", "User works at Harlow Freight."),
         ("survived my first day at Ocado lol", "User works at Ocado."),
+        ("SURVIVED my first shift at the Sea Life centre!!", "User works at Sea Life centre."),  # a place named before its noun
         ("First month in Hyderabad done, the biryani here is too good", "User lives in Hyderabad."),
         ("first day in Rome and it's raining", None),  # a first day in a city is as often a trip
         ("first week at Disneyland on holiday", None),  # a stay

@@ -76,6 +76,9 @@ def near(c, *others):
         ("User's sister is on maternity leave.", "User is back at work.", Op.ADD),
         ("User plays centre back for Hackney Wick FC reserves.", "User signed for Clapton CFC yesterday.", Op.UPDATE),
         ("User rows for Thames RC.", "User plays for fun on sundays.", Op.ADD),
+        # session 25: what the user's thing is ("quieter", a word in -er) is no job of the user's
+        ("User is a glazier.", "User's new place in Ludlow is miles quieter than Hereford.", Op.ADD),
+        ("User is a glazier.", "User's new job is senior glazier at Pilkington.", Op.UPDATE),
     ],
 )
 def test_rules(old, new, op):

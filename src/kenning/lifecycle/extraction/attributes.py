@@ -224,11 +224,15 @@ def _one(sent: Sentence, root: Token, verb: str, kids: list[Token], attr: Attrib
             return Fact(subject, attr, years, negated) if years else None
         if comp is not None and attr.copula == "occupation" and comp.dep == "acomp":
             return None  # "is lactose intolerant": an adjective's place, whatever the tagger calls the word; a job is "a" something
+        if attr.copula == "occupation" and subject == "user" and subj is not None and subj.lemma not in _JOB_NOUNS and any(
+                c.dep == "poss" for c in sent.children(subj.i)):
+            return None  # "User's new place is miles quieter": what the user's thing is, not what the user is
         if comp is not None and (_in_class(comp, attr.copula) or (attr.copula == "occupation" and _role_at(sent, comp))):
             return Fact(subject, attr, _phrase(sent, comp), negated)
     return None
 
 
+_JOB_NOUNS = frozenset({"job", "role", "occupation", "profession", "title", "position", "trade", "work"})
 _GETTING = frozenset({"take", "get", "accept", "start", "land", "find", "begin", "have", "sign", "rent", "buy", "share"})
 _ACQUIRING = frozenset({"pick up", "lease", "collect", "order", "purchase", "own"})
 

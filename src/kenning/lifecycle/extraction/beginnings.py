@@ -43,9 +43,9 @@ def first_period(sent: Sentence) -> tuple[str, Token] | None:
             obj = next((c for c in sent.children(prep.i) if c.dep == "pobj"), None)
             if obj is None:
                 break
-            if obj.pos == "NOUN" and obj.lemma in _WORKPLACES and any(
+            if obj.pos == "NOUN" and (obj.lemma in _WORKPLACES or prep.lower == "at") and any(
                     c.dep == "compound" and c.pos == "PROPN" for c in sent.children(obj.i)):
-                return "work", obj  # "first week in Tencent Chengdu office": a named workplace, in or at it
+                return "work", obj  # "first week in Tencent Chengdu office", "first shift at the Sea Life centre": named
             the = any(c.dep == "det" and c.lower == "the" for c in sent.children(obj.i))  # "the Homerton" is no person
             if obj is None or obj.pos != "PROPN" or obj.ent in ("DATE", "TIME") or (obj.ent == "PERSON" and not the):
                 break  # the first preposition decides: "first week in the job at Arup" names no home
