@@ -141,3 +141,24 @@ def test_an_opening_that_names_the_job_makes_the_rest_notes():
 def test_a_note_that_is_no_job_or_person_gets_no_article():
     got = texts("I am tram driver in Sheffield, route 52, late shift")
     assert not any(t.startswith("User is a route") or t.startswith("User is a late") for t in got), got
+
+
+def test_a_list_with_emoji_for_markers_is_read_as_notes_about_the_speaker():
+    got = texts("quick about-me:\n🏥 sonographer at Ninewells\n🏡 Broughty Ferry\n🐶 cavapoo called Toffee (2)")
+    assert "User works at Ninewells (is a sonographer at Ninewells)." in got, got
+    assert "User lives in Broughty Ferry." in got and "User has a cavapoo called Toffee (2)." in got, got
+    assert sentences("🏥\nok 👍") == ["ok 👍"]  # an emoji alone says nothing
+
+
+@pytest.mark.parametrize("text", ["hi. Tom Baker. 34. teacher.", "38. nurse. Tokyo next week."])
+def test_a_name_or_a_trip_among_notes_is_no_home_and_no_job(text):
+    got = texts(text)
+    assert not any(t.startswith("User lives in") or "Baker" in t for t in got), got
+
+
+def test_a_verb_with_its_i_dropped_after_a_clause_starts_a_clause_of_its_own():
+    got = texts("right so im a tiler self employed based in wakefield got a little lad called reuben whos 3 i play darts")
+    assert one_holding(got, "tiler", "reuben") and one_holding(got, "reuben", "tiler", "darts"), got
+    got = texts("im a nurse based in leeds got two kids")
+    assert "User is a nurse based in leeds." in got and "User has got two kids." in got, got
+    assert len(texts("the pasta we made tasted great")) <= 1  # a subject of its own: no dropped "I"

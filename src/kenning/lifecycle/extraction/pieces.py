@@ -64,7 +64,29 @@ def _run_on_starts(sent: Sentence) -> set[int]:
         if before is not None and before.lower not in SEPARATORS | _LEAD_WORDS and before.pos not in ("SCONJ", "CCONJ", "PUNCT", "PRON", "DET") \
                 and not (first > 1 and (sent.tokens[first - 2].lower, before.lower) in _SUBORDINATING):
             out.add(first)
-    return out | _swallowed_subjects(sent)
+    return out | _swallowed_subjects(sent) | _dropped_subjects(sent)
+
+
+def _dropped_subjects(sent: Sentence) -> set[int]:
+    """Where dictated chat starts a clause with its verb, the "I" dropped ("…based in wakefield | got a little lad
+    called reuben", "…a nurse in leeds | got two kids"): a finite verb with an object and no subject, right after
+    the noun that ends a clause, which the parser joined to that clause with no word between (no "and", no comma)
+    or made the head of it."""
+    out = set()
+    for v in sent.tokens:
+        if v.i == 0 or v.pos != "VERB" or v.tag not in ("VBD", "VBP", "VBZ"):
+            continue
+        kids = sent.children(v.i)
+        if any(c.dep in ("nsubj", "nsubjpass", "expl") for c in kids) or not any(c.dep == "dobj" for c in kids):
+            continue
+        joined = v.dep == "conj" and v.head < v.i and not any(
+            c.dep in ("cc", "punct") and v.head < c.i < v.i for c in sent.children(v.head))
+        hung = v.dep == "ROOT" and any(c.dep == "ccomp" and max(sent.subtree(c.i)) < v.i and c.pos in ("AUX", "VERB") and any(
+            g.dep in ("nsubj", "nsubjpass") for g in sent.children(c.i)) for c in kids)
+        before = sent.tokens[v.i - 1]
+        if (joined or hung) and before.pos in ("NOUN", "PROPN", "NUM") and before.lower not in SEPARATORS | _LEAD_WORDS:
+            out.add(v.i)
+    return out
 
 
 def _swallowed_subjects(sent: Sentence) -> set[int]:
