@@ -303,7 +303,7 @@ def sentences(text: str) -> list[str]:
     The parser's own sentence boundaries need a capital letter after the stop, which chat rarely has.
     """
     cut = (_BULLET.sub("", s.strip()) for s in _SENTENCE_END.split(_enumerated(text)) if s)
-    return [s for s in cut if s.strip(" .!?…")]
+    return [s for s in cut if any(ch.isalnum() for ch in s)]  # an emoji alone, as a list's marker, says nothing
 
 
 def _enumerated(text: str) -> str:

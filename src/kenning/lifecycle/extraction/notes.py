@@ -105,6 +105,7 @@ def named_list(piece: str) -> list[str] | None:
 
 _COUNTED = re.compile(rf"(?i)(?:\d+|{corrections.WORD_NUMBERS})\s+[a-z]+s")
 _HERE = re.compile(r"(?i)^([a-z][\w-]*)\s+here$")
+_CALLED = re.compile(r"^(?:an?\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*)?\s+(?:called|named)\s+[A-Z][\w'-]*(?:\s*\(\d+\))?$")
 _SPANS = frozenset("second min minute hr hour day night week weekend month yr year decade time".split())
 
 
@@ -135,7 +136,8 @@ def terse(sents: list[Sentence]) -> dict[int, str]:
     for n in notes:
         # a word the parser calls a place, a name or a modifier is no job and no name: "Leicester.", "late here"
         other = {t.lower for t in sents[n].tokens if t.ent in ("GPE", "LOC", "FAC", "ORG", "PERSON", "NORP") or t.pos in ("ADJ", "ADV")}
-        full = [note(p) if not other & {w.lower() for w in p.split()[:1]} else None for p in said[n]]
+        full = [(note(p) if not other & {w.lower() for w in p.split()[:1]} or _held_job(p.split()) else None) or _home(sents[n], p)
+                for p in said[n]]
         if any(full):
             out[n] = " ".join(f or f"{p}." for f, p in zip(full, said[n]))
             stated += len(said[n])  # every note of a sentence said in full counts, as written or not
@@ -144,8 +146,26 @@ def terse(sents: list[Sentence]) -> dict[int, str]:
 
 def _job_note(words: list[str]) -> bool:
     """A note naming a job from the closed list ("chef", "mechanic at a matatu garage"): a word merely shaped
-    like one ("lekker", "october", "coriander") is not enough in a note."""
-    return any(lx.JOB_WORD.fullmatch(w) for w in words[:3])
+    like one ("lekker", "october", "coriander") is not enough in a note, unless it is held at or for a place
+    ("sonographer at Ninewells")."""
+    return any(lx.JOB_WORD.fullmatch(w) for w in words[:3]) or _held_job(words)
+
+
+def _held_job(words: list[str]) -> bool:
+    """A note opening with a word shaped like a job held at or for somewhere: "sonographer at Ninewells"."""
+    return len(words) >= 3 and words[1].lower() in ("at", "for") and bool(re.fullmatch(slots.JOB, words[0].lower()))
+
+
+def _home(sent: Sentence, piece: str) -> str | None:
+    """A note that is a place's name and nothing else, in notes about the speaker ("chef. nights. Leicester.",
+    "sonographer at Ninewells / Broughty Ferry"): where the speaker lives."""
+    words = [t for t in sent.tokens if t.pos not in ("PUNCT", "SYM")]
+    if piece != sent.text.strip().rstrip(".!").strip() or not 0 < len(words) <= 3 or not all(t.text.isalpha() for t in words):
+        return None
+    if all(t.ent in ("GPE", "LOC") for t in words) or (all(t.pos == "PROPN" and t.text[:1].isupper() for t in words)
+                                                      and not any(t.ent in ("PERSON", "ORG", "NORP") for t in words)):
+        return f"I live in {piece}."
+    return None
 
 
 def _verbless(s: Sentence) -> bool:
@@ -178,6 +198,8 @@ def note(piece: str) -> str | None:
         return f"I'm {_a(piece)}."
     if _COUNTED.fullmatch(piece):
         return f"I have {piece}."
+    if _CALLED.match(piece):  # "cavapoo called Toffee (2)": a pet or a thing of the speaker's, by its name
+        return f"I have {piece if _ARTICLE.match(piece) else _a(piece)}."
     if len(words) == 2 and words[0].lower() in lx.PERSON_NOUNS and words[1][:1].isupper():
         return f"My {words[0]} is {words[1]}."
     here = _HERE.match(piece)
@@ -233,6 +255,9 @@ def _kind(piece: list[Token]) -> str:
         return "clause"  # "I coach hockey": a verb the tagger took for a noun ("coach"), still the speaker's clause
     if words[0].tag in ("VB", "VBP") and words[0].pos == "VERB" and words[0].lower not in lx.NOT_PREDICATES:
         return "verb"
+    if len(words) > 1 and words[0].lower in lx.LIFE_VERBS - lx.LIKING_VERBS and (
+            words[1].lemma in lx.TIME_NOUNS or (words[1].pos == "ADP" and words[1].lower != "of")):
+        return "verb"  # "work nights as an ICU nurse", "drive for uber": the tagger's noun is the speaker's verb
     if _strong(piece) and all(t.tag in ("VBN", "VBD") and t.i < words[-1].i for t in verbs):
         return "note"  # "self employed plumber in barnsley": a job, its participle read as a verb
     return "note" if not verbs else "other"
