@@ -78,6 +78,14 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
             made.append((_sentence_of(piece, spoken), _instruction(f"User spells it {spelling}", index, correct_to=spelling, spelling=True)))
             continue
         sent = parsed[0]  # a clause the parser splits again: its first sentence carries the subject
+        if made and (name := _NAME_IS.fullmatch(piece.strip())) and (one := _HAS_ONE.fullmatch(made[-1][1].text)):
+            # "I have one cat, name is Bagsh": the name is the cat's, said as one claim
+            called = f"I have {one.group(1)} {one.group(2)} called {name.group(1)[:1].upper()}{name.group(1)[1:]}"
+            again = parser.parse([called])[0]
+            redo = _claim(read(again[0], others=state.others), again[0], called, index, sarcastic, state) if again else []
+            if redo:
+                made[-1] = (made[-1][0], redo[0])
+                continue
         meant = ellipsis.as_meant(sent, piece)
         if meant is not None:  # said with words left out or wrapped in a question: parsed as meant
             piece = meant
@@ -141,6 +149,10 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
             made = [(n, c) for n, c in made if n != back]
         made.extend((at, c) for c in got)
     return [c for _, c in made], withheld
+
+
+_NAME_IS = re.compile(r"(?i)(?:(?:and|but)\s+)?(?:(?:his|her|its|their)\s+)?name(?:'s|\s+is)\s+([a-z][\w'-]*)[\s.!]*")
+_HAS_ONE = re.compile(r"User (?:has|has got) (a|an|one) ([a-z][\w-]*)\.")
 
 
 def _as_hedge(claim: rules.Claim) -> rules.Claim:

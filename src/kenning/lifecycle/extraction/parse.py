@@ -214,6 +214,11 @@ _PLACE_PREP = re.compile(r"(\b(?:in|to|from|near|outside|around)\s+)([a-z][a-z-]
 _LOWER_IN_NAMES = frozenset({"and", "the", "of", "de", "la", "upon", "on", "am", "del"})
 
 
+def well_known_place(name: str) -> bool:
+    """Whether ``name`` (any case) is a country, a US state or a city of 100,000 people or more."""
+    return name.lower() in _well_known_places()
+
+
 @functools.cache
 def _well_known_places() -> frozenset[str]:
     """Lowercase names of countries, US states and cities of 100,000 people or more (GeoNames, CC BY 4.0; built

@@ -11,7 +11,7 @@ import re
 from kenning.lifecycle import slots
 from kenning.lifecycle.extraction import addressee, attributes, corrections
 from kenning.lifecycle.extraction import lexicon as lx
-from kenning.lifecycle.extraction.parse import Sentence, Token, known_word
+from kenning.lifecycle.extraction.parse import Sentence, Token, known_word, well_known_place
 
 PRONOUN_SUBJECT = re.compile(r"(?i)^(?:\W*)(?:(?:so|and|but|then|plus|anyway|well)\W+)?(he|she|they)\b")
 POSSESSIVE_LEAD = re.compile(r"(?i)^(?:\W*)(his|her|their)\s+(?=[a-z])")  # "his name is dave", "her school's in leith"
@@ -46,16 +46,21 @@ def named(sent: Sentence) -> list[str]:
     """Third parties a clause names, in order: "my dad", "Jo", "our neighbours"."""
     out, named = [], set()
     for t in sent.tokens:
+        if t.i >= 2 and sent.tokens[t.i - 1].text == "-" and not sent.tokens[t.i - 2].space:
+            continue  # "co-brother", "step-dad": the word is named by its first part
         poss = [c for c in sent.children(t.i) if c.dep == "poss" and c.lower in ("my", "our")]
-        if poss and (t.lemma in lx.PERSON_NOUNS or t.lower in lx.PERSON_NOUNS) and _aside(sent, t):
+        parts = _hyphened(sent, t)  # "my co-brother": the owner may hang on any part
+        poss = poss or [c for g in parts for c in sent.children(g.i) if c.dep == "poss" and c.lower in ("my", "our")]
+        kin = t.lemma in lx.PERSON_NOUNS or t.lower in lx.PERSON_NOUNS or bool(parts and parts[-1].lower in lx.PERSON_NOUNS)
+        if poss and kin and _aside(sent, t):
             continue  # "we met at my cousin's wedding": the cousin only owns the place; "she" later is not them
-        if poss and (t.lemma in lx.PERSON_NOUNS or t.lower in lx.PERSON_NOUNS):
+        if poss and kin:
             name = attributes.name_beside(sent, t)
             out.append(f"{poss[0].text} {whole_word(sent, t)}" + (f" {name.text}" if name else ""))  # "my friend Marek"
             named |= {name.i} if name else set()
         elif t.pos == "PROPN" and t.dep == "compound" and sent.tokens[t.head].pos == "NOUN":
             continue  # "is Harbin people", "the Tesco car park": a name modifying a noun names nobody "he" can be
-        elif t.pos == "PROPN" and t.i not in addressee.vocatives(sent) and t.i not in named and (
+        elif t.pos == "PROPN" and t.i not in addressee.vocatives(sent) and t.i not in named and not _a_place(sent, t) and (
                 t.ent == "PERSON" or (not t.ent and t.dep == "nsubj" and t.text[:1].isupper() and t.lower != "user")):
             out.append(t.text)  # a name the tagger knows, or an unknown one doing something ("Marek moved back")
         elif t.dep == "nsubj" and t.tag in ("NN", "NNP") and t.i not in named and (t.lemma in lx.PERSON_NOUNS or t.lower in lx.PERSON_NOUNS) \
@@ -69,6 +74,31 @@ def named(sent: Sentence) -> list[str]:
         elif _name_given(sent, t):
             out.append(t.text[:1].upper() + t.text[1:])  # "her name is ines": the one "she" stands for from here
     return out
+
+
+def _hyphened(sent: Sentence, t: Token) -> list[Token]:
+    """The parts of the hyphened word ``t`` starts after the first ("co-brother" -> "-", "brother")."""
+    out, j = [], t.i
+    while j + 1 < len(sent.tokens) and not sent.tokens[j].space and (sent.tokens[j + 1].text == "-" or sent.tokens[j].text == "-"):
+        j += 1
+        out.append(sent.tokens[j])
+    return out
+
+
+def _a_place(sent: Sentence, t: Token) -> bool:
+    """A name joined to a place's name or the object of a preposition of place ("between Kaunas and Rotterdam",
+    "lives near Austin", "vet med at Glasgow"): a place, whatever the recogniser calls it."""
+    head = sent.tokens[t.head]
+    if t.dep == "conj" and head.ent in ("GPE", "LOC"):
+        return True
+    if t.dep != "pobj":
+        return False
+    if head.lower in ("in", "between", "near", "outside", "around", "via"):
+        return True
+    # "to Glasgow", "to the Allgäu", "from Nottingham": a place the table knows, or a name with "the"; never
+    # "at Gran's", "married to Kevin"
+    return head.lower in ("to", "from", "at") and (well_known_place(t.text) or any(
+        c.dep == "det" and c.lower == "the" for c in sent.children(t.i)))
 
 
 def owner_named(piece: str, others: list[str]) -> str:

@@ -1,0 +1,66 @@
+"""Who a clause is about: a place's name is no one "he" can be, a hyphened kin word is a person, and a name said
+right after a thing the user has is that thing's name. Each test runs the real bundled spaCy model."""
+
+from __future__ import annotations
+
+import pytest
+
+from kenning.lifecycle.extract import Turn
+from kenning.lifecycle.extraction import extract, people
+from kenning.lifecycle.extraction.parse import default_parser
+
+
+def texts(text: str) -> list[str]:
+    return [c.text for c in extract([Turn("user", text)]).claims]
+
+
+def named(text: str) -> list[str]:
+    [sent] = default_parser().parse([text])[0][:1]
+    return people.named(sent)
+
+
+def test_a_place_joined_to_a_place_is_no_one_he_can_be():
+    assert named("Dad still drives lorries between Kaunas and Rotterdam, he's 64 and won't retire") == ["Dad"]
+    got = texts("Dad still drives lorries between Kaunas and Rotterdam, he's 64 and won't retire, stubborn man.")
+    assert "User's Dad is 64." in got and not any("Rotterdam is" in t for t in got), got
+
+
+@pytest.mark.parametrize("text, who", [("My co-brother is also in Coimbatore", "My co-brother"), ("my step-dad is 60", "my step-dad"),
+                                       ("my mother-in-law is visiting", "my mother-in-law")])
+def test_a_hyphened_kin_word_is_the_person_named(text, who):
+    assert named(text) == [who]
+
+
+def test_he_after_a_hyphened_kin_word_is_that_person():
+    got = texts("My co-brother is also in Coimbatore so he helped with the shifting.")
+    assert "User's co-brother helped with the shifting." in got, got
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("I have one cat, name is Bagsh, he is very fat hahaha.", "User has one cat called Bagsh."),
+        ("I have a dog, her name is Pip", "User has a dog called Pip."),
+        ("I have a sister. Her name is Ana.", "User has a sister called Ana."),
+    ],
+)
+def test_a_name_said_after_a_thing_the_user_has_is_its_name(text, want):
+    got = texts(text)
+    assert want in got and not any(t.startswith(("User's name", "Name is")) for t in got), got
+
+
+def test_a_name_with_no_thing_before_it_is_left_to_the_other_rules():
+    assert not any("called" in t for t in texts("I love my job. Her name is Ana."))
+
+
+@pytest.mark.parametrize("text, who", [("married to Kevin, hes a pharmacist at HEB", "Kevin"),
+                                       ("I spent all morning at Gran's in Cardiff. She's 93", "Gran")])
+def test_a_person_reached_by_to_or_at_is_still_a_person(text, who):
+    assert any(t.startswith(f"{who} is") for t in texts(text)), texts(text)
+
+
+@pytest.mark.parametrize("text, place", [("my flatmate Morag's in her final year of vet med at Glasgow, she's out on placements", "Glasgow"),
+                                         ("My daughter Rudo got her offer from Nottingham for nursing! She starts in September.", "Nottingham")])
+def test_a_well_known_place_after_at_or_from_is_no_one_she_can_be(text, place):
+    got = texts(text)
+    assert not any(t.startswith(place) for t in got), got
