@@ -79,6 +79,7 @@ def near(c, *others):
         # session 25: what the user's thing is ("quieter", a word in -er) is no job of the user's
         ("User is a glazier.", "User's new place in Ludlow is miles quieter than Hereford.", Op.ADD),
         ("User is a glazier.", "User's new job is senior glazier at Pilkington.", Op.UPDATE),
+        ("User's fiancée Rukmini wants a small wedding.", "Rukmini's birthday is Saturday, the first one as the user's wife.", Op.UPDATE),
     ],
 )
 def test_rules(old, new, op):

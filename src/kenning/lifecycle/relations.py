@@ -24,6 +24,8 @@ _PARTNER_NAMED = (
     # "User's boyfriend Ciaran …", "Ciaran's the user's fiancé now", "Priya is now their wife"
     re.compile(rf"\b{_OWNER}\s+(?:new\s+)?(?P<rel>{_PARTNER}),?\s+{_WHO}"),
     re.compile(rf"\b{_WHO}(?:'s|\s+is)\s+(?:now\s+|officially\s+)*{_OWNER}\s+(?:new\s+)?(?P<rel>{_PARTNER})\b"),
+    # "Rukmini's birthday is Saturday, the first one as the user's wife": the name, then the relation with "as"
+    re.compile(rf"\b{_WHO}\b[^.;]*?\bas\s+{_OWNER}\s+(?P<rel>{_PARTNER})\b"),
     # "Ciaran and the user got engaged", "Sam and the user split up"
     re.compile(rf"\b{_WHO}\s+and\s+the\s+user\s+(?:have\s+|has\s+|just\s+|finally\s+)*(?P<event>got\s+(?:married|engaged|hitched)|{_ENDED})\b"),
     # "the user n Shannon split up", "Maxime and the user aren't a thing anymore", "…are no longer together"
