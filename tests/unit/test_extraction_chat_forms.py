@@ -579,3 +579,19 @@ def test_a_stretched_word_is_read_as_the_word_it_stands_for(text, want):
     from kenning.lifecycle.extraction.normalise import normalise
 
     assert normalise(text) == want
+
+
+@pytest.mark.parametrize("text, want", [("no egg mayo sandwiches from the canteen", "No egg mayo sandwiches from the canteen."),
+                                        ("no, I moved to leeds in may", "User moved to leeds in may."),
+                                        ("no i work at tesco now", "User works at tesco now.")])
+def test_no_is_an_answer_only_before_a_stop_or_a_new_clause(text, want):
+    assert want in texts(text), texts(text)
+
+
+@pytest.mark.parametrize("text, topic", [
+    ("can you forget what I told you about the court and the speeding, I'd rather that wasn't kept", "the court and the speeding"),
+    ("ignore what I said about the job, I was joking", "the job"),
+])
+def test_a_retraction_about_two_things_points_at_both(text, topic):
+    claims = [c for c in extract([Turn("user", text)]).claims if c.metadata.get("pointer")]
+    assert [c.metadata.get("pointer_topic") for c in claims] == [topic], [(c.text, c.metadata) for c in claims]

@@ -162,3 +162,9 @@ def test_a_verb_with_its_i_dropped_after_a_clause_starts_a_clause_of_its_own():
     got = texts("im a nurse based in leeds got two kids")
     assert "User is a nurse based in leeds." in got and "User has got two kids." in got, got
     assert len(texts("the pasta we made tasted great")) <= 1  # a subject of its own: no dropped "I"
+
+
+@pytest.mark.parametrize("text, want", [("i'm 34, work nights as an ICU nurse, have a greyhound", "I work nights as an ICU nurse."),
+                                        ("tom, 41, drive for uber", "I drive for uber.")])
+def test_a_note_opening_with_a_verb_of_the_speakers_life_is_what_they_do(text, want):
+    assert want in read(text)
