@@ -64,3 +64,15 @@ def test_a_person_reached_by_to_or_at_is_still_a_person(text, who):
 def test_a_well_known_place_after_at_or_from_is_no_one_she_can_be(text, place):
     got = texts(text)
     assert not any(t.startswith(place) for t in got), got
+
+
+@pytest.mark.parametrize("text, who", [("gf is ama", "my gf Ama"), ("my husband is tunde", "my husband Tunde"), ("bf is jaz", "my bf Jaz")])
+def test_the_name_a_kin_word_is_given_is_who_comes_next(text, who):
+    assert named(text) == [who]
+    assert named("my cat Nimbus is a ragdoll, and he's been sneezing") == ["my cat"]  # "a ragdoll" is no one's name
+
+
+def test_an_aside_saying_what_the_one_just_named_is_is_kept():
+    got = texts("omg ok so basically: nursery nurse in dudley, bf is jaz (hes a barber), we got a corn snake called noodle")
+    assert "User's bf Jaz is a barber." in got and "User's bf is jaz." in got, got
+    assert "User loves tea." in texts("I love tea (lol)")  # commentary in brackets is still dropped

@@ -55,8 +55,10 @@ _RETRACTING = re.compile(
 _NAMING_ASIDE = re.compile(
     r"\s*\(((?:from|in)\s+[^()\d]{1,22}|(?:the\s+)?[A-Z][\w-]*(?:(?:\s+|\s*,\s*|\s+(?:and|&)\s+)[A-Z][\w-]*){0,3})\)"
 )
-# "(i'm a delivery driver)": an aside that is a clause of the speaker's own is said, not dropped
-_OWN_ASIDE = re.compile(r"(?i)\s*\(((?:i|i'm|im|i've|ive|my|we|we're|were|our)\s[^()]{3,100})\)(?P<end>\s*(?:[.!?]|$))?")
+# "(i'm a delivery driver)", "(hes a barber)": an aside that is a clause of the speaker's own, or says what the one
+# just named is, is said, not dropped
+_OWN_ASIDE = re.compile(r"(?i)\s*\(((?:i|i'm|im|i've|ive|my|we|we're|were|our|he's|hes|she's|shes|they're|theyre)\s[^()]{3,100})\)"
+                        r"(?P<end>\s*(?:[.!?]|$))?")
 # "i live in antwerp right by the zoo (the sea lions wake me up i swear).": a clause in brackets that ends the
 # sentence is a sentence of its own, not words of the claim before it
 _CLAUSE_ASIDE = re.compile(r"\s*\(((?:[^()\s]+\s+){4,30}[^()\s]+)\)(?P<end>\s*(?:[.!?]+|$))")

@@ -60,9 +60,14 @@ def named(sent: Sentence) -> list[str]:
             named |= {name.i} if name else set()
         elif t.pos == "PROPN" and t.dep == "compound" and sent.tokens[t.head].pos == "NOUN":
             continue  # "is Harbin people", "the Tesco car park": a name modifying a noun names nobody "he" can be
-        elif t.pos == "PROPN" and t.i not in addressee.vocatives(sent) and t.i not in named and not _a_place(sent, t) and (
+        elif t.dep == "attr" and t.i not in named and (t.pos == "PROPN" or lowercase_name(t.text)) and (kin := _kin_subject(sent, t)):
+            # "bf is jaz", "my husband is Tunde": the one just named, by name, is who "he" is next
+            out = [o for o in out if o.lower() not in (f"the {kin.lower()}", f"my {kin.lower()}")]
+            out.append(f"my {kin} {t.text[:1].upper()}{t.text[1:]}")
+        elif t.pos == "PROPN" and t.i not in addressee.vocatives(sent) and t.i not in named and not _a_place(sent, t) and not any(
+                c.dep == "det" and c.lower in ("a", "an") for c in sent.children(t.i)) and (
                 t.ent == "PERSON" or (not t.ent and t.dep == "nsubj" and t.text[:1].isupper() and t.lower != "user")):
-            out.append(t.text)  # a name the tagger knows, or an unknown one doing something ("Marek moved back")
+            out.append(t.text[:1].upper() + t.text[1:])  # a name the tagger knows, or an unknown one doing something ("Marek moved back")
         elif t.dep == "nsubj" and t.tag in ("NN", "NNP") and t.i not in named and (t.lemma in lx.PERSON_NOUNS or t.lower in lx.PERSON_NOUNS) \
                 and all(c.dep != "poss" and (c.dep != "det" or c.lower == "the") for c in sent.children(t.i)):
             out.append(f"the {t.text}")  # "the consultant bumped me up", "gp said …": who "she" is next
@@ -74,6 +79,16 @@ def named(sent: Sentence) -> list[str]:
         elif _name_given(sent, t):
             out.append(t.text[:1].upper() + t.text[1:])  # "her name is ines": the one "she" stands for from here
     return out
+
+
+def _kin_subject(sent: Sentence, t: Token) -> str:
+    """The kin word ``t`` names after "is", with no article before ``t``: "jaz" in "bf is jaz" -> "bf"; else ""."""
+    if sent.tokens[t.head].lemma != "be" or any(c.dep == "det" for c in sent.children(t.i)):
+        return ""
+    subj = next((c for c in sent.children(t.head) if c.dep == "nsubj"), None)
+    if subj is None or not (subj.lemma in lx.PERSON_NOUNS or subj.lower in lx.PERSON_NOUNS):
+        return ""
+    return "" if any(c.dep == "poss" and c.lower not in ("my", "our") for c in sent.children(subj.i)) else subj.text
 
 
 def _hyphened(sent: Sentence, t: Token) -> list[Token]:
