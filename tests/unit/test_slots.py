@@ -66,7 +66,9 @@ def test_parse(text, slot):
 @pytest.mark.parametrize(
     "text",
     ["User was at the dentist today.", "User asked for a hotel in Lisbon.", "User saw a tortoise that looked just like Zorblax.",
-     "User drinks a lot of water.", "User drinks coffee every morning."],
+     "User drinks a lot of water.", "User drinks coffee every morning.",
+     # "off to" is going somewhere, never going off something
+     "User is off to put the kettle on.", "User is off to the gym.", "User is off sick today."],
 )
 def test_no_slot(text):
     assert parse(text) is None
@@ -360,3 +362,8 @@ def test_session_24_forms(text, key, value, negated):
 def test_someone_elses_meat_eating_is_no_diet_of_the_users():
     assert parse("User's kids and the user's partner eat meat.") is None
     assert parse("User doesn't eat meat.") == Slot("diet", "vegetarian", False)
+
+
+def test_a_partner_in_chat_shorthand_is_someone_else_not_the_user():
+    assert parse("User's bf Jaz is a barber.").key == "bf.occupation"
+    assert parse("User's gf Ama is a nurse.").key == "gf.occupation"

@@ -124,7 +124,7 @@ _MEATS = r"meat|chicken|fish|beef|pork|lamb|bacon|seafood|steak|ham|turkey|sausa
 SINGLE_RELATIONS = {"wife", "husband", "partner", "spouse", "girlfriend", "boyfriend", "fiance", "fiancé", "fiancée",
                     "boss", "manager", "doctor", "gp", "dentist", "landlord", "assistant"}
 RELATIONS = (
-    r"wife|husband|missus|hubby|partner|spouse|girlfriend|boyfriend|fianc[eé]e?|son|daughter|child|kid|baby|brother|sister|"
+    r"wife|husband|missus|hubby|partner|spouse|girlfriend|boyfriend|gf|bf|fianc[eé]e?|son|daughter|child|kid|baby|brother|sister|"
     r"sibling|twin|mother|mum|mom|father|dad|parent|grandmother|grandma|grandfather|grandpa|granddaughter|grandson|"
     r"aunt|uncle|cousin|niece|nephew|friend|best\s+friend|colleague|boss|manager|flatmate|roommate|neighbou?r|"
     r"doctor|gp|dentist|landlord|assistant|dog|cat|puppy|kitten|pet|tortoise|turtle|rabbit|hamster|parrot|horse|fish"
@@ -288,7 +288,7 @@ _CATEGORY_VERB = re.compile(
 _PREF = re.compile(r"(?i)\b(?:prefers?|would\s+rather\s+(?:have|sit\s+in|get|take|use|drink|eat|go\s+by|travel\s+by|be\s+contacted\s+(?:by|via|on))|likes?\s+(?:to\s+have|having)|wants?\s+(?:to\s+have\s+)?(?:a|an)?)\s+(?P<v>[\w -]+)")
 _LIKE = re.compile(
     r"(?:^|\b(?:User|user|they|she|he)\s+|^[A-Z][\w-]*\s+)(?:(?:\w+ly|just|really|also|still|now|no\s+longer|(?:do|does)(?:n't|\s+not)|can't|cannot)\s+)*"
-    r"(?P<verb>(?:dis)?likes?|loves?|enjoys?|adores?|hates?|detests?|stand|handle|tolerate|stomach|avoids?|(?:has\s+|have\s+)?(?:gone|went|is|are|'s)\s+off|(?:is|isn't|is\s+not)\s+(?:a\s+(?:big\s+|huge\s+)?)?(?:fan\s+of|into))\s+(?P<v>[\w -]+)",
+    r"(?P<verb>(?:dis)?likes?|loves?|enjoys?|adores?|hates?|detests?|stand|handle|tolerate|stomach|avoids?|(?:has\s+|have\s+)?(?:gone|went|is|are|'s)\s+off(?!\s+(?:to|for|out|home|now|in|on|at|with|sick|work)\b)|(?:is|isn't|is\s+not)\s+(?:a\s+(?:big\s+|huge\s+)?)?(?:fan\s+of|into))\s+(?P<v>[\w -]+)",
 )
 # choosing verbs that state a standing preference ("need" only with a category other than travel:
 # "needs a taxi to the airport" is a one-off)
@@ -402,7 +402,7 @@ def _match(t: str, m: re.Match[str], tag: str, negated_tail: bool) -> Slot | Non
     if attr == "rel":
         rel = mode or m.group("rel").lower().replace("  ", " ")
         rel = {"mum": "mother", "mom": "mother", "dad": "father", "fiance": "partner", "fiancé": "partner",
-               "fiancée": "partner", "spouse": "partner", "girlfriend": "partner", "boyfriend": "partner",
+               "fiancée": "partner", "spouse": "partner", "girlfriend": "partner", "boyfriend": "partner", "gf": "partner", "bf": "partner",
                "wife": "partner", "husband": "partner"}.get(rel, rel)
         name = m.group("v")
         neg = bool(re.search(r"(?i)\b(?:not|no\s+longer|ex-?)\b", t[: m.start("v")]))
