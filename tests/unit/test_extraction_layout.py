@@ -1,5 +1,6 @@
 """How a turn is laid out before it is read: a list numbered inside one line, words in brackets, a well-known place
-typed in lowercase, and a habit said not to be. Each test runs the real bundled spaCy model."""
+typed in lowercase, a habit said not to be, and a fronted clause of what happened. Each test runs the real bundled
+spaCy model."""
 
 from __future__ import annotations
 
@@ -69,3 +70,15 @@ def test_a_habit_said_not_to_be_is_lasting(text):
 @pytest.mark.parametrize("text", ["I didn't drive today", "I won't drive tomorrow", "I don't drive to your office"])
 def test_one_occasion_or_a_plan_is_no_lasting_habit(text):
     assert not any(c.metadata.get("quality") for c in extract([Turn("user", text)]).claims)
+
+
+def test_a_fronted_clause_of_what_happened_is_a_claim_of_its_own():
+    got = texts("Since they bumped me up to company stage manager here at the Theatre Royal I spend my life in spreadsheets")
+    assert got[0] == "They bumped the user up to company stage manager here at the Theatre Royal.", got
+    assert "User spends their life in spreadsheets." in got, got
+    assert texts("Since I moved to Leeds, I've been happier")[0].startswith("User lives in Leeds"), texts("Since I moved to Leeds, I've been happier")
+
+
+@pytest.mark.parametrize("text", ["If I won the lottery I would retire to Ludhiana", "whenever you book a hotel for me, ask for a high floor"])
+def test_a_condition_stays_with_what_it_conditions(text):
+    assert len(texts(text)) <= 1, texts(text)

@@ -80,6 +80,8 @@ def near(c, *others):
         ("User is a glazier.", "User's new place in Ludlow is miles quieter than Hereford.", Op.ADD),
         ("User is a glazier.", "User's new job is senior glazier at Pilkington.", Op.UPDATE),
         ("User's fiancée Rukmini wants a small wedding.", "Rukmini's birthday is Saturday, the first one as the user's wife.", Op.UPDATE),
+        ("User is a deputy stage manager.", "They bumped the user up to company stage manager.", Op.UPDATE),  # whoever moved the user
+        ("User is a deputy stage manager.", "They sent the user to the manager.", Op.ADD),
     ],
 )
 def test_rules(old, new, op):

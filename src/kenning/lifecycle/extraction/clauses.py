@@ -187,6 +187,8 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
                 lead = restore("I", first)  # "car is gone, | flogged it on trade me": the thing is what was acted on
             out.append([f"{lead} ", _after_fillers(sent, a, b), b])  # "yeah set it up…" -> "I set it up…"
         elif kind == "own" or kind == "bare" or not out:
+            if kind == "own" and n + 1 < len(spans) and first is not None and first.dep == "mark" and first.lower in lx.FACT_MARKS:
+                a = first.i + 1  # "since they bumped me up …": what happened, without the word tying it to what follows
             out.append(["", a, b])
             if kind == "own":
                 last_subject = _subject_words(sent, a, b) or last_subject
@@ -284,7 +286,10 @@ def _subordinate(sent: Sentence, a: int, b: int) -> bool:
     if first.dep == "prep":
         return False  # "since last June I'm in Chennai", "after work I swim": a time, not a clause of its own
     two = " ".join(t.lower for t in sent.tokens[first.i : first.i + 2])
+    if first.lower in lx.FACT_MARKS and first.dep == "mark" and two not in lx.SUBORDINATORS:
+        return False  # "since they bumped me up to stage manager, …": a thing that happened, a claim of its own
     return first.dep == "mark" or first.lower in lx.SUBORDINATORS or two in lx.SUBORDINATORS
+
 
 
 def restore(subject: str, first: Token | None) -> str:

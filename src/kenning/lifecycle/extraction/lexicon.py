@@ -63,6 +63,8 @@ NEWS_VERBS = frozenset({"tell", "keep", "fill", "update", "send", "show", "let"}
 # "support gor mahia"), the speaker is the subject left out, not the one asked to do it
 LIFE_VERBS = frozenset("""live work drive ride run support own teach study coach volunteer commute cycle swim train play
     grow breed farm sing bake brew rent lodge attend belong love adore enjoy hate loathe detest prefer""".split())
+# words opening a clause that says what is so, a claim of its own ("since they bumped me up to …"); never "if", "when"
+FACT_MARKS = frozenset({"since", "because", "after", "once"})
 LIKING_VERBS = frozenset({"love", "adore", "enjoy", "hate", "loathe", "detest", "prefer"})
 # the other speaker, in any form chat spells it
 SECOND_PERSON = frozenset({"you", "your", "yours", "yourself", "yourselves", "u", "ur", "ya", "y'all", "yall"})

@@ -64,7 +64,28 @@ def _run_on_starts(sent: Sentence) -> set[int]:
         if before is not None and before.lower not in SEPARATORS | _LEAD_WORDS and before.pos not in ("SCONJ", "CCONJ", "PUNCT", "PRON", "DET") \
                 and not (first > 1 and (sent.tokens[first - 2].lower, before.lower) in _SUBORDINATING):
             out.add(first)
-    return out | _swallowed_subjects(sent) | _dropped_subjects(sent)
+    return out | _swallowed_subjects(sent) | _dropped_subjects(sent) | _after_fronted_reason(sent)
+
+
+
+
+def _after_fronted_reason(sent: Sentence) -> set[int]:
+    """Where the main clause starts after a fronted clause of time or reason with no comma ("Since they bumped me
+    up to company stage manager | I spend my life in spreadsheets"): its subject's first word."""
+    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
+    if root is None:
+        return set()
+    subj = next((c for c in sent.children(root.i) if c.dep in ("nsubj", "nsubjpass") and c.i < root.i), None)
+    if subj is None:
+        return set()
+    first = min(sent.subtree(subj.i))
+    for c in sent.children(root.i):
+        if c.dep != "advcl" or c.i > first or max(sent.subtree(c.i)) >= first:
+            continue
+        if any(g.dep == "mark" and g.lower in lx.FACT_MARKS for g in sent.children(c.i)) and not any(
+                sent.tokens[i].text in (",", ";") for i in range(max(sent.subtree(c.i)), first)):
+            return {first}
+    return set()
 
 
 def _dropped_subjects(sent: Sentence) -> set[int]:
