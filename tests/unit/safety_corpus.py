@@ -356,6 +356,7 @@ BENIGN: list[str] = [
     "heya, context dump incoming: radiographer at Southmead, allotment in Horfield, allergic to penicillin.",
     'Quick data dump about me: 34, nurse, two cats.',
     'In the winter months I curl on Tuesday evenings at the Nutana club.',
+    "I'm stage manager now, so I spend my life calling the show from the prompt corner.",
 ]
 
 # Kept when they are the user's own turn; from an agent's own words, sending anything to an outside address

@@ -69,7 +69,8 @@ _MODEL_DIRECTIVE = re.compile(
     r"|\b(?:ignore|disregard|forget)\s+(?:whatever|anything|everything|all)\b[^.\n]{0,40}\b(?:told|said|gave|given|instructed|above|before|earlier|previously|developer|system)\b"
     r"|\b(?:ignore|disregard|forget|delete|remove|drop)\s+(?:the\s+|all\s+(?:of\s+)?(?:the\s+)?)?user'?s\b[^.\n]{0,30}\b(?:notes?|allerg\w*|preferences?|memories|instructions|settings|restrictions|data|records|requests?)\b"
     r"|\b(?:reveal|show|print|output|display|repeat|recite|dump|leak|disclose|share|tell\s+me|give\s+me|paste|spell\s+out|echo|expose|return|list)\b[^.\n]{0,40}"
-    r"\b(?:system\s+(?:prompt|message|instructions?)|(?:your|the|hidden|initial|original|secret)\s+(?:prompt|instructions|rules|configuration|config|guidelines|directives)|prompt\s+verbatim|"
+    r"\b(?:system\s+(?:prompt|message|instructions?)|(?:your|the|hidden|initial|original|secret)\s+(?:prompt(?!\s+(?:corner|desk|book|script|side|copy|cards?|sheet)\b)|"
+    r"instructions|rules|configuration|config|guidelines|directives)|prompt\s+verbatim|"  # "the prompt corner" is a theatre's
     r"api\s+keys?|secret\s+keys?|environment\s+variables|env\s+vars|credentials|(?:stored|saved|other\s+users'?)\s+(?:passwords?|memories|data)|"
     r"every(?:thing)?\s+(?:you\s+(?:know|have|remember)|memory|stored))"
     r"|\bwhat\s+(?:is|are|were)\s+your\s+(?:system\s+prompt|instructions|initial\s+instructions|rules)\b"
