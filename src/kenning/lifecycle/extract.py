@@ -111,7 +111,7 @@ def parse_messages(messages: Any, *, max_chars: int) -> list[Turn]:
 _MARKERS = (
     r"oh|ok|okay|well|so|also|anyway|anyways|actually|btw|by\s+the\s+way|fyi|just\s+so\s+you\s+know|for\s+the\s+record|"
     r"big\s+news|good\s+news|bad\s+news|quick\s+update|update|news|hey|hi|hello|thanks|thank\s+you|great|cool|right|um|uh|"
-    r"ugh|yeah|yes|no(?=\s*(?:[,:;.!\-–—]|$)|\s+(?:i|i'm|im|i've|it|it's|its|that|that's|thats|she|he|we|they|you|my|wait|sorry|actually|but|thanks|problem|worries|no)\b)|sure|alright|and|but|plus|funny|honestly|basically|incidentally|as\s+it\s+happens|heads\s+up|"
+    r"ugh|yeah|yes|no(?=\s*(?:[,:;.!\-–—]|$)|\s+(?:i|i'm|im|i've|it|it's|its|that|that's|thats|she|he|we|they|you|my|wait|sorry|actually|but|and|thanks|problem|worries|no)\b)|sure|alright|and|but|plus|funny|honestly|basically|incidentally|as\s+it\s+happens|heads\s+up|"
     r"quick\s+intro|intro|oh\s+(?:wonderful|great|fantastic|brilliant|perfect|joy)|sadly|luckily|unfortunately|"
     r"fortunately|by\s+the\s+way|one\s+more\s+thing|last\s+thing|note|p\.?s\.?|correction|wait|(?:it\s+)?turns\s+out(?:\s+that)?|"
     r"apparently|it\s+seems(?:\s+that)?|these\s+days|nowadays|just\s+to\s+let\s+you\s+know|to\s+be\s+honest|tbh|also\s+worth\s+knowing|"
