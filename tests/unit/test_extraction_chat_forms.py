@@ -595,3 +595,10 @@ def test_no_is_an_answer_only_before_a_stop_or_a_new_clause(text, want):
 def test_a_retraction_about_two_things_points_at_both(text, topic):
     claims = [c for c in extract([Turn("user", text)]).claims if c.metadata.get("pointer")]
     assert [c.metadata.get("pointer_topic") for c in claims] == [topic], [(c.text, c.metadata) for c in claims]
+
+
+@pytest.mark.parametrize("text, want", [("day job is sound engineering at a studio in andheri", "User's day job is sound engineering at a studio in andheri."),
+                                        ("morning commute is brutal", "User's morning commute is brutal.")])
+def test_a_thing_of_the_users_named_with_a_modifier_and_no_my_is_still_theirs(text, want):
+    assert want in texts(text), texts(text)
+    assert not any("User's weather" in t for t in texts("weather is awful"))

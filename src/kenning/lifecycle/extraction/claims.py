@@ -151,6 +151,12 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
     return [c for _, c in made], withheld
 
 
+def _owned_noun(subject: str) -> bool:
+    """A subject that names a thing of the user's: "car", "rent for my studio", "day job"."""
+    words = subject.lower().split(" ")
+    return words[0] in lx.OWN_NOUNS or (len(words) == 2 and words[1] in lx.OWN_NOUNS)
+
+
 _NAME_IS = re.compile(r"(?i)(?:(?:and|but)\s+)?(?:(?:his|her|its|their)\s+)?name(?:'s|\s+is)\s+([a-z][\w'-]*)[\s.!]*")
 _HAS_ONE = re.compile(r"User (?:has|has got) (a|an|one) ([a-z][\w-]*)\.")
 
@@ -249,7 +255,7 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
             clause = replace(clause, subject="user", subject_text=lead)
     if clause.subject == "user" and re.match(r"(?i)the\s", text) and not first_person(text):
         text = "My " + text[4:]  # "the shellfish allergy is severe now": the user's own allergy
-    elif clause.subject == "user" and not _owned_subject(sent, text) and clause.subject_text.lower().split(" ")[0] in lx.OWN_NOUNS and text.lower().startswith(clause.subject_text.lower()):
+    elif clause.subject == "user" and not _owned_subject(sent, text) and _owned_noun(clause.subject_text) and text.lower().startswith(clause.subject_text.lower()):
         text = "My " + text  # "car is gone": chat drops the "my"
     if clause.subject == "thing" and (noise.owned_figure(sent) or noise.own_bare(sent)) and not first_person(text):
         text = "My " + re.sub(r"(?i)^(?:the|our|my)\s+", "", text)  # "total budget is £12,000" -> "My total budget …"

@@ -132,7 +132,8 @@ def _who(sent: Sentence, subj: Token | None, others: Sequence[str]) -> tuple[str
         return "other", span  # "My son Kacper is 15. Kacper plays football": a name the turn introduced, read as a noun
     if not sent.children(subj.i) and people.lowercase_name(subj.text) and sent.tokens[subj.head].pos in ("VERB", "AUX"):
         return "other", span  # "layla does piano on thursdays": a name typed without its capital
-    bare = subj.tag == "NN" and subj.i == 0 and not any(c.dep in ("det", "poss") for c in sent.children(subj.i))  # "car is gone"
+    bare = subj.tag == "NN" and min(sent.subtree(subj.i)) == 0 and not any(  # "car is gone", "day job is sound engineering"
+        sent.tokens[i].dep in ("det", "poss") for i in range(subj.i)) and not any(c.dep in ("det", "poss") for c in sent.children(subj.i))
     if (bare or any(c.dep == "det" and c.lower == "the" for c in sent.children(subj.i))) and subj.lemma in lx.OWN_NOUNS:
         return "user", span  # "the shellfish allergy is severe now": a known attribute of the user's
     verb = sent.tokens[subj.head]
