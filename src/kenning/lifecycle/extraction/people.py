@@ -110,10 +110,8 @@ def _a_place(sent: Sentence, t: Token) -> bool:
         return False
     if head.lower in ("in", "between", "near", "outside", "around", "via"):
         return True
-    # "to Glasgow", "to the Allgäu", "from Nottingham": a place the table knows, or a name with "the"; never
-    # "at Gran's", "married to Kevin"
-    return head.lower in ("to", "from", "at") and (well_known_place(t.text) or any(
-        c.dep == "det" and c.lower == "the" for c in sent.children(t.i)))
+    # "at Glasgow", "from Nottingham": a place the table knows; never "at Gran's", "married to Kevin"
+    return head.lower in ("to", "from", "at") and well_known_place(t.text)
 
 
 def owner_named(piece: str, others: list[str]) -> str:
