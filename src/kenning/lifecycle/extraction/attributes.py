@@ -19,7 +19,7 @@ from kenning.lifecycle.extraction import places
 from kenning.lifecycle.extraction.parse import Parser, Sentence, Token, known_verb, known_word
 from kenning.lifecycle.extraction.phrases import phrase as _phrase
 from kenning.lifecycle.extraction.phrases import verb_of as _verb
-from kenning.lifecycle.extraction.roles import name_beside, roles as _roles
+from kenning.lifecycle.extraction.roles import made_role, name_beside, roles as _roles
 from kenning.lifecycle.extraction.rows import ANY, ANY_VALUE, NOUNS, STOPPED, TABLE, Attribute, Fact
 
 __all__ = ["ANY", "ANY_VALUE", "NOUNS", "STOPPED", "TABLE", "Attribute", "Fact", "all_of_text", "implied", "name_beside", "of_text", "read",
@@ -96,7 +96,7 @@ def _read(sent: Sentence) -> list[Fact]:
     if changed is not None:  # "the landlord raised the rent to £720": whoever did it, the user's rent is new
         return [changed]
     roles = _roles(sent)
-    made = _made_role(sent, root)
+    made = made_role(sent, root)
     if made is not None:  # "they bumped me up to company stage manager": whoever did it, the user's job is new
         return [made]
     if not subject:
@@ -138,20 +138,6 @@ def _read(sent: Sentence) -> list[Fact]:
         kind = STOPPED if verb in lx.STOPPING_VERBS else ANY
         out.append(Fact(subject, kind, _phrase(sent, obj), True))  # "quit Grindhouse", "sold the Fiesta", "gave up on the italian"
     return out
-
-
-def _made_role(sent: Sentence, root: Token) -> Fact | None:
-    """The job someone moved the user to: the user the object of the verb, "to" and a job with no article
-    after it ("they bumped me up to company stage manager", "made the user up to supervisor"); never "sent me
-    to the manager"."""
-    if not any(c.dep == "dobj" and c.lower in ("me", "user") for c in sent.children(root.i)):
-        return None
-    row = next(a for a in TABLE if a.copula == "occupation")
-    for prep in (c for c in sent.children(root.i) if c.dep == "prep" and c.lower == "to"):
-        job = next((c for c in sent.children(prep.i) if c.dep == "pobj"), None)
-        if job is not None and not any(c.dep in ("det", "poss") for c in sent.children(job.i)) and _in_class(job, "occupation"):
-            return Fact("user", row, _phrase(sent, job), False)
-    return None
 
 
 def _one(sent: Sentence, root: Token, verb: str, kids: list[Token], attr: Attribute, subject: str, subj: Token | None, negated: bool) -> Fact | None:

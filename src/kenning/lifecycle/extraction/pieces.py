@@ -67,8 +67,6 @@ def _run_on_starts(sent: Sentence) -> set[int]:
     return out | _swallowed_subjects(sent) | _dropped_subjects(sent) | _after_fronted_reason(sent)
 
 
-
-
 def _after_fronted_reason(sent: Sentence) -> set[int]:
     """Where the main clause starts after a fronted clause of time or reason with no comma ("Since they bumped me
     up to company stage manager | I spend my life in spreadsheets"): its subject's first word."""

@@ -1,11 +1,16 @@
 """Roles: the people in a role of the user's life a claim names, read off the parse by the table's person rows
 (``rows.TABLE``, ``person=True``): "User's manager Sarah", "User's new boss is Pedro", "new doctor is Dr
-Okonjo". The value is the name, so a new name in the same role is a new value of the same attribute.
+Okonjo". The value is the name, so a new name in the same role is a new value of the same attribute. Also the
+user's own role when someone moved them to it ("they bumped me up to company stage manager").
 """
 
 from __future__ import annotations
 
+import re
+
+from kenning.lifecycle import slots
 from kenning.lifecycle.extraction.parse import Sentence, Token
+from kenning.lifecycle.extraction.phrases import phrase
 from kenning.lifecycle.extraction.rows import TABLE, Fact
 
 
@@ -51,3 +56,18 @@ def _role_name(sent: Sentence, noun: Token) -> str:
     kids = sent.children(comp.i)
     plain = comp.pos in ("PROPN", "NOUN") and not any(c.dep in ("det", "amod", "poss") for c in kids)
     return comp.text if titled or plain else ""
+
+
+def made_role(sent: Sentence, root: Token) -> Fact | None:
+    """The job someone moved the user to: the user the object of the verb, "to" and a job with no article
+    after it ("they bumped me up to company stage manager", "made the user up to supervisor"); never "sent me
+    to the manager"."""
+    if not any(c.dep == "dobj" and c.lower in ("me", "user") for c in sent.children(root.i)):
+        return None
+    row = next(a for a in TABLE if a.copula == "occupation")
+    for prep in (c for c in sent.children(root.i) if c.dep == "prep" and c.lower == "to"):
+        job = next((c for c in sent.children(prep.i) if c.dep == "pobj"), None)
+        if job is not None and job.pos in ("NOUN", "PROPN") and not any(c.dep in ("det", "poss") for c in sent.children(job.i)) and (
+                re.fullmatch(slots.JOB, job.lower) or re.fullmatch(slots.JOB, job.lemma)):
+            return Fact("user", row, phrase(sent, job), False)
+    return None
