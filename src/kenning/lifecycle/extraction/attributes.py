@@ -19,7 +19,7 @@ from kenning.lifecycle.extraction import places
 from kenning.lifecycle.extraction.parse import Parser, Sentence, Token, known_verb, known_word
 from kenning.lifecycle.extraction.phrases import phrase as _phrase
 from kenning.lifecycle.extraction.phrases import verb_of as _verb
-from kenning.lifecycle.extraction.roles import made_role, name_beside, roles as _roles
+from kenning.lifecycle.extraction.roles import job_word, made_role, name_beside, roles as _roles
 from kenning.lifecycle.extraction.rows import ANY, ANY_VALUE, NOUNS, STOPPED, TABLE, Attribute, Fact
 
 __all__ = ["ANY", "ANY_VALUE", "NOUNS", "STOPPED", "TABLE", "Attribute", "Fact", "all_of_text", "implied", "name_beside", "of_text", "read",
@@ -423,8 +423,8 @@ def _age(sent: Sentence, tok: Token) -> str:
 def _in_class(tok: Token, cls: frozenset[str] | str) -> bool:
     if cls == "age":  # a bare number as the object ("turned 40"); "is 38" and "9 years old" are read by _age
         return tok.pos == "NUM" and tok.text.isdigit() and 0 < int(tok.text) <= 120
-    if cls == "occupation":  # a noun that names a job ("treasurer"), never an adjective that looks like one ("easier")
-        return tok.pos in ("NOUN", "PROPN") and bool(re.fullmatch(slots.JOB, tok.lower) or re.fullmatch(slots.JOB, tok.lemma))
+    if cls == "occupation":
+        return job_word(tok)
     return tok.lower in cls or tok.lemma in cls
 
 

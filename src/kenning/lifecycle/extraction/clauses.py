@@ -291,7 +291,6 @@ def _subordinate(sent: Sentence, a: int, b: int) -> bool:
     return first.dep == "mark" or first.lower in lx.SUBORDINATORS or two in lx.SUBORDINATORS
 
 
-
 def restore(subject: str, first: Token | None) -> str:
     """The subject (with the auxiliary chat dropped) to put before a clause opening with ``first``:
     "I" + "working nights" -> "I'm", "I" + "been up since 4" -> "I've", else the subject alone."""

@@ -151,9 +151,8 @@ def _name_given(sent: Sentence, t: Token) -> bool:
 
 def whole_word(sent: Sentence, t: Token) -> str:
     """The word ``t`` starts, hyphens and all: "mother-in-law", not "mother"."""
-    j = t.i
-    while j + 1 < len(sent.tokens) and not sent.tokens[j].space and (sent.tokens[j + 1].text == "-" or sent.tokens[j].text == "-"):
-        j += 1
+    parts = _hyphened(sent, t)
+    j = parts[-1].i if parts else t.i
     return "".join(sent.tokens[i].text + (sent.tokens[i].space if i < j else "") for i in range(t.i, j + 1))
 
 

@@ -52,15 +52,13 @@ def pointer_topic(sent: Sentence) -> str | None:
             return " ".join(words) or None
     if about is None:
         return None
-    span = [i for i in sent.subtree(about.i) if i != about.i]
-    end = max(span, default=about.i) + 1
-    if sent.tokens[end - 1].pos == "CCONJ" or (end < len(sent.tokens) and sent.tokens[end].pos == "CCONJ"):
-        # "about the court and the speeding": the parser may leave what follows "and" outside the phrase
-        end += sent.tokens[end - 1].pos != "CCONJ"
+    start, end = about.i + 1, max(sent.subtree(about.i)) + 1
+    if end > start and end < len(sent.tokens) and sent.tokens[end].pos == "CCONJ":
+        end += 1  # "about the court and the speeding": the parser may leave "and" and what follows outside the phrase
+    if end > start and sent.tokens[end - 1].pos == "CCONJ":
         while end < len(sent.tokens) and sent.tokens[end].pos in ("DET", "ADJ", "NOUN", "PROPN", "NUM", "PART"):
-            span.append(end)
             end += 1
-    words = [sent.tokens[i].text for i in sorted(set(span) | set(range(min(span, default=end), end)))] if span else []
+    words = [t.text for t in sent.tokens[start:end]]
     words = words[: next((k for k, w in enumerate(words) if w in (",", ";")), len(words))]  # up to a replacement
     return " ".join(words) or None
 

@@ -67,7 +67,12 @@ def made_role(sent: Sentence, root: Token) -> Fact | None:
     row = next(a for a in TABLE if a.copula == "occupation")
     for prep in (c for c in sent.children(root.i) if c.dep == "prep" and c.lower == "to"):
         job = next((c for c in sent.children(prep.i) if c.dep == "pobj"), None)
-        if job is not None and job.pos in ("NOUN", "PROPN") and not any(c.dep in ("det", "poss") for c in sent.children(job.i)) and (
-                re.fullmatch(slots.JOB, job.lower) or re.fullmatch(slots.JOB, job.lemma)):
+        if job is not None and not any(c.dep in ("det", "poss") for c in sent.children(job.i)) and job_word(job):
             return Fact("user", row, phrase(sent, job), False)
     return None
+
+
+def job_word(tok: Token) -> bool:
+    """A noun that names a job ("treasurer", "company stage manager"'s "manager"), never an adjective that looks
+    like one ("easier")."""
+    return tok.pos in ("NOUN", "PROPN") and bool(re.fullmatch(slots.JOB, tok.lower) or re.fullmatch(slots.JOB, tok.lemma))
