@@ -186,6 +186,21 @@ def test_ordinary_codes_and_mentions_are_not_secrets(text):
     assert not secrets.has_secret(text)
 
 
+@pytest.mark.parametrize(
+    "text",
+    ["i've got around $6k on a credit card at 24.99% apr plus $2,100 left on my car loan.",
+     "my credit card balance is £1,200", "paid the credit card off, 2,450 quid in total"],
+)
+def test_amounts_owed_on_a_card_are_not_secrets(text):
+    assert not secrets.has_secret(text)
+
+
+@pytest.mark.parametrize("text, secret", [("credit card 4111 1111 1111 1111 exp 09/27", "4111"), ("the pin number 8832", "8832"),
+                                           ("my credit card pin is 4471", "4471")])
+def test_a_card_or_pin_beside_an_amount_word_is_still_masked(text, secret):
+    assert secret not in secrets.mask_secrets(text)
+
+
 def test_suites_are_big_enough():
     assert len(SECRETS) >= 50
     assert len(INJECTIONS) >= 50

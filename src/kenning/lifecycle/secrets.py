@@ -213,6 +213,14 @@ _LOCK_CODE_WORD = re.compile(
 # Logging in with something password-like: "sign in with dave_k and Persimmon_88", "to get into my Spotify it's kiwi.jam.2020".
 _LOGIN_WITH = re.compile(r"(?i)\b(?:sign(?:ing)?|log(?:ging)?|get(?:ting)?|break(?:ing)?)\s+in(?:to)?\b|\bunlock(?:ing)?\s+(?:my|the)\b")
 _NOT_A_CODE_NUMBER = re.compile(r"^(?:19|20)\d\d$")
+# digits that are an amount, not a value to keep secret: after a currency sign, inside a number grouped by
+# thousands ("2,100"), or before a percent ("at 24.99% apr plus $2,100 left on my car loan")
+_AMOUNT_BEFORE = re.compile(r"(?:[£$€]\s?|\d,)[\d,]*$")
+_AMOUNT_AFTER = re.compile(r"(?:,\d{3})|\s?(?:%|percent\b|k\b)")
+
+
+def _amount(text: str, start: int, end: int) -> bool:
+    return bool(_AMOUNT_BEFORE.search(text, max(0, start - 12), start) or _AMOUNT_AFTER.match(text, end))
 # A one-time code someone sent: "the code they texted me is 482913", "verification: 77 31 05".
 _SENT_CODE = re.compile(
     r"(?i)\b(?:texted|text(?:ed)?\s+me|sms(?:'d)?|sent\s+me|emailed\s+me|just\s+got|received|verification|verify|one[- ]time|"
@@ -376,7 +384,8 @@ def find_secrets(text: str) -> list[tuple[int, int]]:
         if not rest.strip(" ,"):  # "My password, I'm embarrassed to say, is …": the value is further on
             end = tail.start() if tail else len(text)
             rest = text[m.end() : end]
-        if _DIGITS.search(rest) or _PASSWORDISH.search(rest):
+        numbers = [d for d in _DIGITS.finditer(text, m.end(), end) if not _amount(text, d.start(), d.end())]
+        if numbers or _PASSWORDISH.search(rest):
             spans.append((m.start(), end))
         elif tail is not None and text[tail.start()] in "?:" and tail.start() - m.end() < 40:
             # "The VPN password? It's Falcon-99-Zulu.": the answer follows in the next sentence
