@@ -602,3 +602,17 @@ def test_a_retraction_about_two_things_points_at_both(text, topic):
 def test_a_thing_of_the_users_named_with_a_modifier_and_no_my_is_still_theirs(text, want):
     assert want in texts(text), texts(text)
     assert not any("User's weather" in t for t in texts("weather is awful"))
+
+
+@pytest.mark.parametrize("text, want", [("so ill be doing nights on my own", "so I'll be doing nights on my own"),
+                                        ("ill have to ask", "I'll have to ask"), ("I was ill for a week", "I was ill for a week"),
+                                        ("ill health runs in the family", "ill health runs in the family")])
+def test_ill_before_a_verb_is_ill_spelt_as_chat_spells_it(text, want):
+    from kenning.lifecycle.extraction.normalise import normalise
+
+    assert normalise(text) == want
+
+
+def test_a_name_after_my_kin_word_starts_the_clause_with_the_kin_word():
+    got = texts("we switched her to formula bc breastfeeding just wasnt working for us, and my husband Dev goes back to work monday")
+    assert "User's husband Dev goes back to work monday." in got and not any(t.endswith("husband.") for t in got), got

@@ -76,3 +76,23 @@ def test_an_aside_saying_what_the_one_just_named_is_is_kept():
     got = texts("omg ok so basically: nursery nurse in dudley, bf is jaz (hes a barber), we got a corn snake called noodle")
     assert "User's bf Jaz is a barber." in got and "User's bf is jaz." in got, got
     assert "User loves tea." in texts("I love tea (lol)")  # commentary in brackets is still dropped
+
+
+def test_the_household_said_with_the_is_the_users():
+    assert "User's boys loved the fajitas." in texts("the meal ideas were great tho, the boys loved the fajitas")
+    assert "User's girls are 9." in texts("my eldest is 14 and the girls are 9")
+
+
+def test_they_after_the_household_the_user_has_is_that_household():
+    got = texts("need cheap meal ideas for the weekends i have the boys, theyre 9 and 12")
+    assert "User's boys are 9 and 12." in got, got
+
+
+def test_a_bare_kin_name_is_whom_she_stands_for():
+    got = texts("my mam has early stage dementia and shes after moving in with us here in cork, shes 81.")
+    assert "User's mam is 81." in got and "User's mam has early stage dementia." in got, got
+
+
+def test_a_subject_in_brackets_is_not_the_clauses():
+    got = texts("got type 2 diabetes last year (doc caught it on a routine blood test)")
+    assert any(t.startswith("User got type 2 diabetes") for t in got), got

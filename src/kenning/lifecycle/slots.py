@@ -126,6 +126,7 @@ SINGLE_RELATIONS = {"wife", "husband", "partner", "spouse", "girlfriend", "boyfr
 RELATIONS = (
     r"wife|husband|missus|hubby|partner|spouse|girlfriend|boyfriend|gf|bf|fianc[eé]e?|son|daughter|child|kid|baby|brother|sister|"
     r"sibling|twin|mother|mum|mom|father|dad|parent|grandmother|grandma|grandfather|grandpa|granddaughter|grandson|"
+    r"mama|mam|mammy|mummy|mommy|papa|daddy|nan|nana|nanna|gran|granny|grandad|granddad|"
     r"aunt|uncle|cousin|niece|nephew|friend|best\s+friend|colleague|boss|manager|flatmate|roommate|neighbou?r|"
     r"doctor|gp|dentist|landlord|assistant|dog|cat|puppy|kitten|pet|tortoise|turtle|rabbit|hamster|parrot|horse|fish"
 )

@@ -114,6 +114,10 @@ def _read(sent: Sentence) -> list[Fact]:
     # "moved in with my girlfriend in walthamstow", "live with my sister in Leeds": the place hangs on the person
     kids += [g for c in kids if c.dep == "prep" and c.lower == "with" for p in sent.children(c.i) if p.dep == "pobj"
              for g in sent.children(p.i) if g.dep == "prep" and g.lower == "in"]
+    # "work nights at the Toyota plant", "do weekends at the garden centre": the parser makes the time the
+    # object and hangs the place on it; the time says when, the place is the verb's
+    timed = [c for c in kids if c.dep in ("dobj", "npadvmod") and c.lemma in lx.TIME_NOUNS]
+    kids = [c for c in kids if c not in timed] + [g for c in timed for g in sent.children(c.i) if g.dep == "prep"]
     out: list[Fact] = []
     obj = next((c for c in kids if c.dep == "dobj"), None)
     if ending and obj is None:  # "resigned from GTBank", "gave up on the italian": what was left

@@ -13,6 +13,7 @@ from kenning.lifecycle.extraction import mood, places
 from kenning.lifecycle.extraction.clauses import at_me, done_to_me, lived, manner_adverb, opener, restore
 from kenning.lifecycle.extraction.reading import recurring
 from kenning.lifecycle.extraction.parse import Sentence, Token, known_verb
+from kenning.lifecycle.extraction.pieces import fronted_doing
 from kenning.lifecycle.safety import HEALTH
 from kenning.lifecycle.slots import DIETS, JOB, STATUSES
 from kenning.lifecycle.lexicon import FOODS
@@ -35,6 +36,12 @@ def as_meant(sent: Sentence, piece: str) -> str | None:
     inner = mood.told(sent)
     if inner:
         return inner
+    mark = next((t for t in sent.tokens if fronted_doing(sent, t)), None)
+    if mark is not None and not any(t.dep in ("nsubj", "nsubjpass") for t in sent.tokens):
+        # "since leaving the band": what the user did, said on the way to what is so now -> "I left the band"
+        doing = next(c for c in sent.children(mark.i) if c.dep == "pcomp")
+        rest = "".join(t.text + t.space for t in sent.tokens[doing.i + 1 :]).strip()
+        return f"I {past(doing)} {rest}".strip()
     the = _household(sent)
     if the is not None:  # "the daughter's getting married": the speaker's own daughter
         at = sent.offset(the.i)
@@ -362,3 +369,18 @@ def noun_read_as_verb(sent: Sentence) -> bool:
             return nxt.tag in ("VBP", "VB") and nxt.pos == "VERB" and nxt.lower.isalpha() and not known_verb(nxt.lemma) and not known_verb(nxt.lower) \
                 and not acts
     return False
+
+
+def past(verb: Token) -> str:
+    """The simple past of a verb given in -ing or any form: "leaving" -> "left", "switching" -> "switched",
+    "stopping" -> "stopped", "moving" -> "moved", "studying" -> "studied"."""
+    lemma = verb.lemma.lower()
+    if lemma in lx.IRREGULAR_PAST:
+        return lx.IRREGULAR_PAST[lemma]
+    if verb.lower.endswith("ing") and len(verb.lower) > 5 and verb.lower[-4] == verb.lower[-5] and verb.lower[-4] not in "aeiouls":
+        return verb.lower[:-3] + "ed"  # "stopping" -> "stopped": the doubled consonant is in the -ing form already
+    if lemma.endswith("e"):
+        return lemma + "d"
+    if lemma.endswith("y") and len(lemma) > 2 and lemma[-2] not in "aeiou":
+        return lemma[:-1] + "ied"
+    return lemma + "ed"

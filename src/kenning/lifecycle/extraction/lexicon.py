@@ -65,6 +65,13 @@ LIFE_VERBS = frozenset("""live work drive ride run support own teach study coach
     grow breed farm sing bake brew rent lodge attend belong love adore enjoy hate loathe detest prefer""".split())
 # words opening a clause that says what is so, a claim of its own ("since they bumped me up to …"); never "if", "when"
 FACT_MARKS = frozenset({"since", "because", "after", "once"})
+# the past of the irregular verbs people tell their news with; any other verb takes -ed
+IRREGULAR_PAST = dict(pair.split(":") for pair in """leave:left quit:quit get:got go:went take:took make:made become:became
+    begin:began buy:bought sell:sold find:found give:gave lose:lost meet:met build:built come:came win:won break:broke
+    choose:chose drive:drove feel:felt have:had do:did put:put set:set send:sent spend:spent teach:taught split:split
+    run:ran fall:fell grow:grew hear:heard keep:kept learn:learnt pay:paid sit:sat stand:stood tell:told think:thought
+    write:wrote shut:shut cut:cut""".split())
+
 LIKING_VERBS = frozenset({"love", "adore", "enjoy", "hate", "loathe", "detest", "prefer"})
 # the other speaker, in any form chat spells it
 SECOND_PERSON = frozenset({"you", "your", "yours", "yourself", "yourselves", "u", "ur", "ya", "y'all", "yall"})
@@ -93,18 +100,20 @@ PERSON_NOUNS = frozenset(
     "mum mom mother father dad parents kids children sons daughters brothers sisters friends colleagues coworker "
     "co-worker workmate teammate classmate flatmate housemate roommate bf gf hubby wifey bestie bff mate mates buddy pal "
     "fiance fiancee fiancé fiancée partner ex grandparents grandkids grandchildren twins baby toddler teenager teen "
+    "boys girls lads lasses bairn bairns youngest eldest oldest "
     "stepson stepdaughter stepmom stepmum stepdad in-laws mother-in-law father-in-law sister-in-law brother-in-law "
     "therapist coach tutor teacher lecturer supervisor mentor vet doctor nurse neighbour neighbor landlady landlord "
     "instructor trainer physio dentist gp consultant manager "
     "cat cats dog dogs puppy pup kitten horse bird parrot rabbit bunny hamster gerbil guinea tortoise lizard snake".split()
-)
+) | KIN_NAMES  # "my mam has early stage dementia … she's 81": whom "she" stands for
 # times of the week and day: said bare before a verb they are when, not who ("weekends play badminton")
 TIME_NOUNS = frozenset(
     "weekend weekday morning afternoon evening night monday tuesday wednesday thursday friday saturday sunday".split()
 )
 # the speaker's own household, said with "the" in British, Irish and Australian chat: "the wife does the books",
 # "the daughter's getting married" (not friends or professionals: "the doctor" is anyone's)
-HOUSEHOLD = frozenset("wife husband missus hubby kids children daughter son baby twins grandkids".split())
+HOUSEHOLD = frozenset("wife husband missus hubby kids children daughter son baby twins grandkids boys girls bairns "
+                      "dog dogs cat cats puppy kitten".split())
 # participles that name a state the speaker is in, with what it is in ("obsessed with matcha", "married to a kiwi")
 STATE_PARTICIPLES = frozenset("obsessed addicted hooked married engaged based interested involved enrolled registered".split())
 # nouns that name something the user has: "the allergy is severe now" is about the user's allergy

@@ -244,7 +244,9 @@ def normalise(text: str) -> str:
     text = _days(text)
     text = _NO_MORE.sub(lambda m: f"{m.group('lead')}I have no more {m.group('x')}", text)
     text = _AFRAID.sub("", text)
-    text = _IT_CLEFT.sub(lambda m: f"{m.group('s')} {m.group('v')}{m.group('rest')} {m.group('x')}, ", text)
+    text = _ILL.sub("I'll", text)
+    text = _NOW_THAT.sub(lambda m: f"{m.group(1)}{'S' if m.group(2)[0] == 'N' else 's'}ince", text)
+    text = _IT_CLEFT.sub(_uncleft, text)
     return re.sub(r"(?i)(^|[,;.!?]\s*)lets\b", lambda m: f"{m.group(1)}let's", text)
 
 
@@ -253,9 +255,24 @@ def normalise(text: str) -> str:
 # a contrastive cleft: "it's spurs i support, not arsenal" -> "i support spurs, not arsenal" (the value said first
 # is the verb's object; read in that order the parse finds it)
 _IT_CLEFT = re.compile(
-    r"(?i)\bit['’]?s\s+(?P<x>(?:the\s+|my\s+|our\s+|a\s+)?[\w&'-]+(?:\s+[\w&'-]+)?)\s+(?:that\s+|who\s+)?(?P<s>i|we)\s+"
-    r"(?P<v>(?!(?:think|guess|reckon|mean|know|suppose|said|say|believe|feel|hope|swear|promise|bet|am|was|were|have|had)\b)[a-z]+)"
-    r"(?P<rest>[^.!?;]*?)[\s,]+(?=not\s)")
+    r"(?i)\bit['’]?s\s+(?P<x>(?:the\s+|my\s+|our\s+|a\s+)?[\w&'-]+(?:\s+[\w&'-]+)?)\s+(?:that\s+|who\s+)?(?P<s>i|we|i['’]?m|im|we['’]re)\s+"
+    r"(?P<v>(?!(?:think|guess|reckon|mean|know|suppose|said|say|believe|feel|hope|swear|promise|bet|am|was|were|have|had|sure)\b)[a-z]+)"
+    r"(?:(?P<rest>[^.!?;]*?)[\s,]+(?=not\s)|(?P<to>[^.!?;,]*?\s(?:to|with|of|for|about|from|on))(?=\s*(?:[.!?;,]|$)))")
+# (or, after "I'm", with the preposition left at the end: "it's aspirin I'm allergic to" -> "I'm allergic to aspirin")
+
+
+def _uncleft(m: re.Match[str]) -> str:
+    if m.group("rest") is not None:
+        return f"{m.group('s')} {m.group('v')}{m.group('rest')} {m.group('x')}, "
+    if m.group("s").lower() in ("i", "we"):
+        return m.group(0)  # "it's passion fruit I react to": a correction reads the value said after "it's"
+    return f"{m.group('s')} {m.group('v')}{m.group('to')} {m.group('x')}"
+# "ill" as chat spells "I'll": only where a verb follows that "ill" (sick) never takes ("ill be doing nights on my
+# own", "ill have to ask"), never "ill health", "ill for a week"
+_ILL = re.compile(r"(?<![\w'])ill(?=\s+(?:be|have|do|get|go|try|need|probably|just|never|definitely|see|let|call|text|send|ask|"
+                  r"take|make|bring|check|look|pick|sort|book|come|keep|tell|start|stop|give|pop|ring|message)\b)")
+# "now that" opening a clause says what is so, as "since" does: "now that I'm retired I finally have time …"
+_NOW_THAT = re.compile(r"(?i)(^|[.!?,;]\s*|\b(?:and|so|but)\s+)(now\s+that)\b")
 # "I'm afraid" said as "sadly", with nothing one is afraid of: "i've stepped back from the choir i'm afraid"
 _AFRAID = re.compile(r"(?i)[\s,]*\bi['’]?m\s+afraid\b(?=\s*(?:[,.!?;]|$))")
 # "wed" among days ("mon wed fri", "tues and wed nights", "on wed"): the tokenizer splits it as "we'd"

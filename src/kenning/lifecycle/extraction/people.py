@@ -71,6 +71,9 @@ def named(sent: Sentence) -> list[str]:
         elif t.dep == "nsubj" and t.tag in ("NN", "NNP") and t.i not in named and (t.lemma in lx.PERSON_NOUNS or t.lower in lx.PERSON_NOUNS) \
                 and all(c.dep != "poss" and (c.dep != "det" or c.lower == "the") for c in sent.children(t.i)):
             out.append(f"the {t.text}")  # "the consultant bumped me up", "gp said …": who "she" is next
+        elif t.dep == "dobj" and t.lower in lx.HOUSEHOLD and sent.tokens[t.head].lemma in ("have", "get") and any(
+                c.dep == "det" and c.lower == "the" for c in sent.children(t.i)):
+            out.append(f"my {t.text}")  # "i have the boys, they're 9 and 12": who "they" are next
         elif t.dep == "nsubj" and t.tag in ("NN", "NNP") and t.i not in named and lowercase_name(t.text) \
                 and not any(c.dep == "det" for c in sent.children(t.i)):
             out.append(t.text)  # "rory was 6", "kasia is not happy": a name typed in lowercase (never "the citalopram")

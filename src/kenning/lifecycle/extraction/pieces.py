@@ -58,6 +58,8 @@ def _run_on_starts(sent: Sentence) -> set[int]:
             if own is None:
                 break
             first = min(sent.subtree(own.i))
+        if first > 1 and t.pos == "PROPN" and sent.tokens[first - 1].lower in lx.PERSON_NOUNS and sent.tokens[first - 2].lower in ("my", "our"):
+            first -= 2  # "…, and my husband | Dev goes back to work": the name's own noun is the subject's first words
         before = sent.tokens[first - 1] if first > 0 else None
         if before is not None and before.pos == "VERB" and t.lower == "it" and verb.lemma != "be":
             continue  # "called | it quits", "made | it count": the object of a verb before, in a small clause
@@ -67,9 +69,29 @@ def _run_on_starts(sent: Sentence) -> set[int]:
     return out | _swallowed_subjects(sent) | _dropped_subjects(sent) | _after_fronted_reason(sent)
 
 
+def fronted_doing(sent: Sentence, tok: Token) -> bool:
+    """``tok`` is "since"/"after"/"once" opening a clause of the speaker's own doing with its subject left out,
+    said before the main clause: "since leaving the band", "after moving to Leeds" (never "before", "when")."""
+    return (tok.lower in lx.FACT_MARKS and tok.dep in ("prep", "mark", "ROOT") and tok.i == _first_word(sent)
+            and any(c.dep == "pcomp" and c.tag == "VBG" for c in sent.children(tok.i)))
+
+
+def _first_word(sent: Sentence) -> int:
+    """The first word past fillers and punctuation ("honestly since switching …" -> "since")."""
+    for t in sent.tokens:
+        if t.pos not in ("PUNCT", "INTJ") and t.lower not in ("honestly", "so", "and", "but", "well", "tbh", "anyway", "also", "oh"):
+            return t.i
+    return 0
+
+
 def _after_fronted_reason(sent: Sentence) -> set[int]:
     """Where the main clause starts after a fronted clause of time or reason with no comma ("Since they bumped me
     up to company stage manager | I spend my life in spreadsheets"): its subject's first word."""
+    for mark in (t for t in sent.tokens if fronted_doing(sent, t)):
+        verb = sent.tokens[mark.head]  # "since leaving the band | I've been teaching myself ukulele": what the user did, then now
+        subj = next((c for c in sent.children(verb.i) if c.dep in ("nsubj", "nsubjpass") and max(sent.subtree(mark.i)) < c.i < verb.i), None)
+        if subj is not None:
+            return {min(sent.subtree(subj.i))}
     root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
     if root is None:
         return set()

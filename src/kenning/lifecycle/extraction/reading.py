@@ -83,8 +83,17 @@ def _subject(sent: Sentence, root: Token) -> Token | None:
         if c.dep in ("nsubj", "nsubjpass", "expl"):
             return c
     # a misattached subject ("he loves/AUX fishing/ROOT"): the first subject anywhere, but not a relative
-    # pronoun ("sold the Fiesta to a student who seemed thrilled": "who" is no subject of "sold")
-    return next((t for t in sent.tokens if t.dep in ("nsubj", "nsubjpass") and t.tag not in ("WP", "WDT") and not _subordinate(sent, t.head)), None)
+    # pronoun ("sold the Fiesta to a student who seemed thrilled": "who" is no subject of "sold"), nor one in
+    # brackets ("got type 2 diabetes last year (doc caught it …)": the aside has a subject of its own)
+    return next((t for t in sent.tokens if t.dep in ("nsubj", "nsubjpass") and t.tag not in ("WP", "WDT") and not _subordinate(sent, t.head)
+                 and not _in_brackets(sent, t.i)), None)
+
+
+def _in_brackets(sent: Sentence, i: int) -> bool:
+    depth = 0
+    for t in sent.tokens[:i]:
+        depth += (t.text == "(") - (t.text == ")")
+    return depth > 0
 
 
 def _subordinate(sent: Sentence, verb: int) -> bool:
