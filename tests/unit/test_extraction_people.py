@@ -96,3 +96,10 @@ def test_a_bare_kin_name_is_whom_she_stands_for():
 def test_a_subject_in_brackets_is_not_the_clauses():
     got = texts("got type 2 diabetes last year (doc caught it on a routine blood test)")
     assert any(t.startswith("User got type 2 diabetes") for t in got), got
+
+
+def test_she_skips_a_name_a_kin_word_made_a_man():
+    got = texts("my sister Giulia lives in Rome and she just got engaged to her boyfriend Marco!!! shes lactose intolerant btw")
+    assert "User's sister Giulia is lactose intolerant." in got and not any(t.startswith("Marco is") for t in got), got
+    [sent] = default_parser().parse(["she just got engaged to her boyfriend Marco"])[0][:1]
+    assert people.genders(sent) == {"Marco": "m"}

@@ -136,6 +136,7 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
             made = [(n, _as_hedge(c) if n == last and c.kind is not Kind.PROCEDURE else c) for n, c in made]
         state.hedged = clause.hedged
         state.others.extend(named)
+        state.genders.update(people.genders(sent))
         state.things.extend(referents.things(sent))
         state.replaced.extend(referents.replaced(sent))
         state.ended.extend(referents.ended(sent))
@@ -234,7 +235,7 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
                 return []  # "she loves it" with nobody named: not knowable; "he can control the lights": no fact
             if m.group(1).lower() == "they" and not people.plural(state.others[-1]):
                 return []  # "they've put me on a housing case" after "Skye": not that person; nobody knowable
-            who = people.antecedent(m.group(1), state.others)
+            who = people.antecedent(m.group(1), state.others, state.genders)
             if who is None:
                 return []  # "she's 67" after "my dad" alone: nobody named could be "she"
             many = people.plural(who)

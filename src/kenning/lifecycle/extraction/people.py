@@ -7,6 +7,7 @@ counts when it does something ("Marek moved back"); "they" with the user as its 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from kenning.lifecycle import slots
 from kenning.lifecycle.extraction import addressee, attributes, corrections
@@ -184,15 +185,32 @@ def mentions_someone(text: str) -> bool:
     return bool(_SOMEONE.search(text))
 
 
-def antecedent(pronoun: str, others: list[str]) -> str | None:
+def antecedent(pronoun: str, others: list[str], genders: Mapping[str, str] | None = None) -> str | None:
     """The person a subject pronoun stands for: the last one named whose gender does not contradict it ("my
-    mum … since my dad passed, and she's 67": the mum). Names and ungendered nouns agree with either."""
+    mum … since my dad passed, and she's 67": the mum). Names and ungendered nouns agree with either, unless
+    ``genders`` gives a name's ("her boyfriend Marco": Marco is no "she")."""
     want = lx.PRONOUN_GENDER.get(pronoun.lower())
     for name in reversed(others):
-        gender = next((lx.NOUN_GENDER[w] for w in name.lower().split() if w in lx.NOUN_GENDER), want)  # "my sister Crystal"
+        gender = next((lx.NOUN_GENDER[w] for w in name.lower().split() if w in lx.NOUN_GENDER), None)  # "my sister Crystal"
+        gender = gender or (genders or {}).get(name) or want
         if want is None or gender == want:
             return name
     return None
+
+
+def genders(sent: Sentence) -> dict[str, str]:
+    """The gender of each name said beside a gendered kin word of someone's ("her boyfriend Marco", "Ana's
+    husband Tiago", "my nephew ollie"): what "he" or "she" can stand for later."""
+    out = {}
+    for t in sent.tokens:
+        if t.pos != "PROPN" and not lowercase_name(t.text):
+            continue
+        near = [sent.tokens[t.head]] if t.head != t.i else []
+        near += [c for c in sent.children(t.i) if c.dep in ("compound", "appos", "nmod")]
+        gender = next((lx.NOUN_GENDER[n.lower] for n in near if n.lower in lx.NOUN_GENDER), None)
+        if gender is not None:
+            out[t.text[:1].upper() + t.text[1:]] = gender
+    return out
 
 
 def plural(name: str) -> bool:

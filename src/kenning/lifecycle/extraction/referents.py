@@ -22,6 +22,7 @@ class TurnState:
     and the parser, to read a claim's own text."""
 
     others: list[str] = field(default_factory=list)
+    genders: dict[str, str] = field(default_factory=dict)  # a name's gender, said by a kin word beside it: "her boyfriend Marco"
     things: list[str] = field(default_factory=list)
     new: list[str] = field(default_factory=list)  # things the user just got: "got a new number" -> "my new number"
     replaced: list[str] = field(default_factory=list)  # things called old: "the old MTN line" -> "my MTN line"
