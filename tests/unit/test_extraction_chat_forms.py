@@ -616,3 +616,13 @@ def test_ill_before_a_verb_is_ill_spelt_as_chat_spells_it(text, want):
 def test_a_name_after_my_kin_word_starts_the_clause_with_the_kin_word():
     got = texts("we switched her to formula bc breastfeeding just wasnt working for us, and my husband Dev goes back to work monday")
     assert "User's husband Dev goes back to work monday." in got and not any(t.endswith("husband.") for t in got), got
+
+
+@pytest.mark.parametrize("text, want", [("main game is valorant", "User's main game is valorant."), ("fave food is sushi", "User's fave food is sushi.")])
+def test_a_bare_noun_of_ones_own_choice_is_the_users(text, want):
+    assert want in texts(text)
+
+
+def test_things_searched_for_near_a_place_are_asked_for_not_small_talk():
+    assert "User asked: any good pubs near the station." in texts("any good pubs near the station?")
+    assert not any("plans" in t for t in texts("any plans in London this weekend?"))

@@ -106,6 +106,8 @@ PERSON_NOUNS = frozenset(
     "instructor trainer physio dentist gp consultant manager "
     "cat cats dog dogs puppy pup kitten horse bird parrot rabbit bunny hamster gerbil guinea tortoise lizard snake".split()
 ) | KIN_NAMES  # "my mam has early stage dementia … she's 81": whom "she" stands for
+# adjectives that make a bare noun the speaker's own choice, "my" left out: "main game is valorant", "fave food is sushi"
+OWN_MARKS = frozenset({"main", "fave", "fav", "favourite", "favorite", "usual", "current"})
 # times of the week and day: said bare before a verb they are when, not who ("weekends play badminton")
 TIME_NOUNS = frozenset(
     "weekend weekday morning afternoon evening night monday tuesday wednesday thursday friday saturday sunday".split()

@@ -238,8 +238,26 @@ def asks_after(sent: Sentence) -> bool:
     people rate?") says what the user wants to know."""
     if any(t.lemma in lx.HELP_NOUNS for t in sent.tokens):
         return False
+    if _searched_near(sent):
+        return False  # "any decent coworking spaces in easton?": something the user is looking for, somewhere
     subjects = [t for t in sent.tokens if t.dep in ("nsubj", "nsubjpass", "expl", "csubj")]
     return all(t.lower in lx.SECOND_PERSON for t in subjects)
+
+
+# what one asks a friend whether they have: "any plans …?", "any pics …?"
+_HAD_NEWS = frozenset({"plan", "pic", "photo", "picture", "news", "update", "trip", "holiday", "vacation"})
+
+
+def _searched_near(sent: Sentence) -> bool:
+    """Things asked after in or near a named place: "any good pubs near the station?", "decent gyms in leeds?"."""
+    if not any(t.tag == "NNS" for t in sent.tokens) or any(t.lemma in _HAD_NEWS for t in sent.tokens):
+        return False  # "any plans in London this weekend?" asks after the other speaker's news
+    for t in sent.tokens:
+        if t.lower in ("in", "near", "around") and t.dep == "prep":
+            place = next((c for c in sent.children(t.i) if c.dep == "pobj"), None)
+            if place is not None and (place.pos == "PROPN" or place.ent in ("GPE", "LOC", "FAC") or place.lower in ("station", "centre", "center", "town", "here", "me")):
+                return True
+    return False
 
 
 def shows(sent: Sentence) -> bool:

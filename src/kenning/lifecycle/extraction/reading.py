@@ -145,6 +145,8 @@ def _who(sent: Sentence, subj: Token | None, others: Sequence[str]) -> tuple[str
         sent.tokens[i].dep in ("det", "poss") for i in range(subj.i)) and not any(c.dep in ("det", "poss") for c in sent.children(subj.i))
     if (bare or any(c.dep == "det" and c.lower == "the" for c in sent.children(subj.i))) and subj.lemma in lx.OWN_NOUNS:
         return "user", span  # "the shellfish allergy is severe now": a known attribute of the user's
+    if bare and subj.lemma not in ("thing", "point") and any(c.dep == "amod" and c.lower in lx.OWN_MARKS for c in sent.children(subj.i)):
+        return "user", span  # "main game is valorant", "fave food is sushi": a choice of the speaker's own
     verb = sent.tokens[subj.head]
     if subj.dep == "nsubjpass" and subj.pos == "NOUN" and verb.lemma in lx.SCHEDULE_VERBS and any(
             c.dep == "det" and c.lower == "the" for c in sent.children(subj.i)):
