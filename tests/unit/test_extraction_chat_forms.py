@@ -626,3 +626,9 @@ def test_a_bare_noun_of_ones_own_choice_is_the_users(text, want):
 def test_things_searched_for_near_a_place_are_asked_for_not_small_talk():
     assert "User asked: any good pubs near the station." in texts("any good pubs near the station?")
     assert not any("plans" in t for t in texts("any plans in London this weekend?"))
+
+
+@pytest.mark.parametrize("text, want", [("Go easy on the sugar in the tomato base.", "User asked to go easy on the sugar in the tomato base."),
+                                        ("Watch the sugar in any recipes you give me.", "User asked to watch the sugar in any recipes you give the user.")])
+def test_an_order_with_any_verb_is_worded_as_asked(text, want):
+    assert want in texts(text)
