@@ -79,7 +79,7 @@ def fronted_doing(sent: Sentence, tok: Token) -> bool:
 def _first_word(sent: Sentence) -> int:
     """The first word past fillers and punctuation ("honestly since switching …" -> "since")."""
     for t in sent.tokens:
-        if t.pos not in ("PUNCT", "INTJ") and t.lower not in ("honestly", "so", "and", "but", "well", "tbh", "anyway", "also", "oh"):
+        if t.pos not in ("PUNCT", "INTJ") and t.lower not in lx.CLAUSE_ADVERBS:
             return t.i
     return 0
 
