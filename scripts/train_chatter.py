@@ -49,6 +49,14 @@ CHATS = ROOT / "scripts" / "data" / "chats"
 NEVER = {"val", "test"}
 
 
+def features(m) -> np.ndarray | None:
+    """The model's features of a stored memory, or None when the model never judges it."""
+    recognised = m.kind in (Kind.FACT, Kind.PREFERENCE) and slots.parse(m.text) is not None
+    if m.embedding is None or not chatter.scored(m.kind, m.metadata or {}, recognised=recognised, source=m.source):
+        return None
+    return chatter.features(m.embedding, m.text, m.kind, hedged=bool((m.metadata or {}).get("hedge")), source=m.source)
+
+
 def collect(embedder: MiniLMEmbedder, name: str) -> tuple[dict, list]:
     """Examples of one set, keyed (scenario, text), and its claims entries with the texts that satisfy them."""
     examples: dict[tuple[str, str], dict] = {}
@@ -63,10 +71,7 @@ def collect(embedder: MiniLMEmbedder, name: str) -> tuple[dict, list]:
                 continue  # remembered or assistant-relayed memories are not the engine's extraction
             keep = any(checks.satisfies(m, e) for e in wanted)
             rows.append((m.text, keep))
-            recognised = m.kind in (Kind.FACT, Kind.PREFERENCE) and slots.parse(m.text) is not None
-            if chatter.scored(m.kind, m.metadata or {}, recognised=recognised, source=m.source):  # what the model never judges is no example
-                hedged = bool((m.metadata or {}).get("hedge"))
-                x = chatter.features(m.embedding, m.text, m.kind, hedged=hedged, source=m.source)
+            if (x := features(m)) is not None:  # what the model never judges is no example
                 examples[(sc.name, m.text)] = {"x": x, "junk": not keep}
         steps.append([(sc.name, t, k) for t, k in rows])
         for e in step.arg["claims"]:
@@ -108,13 +113,11 @@ def collect_chats(embedder: MiniLMEmbedder, folder: Path) -> tuple[dict, tuple[l
                         except Refused:
                             continue
                     for m in mem.list():
-                        recognised = m.kind in (Kind.FACT, Kind.PREFERENCE) and slots.parse(m.text) is not None
-                        if m.embedding is None or not chatter.scored(m.kind, m.metadata or {}, recognised=recognised, source=m.source):
+                        if (x := features(m)) is None:
                             continue
                         if m.text not in labels:
                             unlabelled += 1
                             continue
-                        x = chatter.features(m.embedding, m.text, m.kind, hedged=bool((m.metadata or {}).get("hedge")), source=m.source)
                         examples[(f"{path.stem}.{side}", m.text)] = {"x": x, "junk": not labels[m.text]}
         finally:
             system.close()

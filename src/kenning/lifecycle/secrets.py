@@ -131,6 +131,11 @@ def _passphrase_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+def _amount(text: str, start: int, end: int) -> bool:
+    """The digits at ``text[start:end]`` are part of an amount (``_AMOUNT_BEFORE``/``_AMOUNT_AFTER``)."""
+    return bool(_AMOUNT_BEFORE.search(text, max(0, start - 12), start) or _AMOUNT_AFTER.match(text, end))
+
+
 def _luhn(digits: str) -> bool:
     total, alt = 0, False
     for ch in reversed(digits):
@@ -217,10 +222,6 @@ _NOT_A_CODE_NUMBER = re.compile(r"^(?:19|20)\d\d$")
 # thousands ("2,100"), or before a percent ("at 24.99% apr plus $2,100 left on my car loan")
 _AMOUNT_BEFORE = re.compile(r"(?:[£$€]\s?|\d,)[\d,]*$")
 _AMOUNT_AFTER = re.compile(r"(?:,\d{3})|\s?(?:%|percent\b|k\b)")
-
-
-def _amount(text: str, start: int, end: int) -> bool:
-    return bool(_AMOUNT_BEFORE.search(text, max(0, start - 12), start) or _AMOUNT_AFTER.match(text, end))
 # A one-time code someone sent: "the code they texted me is 482913", "verification: 77 31 05".
 _SENT_CODE = re.compile(
     r"(?i)\b(?:texted|text(?:ed)?\s+me|sms(?:'d)?|sent\s+me|emailed\s+me|just\s+got|received|verification|verify|one[- ]time|"

@@ -155,8 +155,8 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
 def _owned_noun(subject: str) -> bool:
     """A subject that names a thing of the user's: "car", "rent for my studio", "day job"."""
     words = subject.lower().split(" ")
-    if len(words) == 2 and words[0] in lx.OWN_MARKS and words[1] not in ("thing", "point"):
-        return True  # "main game is valorant", "fave food is sushi": chat drops the "my" before a choice of one's own
+    if len(words) == 2 and words[0] in lx.OWN_MARKS:
+        return True  # "main game is valorant": the reader took it for the user's (never "main thing"); "my" left out
     return words[0] in lx.OWN_NOUNS or (len(words) == 2 and words[1] in lx.OWN_NOUNS)
 
 

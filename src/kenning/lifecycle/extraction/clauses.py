@@ -18,7 +18,8 @@ from kenning.lifecycle.extraction import corrections, mood, rows
 from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction.complements import complement_of, first_person_be
 from kenning.lifecycle.extraction.parse import Parser, Sentence, Token, known_verb
-from kenning.lifecycle.extraction.pieces import pieces, rejoin_subjects
+from kenning.lifecycle.extraction.pieces import first_content as _first_content
+from kenning.lifecycle.extraction.pieces import manner_adverb, opener, pieces, rejoin_subjects
 
 
 def _has_subject_verb(sent: Sentence, a: int, b: int) -> bool:
@@ -48,24 +49,6 @@ def _completes(sent: Sentence, a: int, b: int) -> bool:
 
 def _words(sent: Sentence, a: int, b: int) -> str:
     return "".join(t.text + t.space for t in sent.tokens[a:b]).strip()
-
-
-def opener(sent: Sentence) -> Token | None:
-    """The first word of a clause that is neither punctuation, an interjection nor a discourse adverb."""
-    return _first_content(sent, 0, len(sent.tokens))
-
-
-def _first_content(sent: Sentence, a: int, b: int) -> Token | None:
-    for t in sent.tokens[a:b]:
-        if t.lower in lx.CLAUSE_ADVERBS or t.pos in ("PUNCT", "INTJ") or manner_adverb(t):
-            continue
-        return t
-    return None
-
-
-def manner_adverb(t: Token) -> bool:
-    """An "-ly" adverb before the verb it qualifies: "officially switched my major", "slowly getting there"."""
-    return t.pos == "ADV" and t.dep == "advmod" and t.lower.endswith("ly") and t.head > t.i
 
 
 def split(parser: Parser, sent: Sentence) -> list[str]:

@@ -36,7 +36,7 @@ def as_meant(sent: Sentence, piece: str) -> str | None:
     inner = mood.told(sent)
     if inner:
         return inner
-    mark = next((t for t in sent.tokens if fronted_doing(sent, t)), None)
+    mark = fronted_doing(sent)
     if mark is not None and not any(t.dep in ("nsubj", "nsubjpass") for t in sent.tokens):
         # "since leaving the band": what the user did, said on the way to what is so now -> "I left the band"
         doing = next(c for c in sent.children(mark.i) if c.dep == "pcomp")

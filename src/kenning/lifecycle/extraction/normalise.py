@@ -267,6 +267,8 @@ def _uncleft(m: re.Match[str]) -> str:
     if m.group("s").lower() in ("i", "we"):
         return m.group(0)  # "it's passion fruit I react to": a correction reads the value said after "it's"
     return f"{m.group('s')} {m.group('v')}{m.group('to')} {m.group('x')}"
+
+
 # "ill" as chat spells "I'll": only where a verb follows that "ill" (sick) never takes ("ill be doing nights on my
 # own", "ill have to ask"), never "ill health", "ill for a week"
 _ILL = re.compile(r"(?<![\w'])ill(?=\s+(?:be|have|do|get|go|try|need|probably|just|never|definitely|see|let|call|text|send|ask|"

@@ -69,26 +69,41 @@ def _run_on_starts(sent: Sentence) -> set[int]:
     return out | _swallowed_subjects(sent) | _dropped_subjects(sent) | _after_fronted_reason(sent)
 
 
-def fronted_doing(sent: Sentence, tok: Token) -> bool:
-    """``tok`` is "since"/"after"/"once" opening a clause of the speaker's own doing with its subject left out,
-    said before the main clause: "since leaving the band", "after moving to Leeds" (never "before", "when")."""
-    return (tok.lower in lx.FACT_MARKS and tok.dep in ("prep", "mark", "ROOT") and tok.i == _first_word(sent)
-            and any(c.dep == "pcomp" and c.tag == "VBG" for c in sent.children(tok.i)))
+def fronted_doing(sent: Sentence) -> Token | None:
+    """The "since"/"after"/"once" opening ``sent`` when a clause of the speaker's own doing follows it with its
+    subject left out, said before the main clause: "since leaving the band", "after moving to Leeds" (never
+    "before", "when"); else None."""
+    tok = opener(sent)
+    if tok is None or tok.lower not in lx.FACT_MARKS or tok.dep not in ("prep", "mark", "ROOT"):
+        return None
+    return tok if any(c.dep == "pcomp" and c.tag == "VBG" for c in sent.children(tok.i)) else None
 
 
-def _first_word(sent: Sentence) -> int:
-    """The first word past fillers and punctuation ("honestly since switching …" -> "since")."""
-    for t in sent.tokens:
-        if t.pos not in ("PUNCT", "INTJ") and t.lower not in lx.CLAUSE_ADVERBS:
-            return t.i
-    return 0
+def opener(sent: Sentence) -> Token | None:
+    """The first word of a clause that is neither punctuation, an interjection nor a discourse adverb."""
+    return first_content(sent, 0, len(sent.tokens))
+
+
+def first_content(sent: Sentence, a: int, b: int) -> Token | None:
+    for t in sent.tokens[a:b]:
+        if t.lower in lx.CLAUSE_ADVERBS or t.pos in ("PUNCT", "INTJ") or manner_adverb(t):
+            continue
+        return t
+    return None
+
+
+def manner_adverb(t: Token) -> bool:
+    """An "-ly" adverb before the verb it qualifies: "officially switched my major", "slowly getting there"."""
+    return t.pos == "ADV" and t.dep == "advmod" and t.lower.endswith("ly") and t.head > t.i
 
 
 def _after_fronted_reason(sent: Sentence) -> set[int]:
     """Where the main clause starts after a fronted clause of time or reason with no comma ("Since they bumped me
-    up to company stage manager | I spend my life in spreadsheets"): its subject's first word."""
-    for mark in (t for t in sent.tokens if fronted_doing(sent, t)):
-        verb = sent.tokens[mark.head]  # "since leaving the band | I've been teaching myself ukulele": what the user did, then now
+    up to company stage manager | I spend my life in spreadsheets", "since leaving the band | I've been teaching
+    myself ukulele"): its subject's first word."""
+    mark = fronted_doing(sent)
+    if mark is not None:  # what the user did, then how things are now
+        verb = sent.tokens[mark.head]
         subj = next((c for c in sent.children(verb.i) if c.dep in ("nsubj", "nsubjpass") and max(sent.subtree(mark.i)) < c.i < verb.i), None)
         if subj is not None:
             return {min(sent.subtree(subj.i))}
@@ -198,7 +213,7 @@ def pieces(sent: Sentence) -> list[tuple[int, int]]:
     out, start = [], 0
     pointer = bool(POINTS.search(sent.text))
     runs = set() if pointer else _run_on_starts(sent)
-    inside = _bracketed(sent)
+    inside = bracketed(sent)
     for t in sent.tokens:
         if t.i in inside:
             continue  # "retired firefighter (tyne and wear, 30 years)": words in brackets belong to what they follow
@@ -225,7 +240,7 @@ def pieces(sent: Sentence) -> list[tuple[int, int]]:
     return [(a, b) for a, b in out if any(sent.tokens[i].pos != "PUNCT" for i in range(a, b))]
 
 
-def _bracketed(sent: Sentence) -> set[int]:
+def bracketed(sent: Sentence) -> set[int]:
     """The indices of the tokens between a "(" and the ")" that closes it."""
     inside: set[int] = set()
     opened: list[int] = []

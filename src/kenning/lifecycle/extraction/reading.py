@@ -21,6 +21,7 @@ from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction.clauses import in_relative, lived, opener
 from kenning.lifecycle.extraction.lexicon import first_person
 from kenning.lifecycle.extraction.parse import Sentence, Token
+from kenning.lifecycle.extraction.pieces import bracketed
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,15 +86,9 @@ def _subject(sent: Sentence, root: Token) -> Token | None:
     # a misattached subject ("he loves/AUX fishing/ROOT"): the first subject anywhere, but not a relative
     # pronoun ("sold the Fiesta to a student who seemed thrilled": "who" is no subject of "sold"), nor one in
     # brackets ("got type 2 diabetes last year (doc caught it …)": the aside has a subject of its own)
+    aside = bracketed(sent)
     return next((t for t in sent.tokens if t.dep in ("nsubj", "nsubjpass") and t.tag not in ("WP", "WDT") and not _subordinate(sent, t.head)
-                 and not _in_brackets(sent, t.i)), None)
-
-
-def _in_brackets(sent: Sentence, i: int) -> bool:
-    depth = 0
-    for t in sent.tokens[:i]:
-        depth += (t.text == "(") - (t.text == ")")
-    return depth > 0
+                 and t.i not in aside), None)
 
 
 def _subordinate(sent: Sentence, verb: int) -> bool:
