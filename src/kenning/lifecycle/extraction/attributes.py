@@ -12,17 +12,17 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from kenning.lifecycle import slots
 from kenning.lifecycle.extraction import beginnings, endings
 from kenning.lifecycle.extraction import lexicon as lx
-from kenning.lifecycle.extraction import places
 from kenning.lifecycle.extraction.parse import Parser, Sentence, Token, known_verb, known_word
+from kenning.lifecycle.extraction.makes import by_make, made
+from kenning.lifecycle.extraction.phrases import object_lemma
 from kenning.lifecycle.extraction.phrases import phrase as _phrase
 from kenning.lifecycle.extraction.phrases import verb_of as _verb
 from kenning.lifecycle.extraction.roles import job_word, made_role, name_beside, roles as _roles
 from kenning.lifecycle.extraction.rows import ANY, ANY_VALUE, NOUNS, STOPPED, TABLE, Attribute, Fact
 
-__all__ = ["ANY", "ANY_VALUE", "NOUNS", "STOPPED", "TABLE", "Attribute", "Fact", "all_of_text", "implied", "name_beside", "of_text", "read",
+__all__ = ["ANY", "ANY_VALUE", "NOUNS", "STOPPED", "TABLE", "Attribute", "Fact", "all_of_text", "name_beside", "of_text", "read",
            "read_all", "readings"]
 
 _FAN_NOUNS = frozenset({"fan", "supporter", "follower"})
@@ -165,14 +165,14 @@ def _one(sent: Sentence, root: Token, verb: str, kids: list[Token], attr: Attrib
         if mods:
             return Fact(subject, attr, " ".join(m.text for m in mods), negated)
     if attr.by_make:
-        return _by_make(sent, root, verb, kids, attr, subject, negated)
+        return by_make(sent, root, verb, kids, attr, subject, negated)
     if attr.located and verb == "stay" and root.tag in ("VBG", "VBP", "VBZ") and any(c.dep == "prep" and c.lower == "in" for c in kids) and _settled(sent):
         verb = "live"  # "I am staying in Pune", "staying in a PG in Koramangala": how many say where they live
-    if attr.makes and verb in _GETTING | _ACQUIRING:  # "picked up a secondhand nissan leaf": a car by its make
-        made = _made(sent, next((c for c in kids if c.dep == "dobj"), None), attr)
-        if made is not None:
-            return Fact(subject, attr, _phrase(sent, made), negated)
-    got = next((c for c in kids if c.dep == "dobj" and _object_lemma(sent, c) in attr.objects), None) if verb in _GETTING else None
+    if attr.makes and verb in lx.GETTING_VERBS | lx.ACQUIRING_VERBS:  # "picked up a secondhand nissan leaf": a car by its make
+        bought = made(sent, next((c for c in kids if c.dep == "dobj"), None), attr)
+        if bought is not None:
+            return Fact(subject, attr, _phrase(sent, bought), negated)
+    got = next((c for c in kids if c.dep == "dobj" and object_lemma(sent, c) in attr.objects), None) if verb in lx.GETTING_VERBS else None
     if got is not None:
         for prep in (c for k in (root, got) for c in sent.children(k.i) if c.dep == "prep" and c.lower in attr.preps | {"from"}):
             obj = next((c for c in sent.children(prep.i) if _object_of_prep(c)), None)
@@ -240,65 +240,6 @@ def _one(sent: Sentence, root: Token, verb: str, kids: list[Token], attr: Attrib
 
 
 _JOB_NOUNS = frozenset({"job", "role", "occupation", "profession", "title", "position", "trade", "work"})
-_GETTING = frozenset({"take", "get", "accept", "start", "land", "find", "begin", "have", "sign", "rent", "buy", "share"})
-_ACQUIRING = frozenset({"pick up", "lease", "collect", "order", "purchase", "own"})
-
-
-_NOT_HOME = frozenset({"old", "former", "previous", "last", "holiday", "student", "second", "rental", "buy-to-let", "summer", "weekend"})
-
-
-def implied(sent: Sentence) -> str | None:
-    """The row value a new thing of the user's names, as a first-person clause: "the new place in leeds has a tiny
-    kitchen" -> "I live in leeds", "my new job at Arup is fun" -> "I work at Arup". A row's ``objects`` with "new"
-    before them and one of its prepositions with a name after them; never someone else's ("my sister's new flat").
-    Or where the speaker says "here" is: "weather here in boise is unhinged" -> "I live in boise"."""
-    here = places.here_in(sent)
-    if here is not None:
-        return f"I live in {_phrase(sent, here)}"
-    home = places.commute_from(sent)
-    if home is not None:  # "the commute from swindon is killing me" -> "I live in swindon"
-        return f"I live in {_phrase(sent, home)}"
-    first = beginnings.first_period(sent)
-    if first is not None:  # "first week doing payroll at Harlow Freight done!!" -> "I work at Harlow Freight"
-        verb, place = first
-        if verb == "back":  # "first full week back at the office is done" -> "I am back at work" (a leave is over)
-            return "I am back at work"
-        if verb == "be":  # "first week as a district nurse done!" -> "I am a district nurse"
-            role = _phrase(sent, place)
-            return f"I am {'an' if role[:1].lower() in 'aeiou' else 'a'} {role}"
-        return f"I {verb} {'in' if verb == 'live' else 'at'} {_phrase(sent, place)}"
-    for tok in sent.tokens:
-        row = next((a for a in TABLE if a.objects and a.verbs and _object_lemma(sent, tok) in a.objects), None)
-        kids = sent.children(tok.i)
-        if row is None or any(c.dep == "poss" and c.lower not in ("my", "our") for c in kids):
-            continue
-        ours = tok.dep == "nsubj" and any(c.dep in ("acomp", "attr") and c.lower in ("ours", "mine") for c in sent.children(tok.head))
-        owned = row.located and (any(c.dep == "poss" for c in kids) or ours) and not any(
-            c.dep in ("amod", "compound") and c.lower in _NOT_HOME for c in kids)  # "the terrace in walthamstow is ours"
-        if not owned and not any(c.dep == "amod" and c.lower == "new" for c in kids):
-            continue  # "our flat in woking", "the new place in leeds": where the user lives; "our old flat" is not
-        preps = [c for c in kids if c.dep == "prep" and c.lower in row.preps]
-        getter = _governing_verb(sent, tok)  # "got the keys to our flat in woking": the parser hangs the place on "got"
-        if owned and getter is not None and _verb(sent, getter) in _GETTING:
-            preps += [c for c in sent.children(getter.i) if c.dep == "prep" and c.lower == "in" and c.i > tok.i]
-        for prep in preps:
-            obj = next((c for c in sent.children(prep.i) if c.dep == "pobj"), None)
-            if obj is not None and obj.pos in ("PROPN", "NOUN") and not any(c.dep in ("det", "poss") for c in sent.children(obj.i)):
-                verb = "live" if row.located else sorted(row.verbs)[-1] if "work" not in row.verbs else "work"
-                return f"I {verb} {prep.lower} {_phrase(sent, obj)}"
-    return None
-
-
-def _governing_verb(sent: Sentence, tok: Token) -> Token | None:
-    """The nearest verb above a noun, at most four heads up ("our flat" in "got the keys to our flat" -> "got")."""
-    head = tok
-    for _ in range(4):
-        if head.dep == "ROOT" or head.head == head.i:
-            break
-        head = sent.tokens[head.head]
-        if head.pos in ("VERB", "AUX"):
-            return head
-    return None
 
 
 def _to_name(sent: Sentence, kids: list[Token]) -> Token | None:
@@ -457,44 +398,3 @@ def of_text(parser: Parser, text: str) -> Fact | None:
     return found[0] if found else None
 
 
-def _object_lemma(sent: Sentence, tok: Token) -> str:
-    """The lemma a row's objects are matched on: a home counted by its bedrooms ("a one-bed in Peckham", "our 2
-    bed in Fremantle") is a flat."""
-    if tok.lemma in ("bed", "bedroom", "bedder") and any(c.dep == "nummod" for c in sent.children(tok.i)):
-        return "flat"
-    return tok.lemma
-
-
-def _made(sent: Sentence, tok: Token | None, attr: Attribute) -> Token | None:
-    """``tok`` when a word of its phrase is one of the row's makes ("a secondhand nissan leaf", "a pixel 7")."""
-    return tok if tok is not None and any(sent.tokens[i].lower in attr.makes for i in sent.subtree(tok.i)) else None
-
-
-_HANDSET_PARTS = frozenset({"phone", "battery", "screen", "camera", "charger", "case"})
-
-
-def _by_make(sent: Sentence, root: Token, verb: str, kids: list[Token], attr: Attribute, subject: str, negated: bool) -> Fact | None:
-    """A row known by its makes (a phone): what the user got, uses or is on ("got a pixel 8", "I use a Pixel 7",
-    "im on an iphone 12"), or what their own thing of the row is ("my phone's a pixel 7")."""
-    if verb in _GETTING | _ACQUIRING | attr.verbs:
-        got = _made(sent, next((c for c in kids if c.dep == "dobj"), None), attr)
-        if got is not None:
-            return Fact(subject, attr, _phrase(sent, got), negated)
-    if root.lemma == "be":
-        on = next((c for c in kids if c.dep == "prep" and c.lower in attr.preps), None)
-        value = _made(sent, next((c for c in sent.children(on.i) if c.dep == "pobj"), None), attr) if on is not None and subject == "user" else None
-        comp = next((c for c in kids if c.dep == "attr"), None)
-        subj = next((c for c in kids if c.dep == "nsubj"), None)
-        if value is None and subj is not None and subj.lemma in ("phone", "mobile", "handset") and any(c.dep == "poss" for c in sent.children(subj.i)):
-            value = _made(sent, comp, attr)
-        if value is not None:
-            return Fact(subject, attr, _phrase(sent, value), negated)
-    for tok in sent.tokens:  # "my iphone 12 is on its last legs", "User's iphone 12 battery is dying": the user's own
-        noun = sent.tokens[tok.head] if tok.dep in ("compound", "nmod", "amod") else tok
-        if noun is not tok and noun.lemma not in _HANDSET_PARTS and noun.pos != "NUM":  # "iPhone | 16" as its head
-            continue  # "User's samsung tv": another thing of the make
-        owner = next((c for c in sent.children(noun.i) if c.dep == "poss"), None)
-        if tok.lower in attr.makes and tok.pos in ("NOUN", "PROPN") and owner is not None and owner.lower in ("my", "our", "user"):
-            number = [t for t in sent.tokens[tok.i + 1 : tok.i + 2] if t.pos == "NUM"]  # "iphone 12"
-            return Fact("user", attr, " ".join(t.text for t in [tok, *number]), False)
-    return None

@@ -1,8 +1,8 @@
 """Claims: what each clause of a user turn says, as a one-claim candidate memory, or nothing.
 
-The parse decides *whether* and *about whom* a clause is a claim; the rules
-classifier (``lifecycle.extract.classify_user_clause``: attribute slots,
-procedures, requests) decides its wording, kind and importance. In order:
+The parse decides *whether* and *about whom* a clause is a claim; ``grade``
+(the rules classifier, then the parse) decides its wording, kind and
+importance. In order:
 
 1. Chit-chat says nothing (``noise``): greetings, thanks, agreement and
    praise, a comment on something ("that sounds great"), the other speaker's
@@ -26,28 +26,21 @@ import re
 from dataclasses import replace
 
 from kenning.lifecycle import extract as rules
-from kenning.lifecycle import instructions, safety, secrets, slots
+from kenning.lifecycle import safety, secrets, slots
 from kenning.lifecycle import changes as change_markers
-from kenning.lifecycle.extraction import addressee, corrections, ellipsis, exchange, mood, noise, people, pointers
+from kenning.lifecycle.extraction import addressee, asking, corrections, ellipsis, exchange, mood, noise, people, pointers
+from kenning.lifecycle.extraction import attributes, endings, hearsay, passing, reading, referents
 from kenning.lifecycle.extraction import lexicon as lx
-from kenning.lifecycle.extraction.clauses import opener
+from kenning.lifecycle.extraction.grade import EPISODE_IMPORTANCE, HEDGE_CONFIDENCE, grade, hedge
 from kenning.lifecycle.extraction.lexicon import first_person
-from kenning.lifecycle.extraction import reading
-from kenning.lifecycle.extraction.reading import Clause, read
-from kenning.lifecycle.extraction import attributes, endings, hearsay, referents
 from kenning.lifecycle.extraction.normalise import trim
 from kenning.lifecycle.extraction.parse import Parser, Sentence, Token
+from kenning.lifecycle.extraction.pieces import opener
+from kenning.lifecycle.extraction.reading import Clause, read
 from kenning.lifecycle.extraction.referents import TurnState, parser_sentence
 from kenning.lifecycle.extraction.turns import turn_pieces
 from kenning.lifecycle.person import third_person
-from kenning.lifecycle.retrieve import terms
 from kenning.types import Kind, Memory, Source
-
-HEDGE_CONFIDENCE = 0.4
-OTHER_CONFIDENCE = 0.8
-OTHER_IMPORTANCE = 0.45
-EPISODE_IMPORTANCE = 0.3
-_CONTACT = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?<![\w+])\+?\d[\d ()-]{7,}\d(?![\w-])")
 
 
 def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tuple[list[rules.Claim], list[str]]:
@@ -122,7 +115,7 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
             if rest and (again := parser.parse([rest])[0]):  # the rest without the reason, so the two stay two claims
                 got = _claim(read(again[0], others=state.others), again[0], rest, index, sarcastic, state)
             got = got + reasons
-        if not clause.hedged and (home := attributes.implied(sent)) and not _sets(parser, got, home.split(" ", 3)[3]):
+        if not clause.hedged and (home := passing.implied(sent)) and not _sets(parser, got, home.split(" ", 3)[3]):
             # "the new place in leeds has SUCH a tiny kitchen": where the user lives now, said in passing
             got = got + _claim(read(again := parser_sentence(home, state), others=state.others), again, home, index, sarcastic, state)
         contrast = _contrasted(piece, cut.contrasts)
@@ -277,7 +270,7 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
         return []  # "sounds great, Mel", "looks so cozy": "it" left out of a comment
     if (clause.subject == "thing" or noise.place_subject(sent)) and not first_person(text) and noise.evaluates(sent):
         return []  # "Lisbon in October is perfect", "cello at 35 is iconic": a judgement of a thing, not a claim
-    if noise.fragment(sent) and not first_person(text) and not noise.pleads(sent) and not clause.question:
+    if noise.fragment(sent) and not first_person(text) and not asking.pleads(sent) and not clause.question:
         return []  # "support to those who need it": a noun phrase, nothing asserted
     if noise.described(sent) and not clause.question:
         return []  # "something I can make in 20 mins": a noun phrase, what the user does with it said in passing
@@ -287,15 +280,15 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
         return []  # "don't tell the crossfit lads": a secret between the speakers, no rule and no fact
     if clause.question and mood.asks_the_world(opener(sent)) and not first_person(text) and not any(t.lower in lx.SECOND_PERSON for t in sent.tokens):
         return []  # "what's the difference between baking soda and baking powder?": the world's, not the user's
-    if clause.question and not clause.request and not first_person(text) and (noise.asks_back(sent) or noise.asks_after(sent)):
+    if clause.question and not clause.request and not first_person(text) and (asking.asks_back(sent) or asking.asks_after(sent)):
         return []  # "what concert was it?", "got any pics?": a question about the other speaker, asking for nothing
     if mood.imagined(sent) and not clause.request:
         return []  # "if I won the lottery I'd buy the farm next door": a daydream, not even a plan
     if clause.hedged and not clause.request:
-        return _hedge(text, clause, index) if noise.has_content(sent) else []
+        return hedge(text, clause, index) if noise.has_content(sent) else []
     if clause.subject in ("none", "thing") and not noise.has_content(sent) and not clause.request:
         return []  # "maybe later", "first ever half": a fragment with nothing to hold on to
-    if clause.request and clause.subject == "none" and not clause.question and not noise.has_content(sent) and not noise.about_answers(sent):
+    if clause.request and clause.subject == "none" and not clause.question and not noise.has_content(sent) and not asking.about_answers(sent):
         return []  # "yes pls, hit me", "tell me more": go on, nothing asked for by name
     if clause.request and reading.recurring(sent.tokens):
         text = rules._REQUEST_LEAD.sub("", text).rstrip("?")
@@ -303,7 +296,7 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
         text = f"never {text[never.end():]}" if never else f"always {text[:1].lower()}{text[1:]}"  # "remind me every february to …"
     elif (dont := mood.DONT.match(text)) and mood.prohibits(sent) and not mood.timed(sent):
         text = f"never {text[dont.end():]}"  # "don't describe things by colour only": a rule, unless it names a time
-    elif clause.request and noise.about_answers(sent) and not rules.STANDING.search(text) and not mood.ASKS.match(text):
+    elif clause.request and asking.about_answers(sent) and not rules.STANDING.search(text) and not mood.ASKS.match(text):
         text = re.sub(r"(?i)^(?:please|pls|plz|kindly)\s+", "", text)
         text = f"always {text[:1].lower()}{text[1:]}"  # "keep answers short", "speak plainly": a rule for every answer
     lead = opener(sent)
@@ -312,71 +305,7 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
         text = f"whenever {rest}"  # "if you're giving me instructions, keep it to the iphone": a rule for every time
     if clause.question and not text.rstrip().endswith("?") and mood.asks_how(sent):
         text = text.rstrip(" .!,") + "?"  # "how do I get red wine out of a carpet": asked, without its mark
-    got = rules.classify_user_clause(text, _not_present(sent))
-    if got is None:
-        return []
-    body, kind, importance = got
-    if clause.request and not clause.question and kind is not Kind.PROCEDURE and not body.startswith(("User", "Standing")) and (
-            lead := opener(sent)) is not None and lead.tag == "VB" and lead.dep == "ROOT":
-        # "go easy on the sugar in the tomato base", "watch the sugar in any recipes you give me": an order the
-        # parse reads as one, whatever verb it opens with, is worded as asked, never kept as the user's own words
-        body, kind, importance = rules._finish(f"{rules.ASKED} to {body[:1].lower()}{body[1:].rstrip('.!')}"), Kind.EPISODE, 0.3
-    changes = instructions.changes_answers(text)  # "can you go back to short paragraphs?", "can we go back to english?"
-    if kind is Kind.PROCEDURE and (not (changes or noise.for_the_user(sent)) or (
-            clause.subject == "user" and _has_subject(sent) and not (changes and clause.question))):
-        # "never give up!", "take care of yourself", "now I never want to see a hill again": no rule ("correct my
-        # grammar always when I write" is one: the "I" is the condition's, the order has no subject)
-        return []
-    asked = (clause.request or body.startswith(rules.ASKED)) and kind is not Kind.PROCEDURE  # the classifier read a request
-    yours = any(t.dep != "nsubj" for t in addressee.addressed(sent)) and not any(t.lower in ("my", "our") for t in sent.tokens)
-    if asked and (addressee.passes_on(sent) or yours):
-        return []  # "give Tom a hug from me", "keep me posted", "send me your drawings": between the two speakers
-    if asked and noise.shows(sent):
-        return []  # "check out this piece I made!": a picture shown, nothing asked for
-    if asked and not first_person(text) and not noise.has_content(sent):
-        return []  # "stop it", "get better soon": nothing asked for
-    if not (clause.request or clause.question or clause.hedged) and noise.bare_event(sent):
-        return []  # "I screamed", "I caved", "I can't wait", "I promise": a verb and nothing it is about
-    meta: dict[str, object] = {"subject": "other" if clause.subject == "other" else "user", **({"request": True} if asked else {})}
-    if clause.subject == "user" and not (clause.question or clause.request or clause.hedged or clause.past) and (
-            noise.lasting_habit(sent) if clause.negated else noise.lasting_quality(sent)):
-        meta["quality"] = True  # "I'm left-handed", "I don't drive": lasting, never a mood; chit-chat scoring leaves it be
-    confidence = rules.USER_CONFIDENCE
-    if clause.subject == "other" and kind in (Kind.FACT, Kind.PREFERENCE):
-        confidence, importance = OTHER_CONFIDENCE, min(importance, OTHER_IMPORTANCE)
-    if sarcastic and (kind is Kind.PREFERENCE or (kind is Kind.FACT and slots.parse(body) is None)):
-        kind, importance = Kind.EPISODE, 0.2
-    marked = bool(change_markers.CHANGE_MARKER.search(body))
-    changes = marked or bool(change_markers.NAMED_OLD.search(body))
-    if hearsay.finding(clause, sent):
-        meta["finding"] = True  # "doc reckons my blood pressure's up": a professional's word about the user
-    if marked:
-        meta["change"] = True  # "doing seoul instead": how things stand now, said as a change; never small talk
-    if changes and kind is Kind.EPISODE and clause.subject == "user" and not (clause.question or clause.request or clause.hedged):
-        kind, importance = Kind.FACT, max(importance, 0.5)  # "sold the golf last month": how things are now
-    if clause.past and kind is Kind.FACT and slots.parse(body) is None and not clause.negated and not changes:
-        kind, importance = Kind.EPISODE, EPISODE_IMPORTANCE  # a past event; "sold the golf", "quit the job" change a fact
-    if kind is Kind.EPISODE and clause.subject == "user" and not (clause.question or clause.request or clause.hedged or clause.negated) \
-            and reading.recurring(sent.tokens) and not any(t.dep == "ROOT" and t.tag == "VBD" for t in sent.tokens):
-        kind, importance = Kind.FACT, max(importance, 0.5)  # "we've made it a regular thing, coffee every thursday": a habit
-    if clause.future and kind is Kind.FACT and slots.parse(body) is None:
-        kind, importance, confidence = Kind.EPISODE, EPISODE_IMPORTANCE, 0.7
-    contact = _CONTACT.search(body)
-    if contact and clause.root in lx.CONTACT_VERBS and not clause.question and not clause.negated:
-        # "use kwame@fastmail.example from now on", "you can reach me on 07700 900123": how to reach the user
-        what = "email address" if "@" in contact.group(0) else "phone number"
-        body = rules._finish(f"User's {what} is {contact.group(0)} ({_lower_first(third_person(text)).rstrip('.')})")
-        kind, importance = Kind.FACT, 0.6
-    if kind in (Kind.EPISODE, Kind.PREFERENCE) and not (clause.question or clause.request or clause.hedged or clause.negated):
-        # the clause's own parse where it names its subject; "started last Monday as an associate…" is read as worded
-        fact = attributes.read(sent if _has_subject(sent) else parser_sentence(body, state))
-        if fact is not None and fact.subject and fact.value and (kind is Kind.EPISODE or fact.attribute.kind is Kind.FACT):
-            kind, importance = fact.attribute.kind, fact.attribute.importance  # "moved to Exeter last month": a new home
-    out = []
-    for one in rules._each_allergen(body):
-        slot = slots.parse(one) if kind in (Kind.FACT, Kind.PREFERENCE) else None
-        out.append(rules.Claim(one, kind, Source.USER_SAID, importance, confidence, safety.sensitivity_of(one), slot, index, meta))
-    return out
+    return grade(clause, sent, text, index, sarcastic, state)
 
 
 def _owned_subject(sent: Sentence, text: str) -> bool:
@@ -411,18 +340,6 @@ def _instruction(text: str, index: int, **meta: object) -> rules.Claim:
                        None, index, {"subject": "user", **meta})
 
 
-def _has_subject(sent: Sentence) -> bool:
-    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
-    return root is not None and any(c.dep in ("nsubj", "nsubjpass") for c in sent.children(root.i))
-
-
-def _not_present(sent: Sentence) -> frozenset[str]:
-    """Words the parse does not read as a present-tense verb ("split" in "we split up", "and" in "I and my
-    husband"): the wording never inflects them after "I"."""
-    present = {t.lower for t in sent.tokens if t.tag in ("VBP", "VB")}
-    return frozenset(t.lower for t in sent.tokens if t.tag not in ("VBP", "VB") and t.lower not in present)
-
-
 def _reason_claims(parser: Parser, sent: Sentence, index: int, sarcastic: bool, state: TurnState) -> list[rules.Claim]:
     """The claims of a first-person reason inside a clause that says nothing itself: "which is awkward
     because I'm literally a barista" -> "I'm literally a barista"."""
@@ -452,22 +369,9 @@ def _without_reasons(sent: Sentence) -> str:
     return words.strip().rstrip(",;: -").strip()
 
 
-def _lower_first(text: str) -> str:
-    return text[:1].lower() + text[1:] if text[:2].istitle() else text
-
-
 def _names_person(clause: Clause) -> bool:
     """A subject with a name in it: "Jo", "the wife, Carol,", "dev" (a name typed in lowercase)."""
     words = [w for w in clause.subject_text.split() if w not in ("'s", "’s")]  # "karim 's getting married": the "is" read as owning
     return any(w[:1].isupper() and w != "I" for w in words) or (len(words) == 1 and people.lowercase_name(words[0]))
 
 
-def _hedge(text: str, clause: Clause, index: int) -> list[rules.Claim]:
-    """A hedge is kept as a low-confidence possibility in the user's own words, never as a fact."""
-    if not first_person(text) and clause.subject not in ("user", "none"):
-        return []
-    body = rules._finish(third_person(text))
-    if len(terms(body)) < 2:
-        return []
-    meta = {"subject": "user", "hedge": True}
-    return [rules.Claim(body, Kind.EPISODE, Source.USER_SAID, EPISODE_IMPORTANCE, HEDGE_CONFIDENCE, safety.sensitivity_of(body), None, index, meta)]

@@ -188,3 +188,8 @@ REACTION_VERBS = frozenset({"believe", "imagine", "remember", "recall", "think",
 def first_person(text: str) -> bool:
     """Whether ``text`` has a word of the first person (I, my, we, ours…)."""
     return bool(re.search(r"(?i)\b(?:i|i'm|im|i've|ive|i'd|i'll|me|my|mine|myself|we|we're|our|ours|ourselves|us)\b", text))
+
+
+# verbs of getting a thing, and of acquiring one by its make: "took a job at", "picked up a secondhand leaf"
+GETTING_VERBS = frozenset({"take", "get", "accept", "start", "land", "find", "begin", "have", "sign", "rent", "buy", "share"})
+ACQUIRING_VERBS = frozenset({"pick up", "lease", "collect", "order", "purchase", "own"})

@@ -1,7 +1,7 @@
 """What is not a claim about the user, read off the parse: chit-chat and feelings, the other speaker's
-world (addressed by name, as "you", their news), questions that point back at the other speaker's words,
-comments without a subject, noun fragments and exclamations, bare verbs ("I caved"), passed-on messages,
-and encouragement that looks like a standing rule ("never give up!").
+world (addressed by name, as "you", their news), comments without a subject, noun fragments and
+exclamations, bare verbs ("I caved") and passed-on messages. Questions and orders are read in ``asking``,
+lasting traits in ``lasting``.
 
 Each test is a grammatical shape (a subject, an object, a mood), named for what it finds; ``claims`` decides
 in which order they apply.
@@ -17,8 +17,7 @@ from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction.clauses import opener
 from kenning.lifecycle.extraction.lexicon import first_person
 from kenning.lifecycle.extraction.reading import Clause
-from kenning.lifecycle.extraction.addressee import addressed
-from kenning.lifecycle.extraction.parse import Sentence, known_modifier_or_verb, known_word
+from kenning.lifecycle.extraction.parse import Sentence, known_word
 
 
 def is_noise(clause: Clause, sent: Sentence) -> bool:
@@ -221,62 +220,6 @@ def bare_event(sent: Sentence) -> bool:
     return not content
 
 
-def asks_back(sent: Sentence) -> bool:
-    """A question whose subject points back at the other speaker's last words: "what concert was it?",
-    "how was that?", "did they like it?". A question with its own topic ("any tips for a first marathon?")
-    says what the user wants to know."""
-    first = opener(sent)
-    if first is not None and first.lower == "how" and any(t.lemma in ("be", "go") for t in sent.tokens):
-        return True  # "how's the pottery going?", "how was the trip?": asking after the other's news
-    return any(t.dep in ("nsubj", "nsubjpass", "expl") and t.lower in ("it", "this", "that", "these", "those", "they", "he", "she") for t in sent.tokens) or not has_content(sent)
-
-
-def asks_after(sent: Sentence) -> bool:
-    """A question about the other speaker, "you" said or left out, asking for nothing: "did you go in the
-    end?", "got any paintings to show?", "any fun plans for the summer?", "what type of guitar?". One that
-    asks for help ("any tips for a first marathon?") or has a subject of its own ("what insoles do
-    people rate?") says what the user wants to know."""
-    if any(t.lemma in lx.HELP_NOUNS for t in sent.tokens):
-        return False
-    if _searched_near(sent):
-        return False  # "any decent coworking spaces in easton?": something the user is looking for, somewhere
-    subjects = [t for t in sent.tokens if t.dep in ("nsubj", "nsubjpass", "expl", "csubj")]
-    return all(t.lower in lx.SECOND_PERSON for t in subjects)
-
-
-# what one asks a friend whether they have: "any plans …?", "any pics …?"
-_HAD_NEWS = frozenset({"plan", "pic", "photo", "picture", "news", "update", "trip", "holiday", "vacation"})
-
-
-def _searched_near(sent: Sentence) -> bool:
-    """Things asked after in or near a named place: "any good pubs near the station?", "decent gyms in leeds?"."""
-    if not any(t.tag == "NNS" for t in sent.tokens) or any(t.lemma in _HAD_NEWS for t in sent.tokens):
-        return False  # "any plans in London this weekend?" asks after the other speaker's news
-    for t in sent.tokens:
-        if t.lower in ("in", "near", "around") and t.dep == "prep":
-            place = next((c for c in sent.children(t.i) if c.dep == "pobj"), None)
-            if place is not None and (place.pos == "PROPN" or place.ent in ("GPE", "LOC", "FAC") or place.lower in ("station", "centre", "center", "town", "here", "me")):
-                return True
-    return False
-
-
-def shows(sent: Sentence) -> bool:
-    """An order to look at something the speaker is showing: "check out this piece I made!", "look at this pic
-    of him". The picture is in the conversation; nothing is asked for ("look at my CV" asks for a reading)."""
-    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
-    if root is None or root.tag != "VB" or root.lemma not in ("check", "look", "see"):
-        return False
-    kids = sent.children(root.i)
-    looked = [c for c in kids if c.dep == "dobj"] if any(c.dep == "prt" and c.lower == "out" for c in kids) else [
-        g for c in kids if c.dep == "prep" and c.lower == "at" for g in sent.children(c.i) if g.dep == "pobj"]
-    return any(d.lower in ("this", "these", "that", "those") for o in looked for d in sent.children(o.i)) and not any(
-        t.lower in ("for", "if", "whether", "when") for t in sent.tokens)
-
-
-def pleads(sent: Sentence) -> bool:
-    return any(t.lower in ("please", "pls", "plz") for t in sent.tokens)
-
-
 def comment_without_subject(sent: Sentence) -> bool:
     """A clause opening with a third-person verb and no subject: "sounds great", "looks amazing"."""
     first = opener(sent)
@@ -385,78 +328,6 @@ def fragment(sent: Sentence) -> bool:
     if any(t.pos == "PROPN" for t in sent.tokens):
         return False  # "the band's called Parking Permit": a name is something said
     return root.pos == "NOUN" and not any(t.dep in ("nsubj", "nsubjpass") and t.head == root.i for t in sent.tokens) and not any(t.pos == "NUM" for t in sent.tokens)
-
-
-def for_the_user(sent: Sentence) -> bool:
-    """A standing rule says what the assistant does, to something: "always remind me", "never suggest
-    anything with coriander". "never give up!" has nothing to act on and "take care of yourself" acts on
-    the other speaker: encouragement."""
-    if any(t.dep not in ("nsubj", "nsubjpass") for t in addressed(sent)):
-        return False  # "take care of yourself", "talk to you soon": the other speaker is the one acted on
-    if first_person(sent.text) or "'s" in {t.lower for t in sent.tokens if t.dep == "nsubj"}:
-        return True
-    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
-    if root is None:
-        return False
-    return about_answers(sent) or any(c.dep in ("dobj", "prep", "xcomp", "ccomp", "dative", "attr", "acomp") for c in sent.children(root.i))
-
-
-_SIGN_OFF = frozenset({"soon", "later", "tomorrow", "tonight", "then", "again", "xo", "xx", "x"})
-
-
-def about_answers(sent: Sentence) -> bool:
-    """An imperative about the assistant's own answers: their length, tone, units or language."""
-    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
-    if root is None or root.tag != "VB":
-        return False
-    if root.lemma in lx.RESPONSE_VERBS:
-        # "speak plainly", "reply in French"; "talk soon", "speak later" say goodbye
-        said = [c for c in sent.children(root.i) if c.dep not in ("punct", "intj", "dep", "npadvmod") and c.pos not in ("INTJ", "X")]
-        return any(c.lower not in _SIGN_OFF for c in said)
-    return any(t.lemma in lx.RESPONSE_NOUNS and t.dep in ("dobj", "nsubj", "pobj") for t in sent.tokens)
-
-
-_DEGREE = frozenset("so really very too super quite pretty kinda bit proper well totally absolutely".split())
-_NOW = frozenset("today tonight now atm rn currently still already yet again".split())
-
-
-def lasting_quality(sent: Sentence) -> bool:
-    """A first-person "be" with an adjective that is no feeling, said plainly, as its complement: "I'm
-    left-handed", "I'm red-green colourblind", "I'm asthmatic" (not "I'm so tired", "I'm stressed today")."""
-    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
-    if root is None:
-        return False
-    kids = sent.children(root.i)
-    if root.lemma == "be" and root.tag in ("VBP", "VBZ"):
-        comp = next((c for c in kids if c.dep in ("acomp", "attr") and c.pos in ("ADJ", "NOUN")), None)
-    elif root.tag == "VBN" and any(c.dep == "auxpass" and c.lemma == "be" and c.tag in ("VBP", "VBZ") for c in kids):
-        comp = root  # "I'm left-handed": the tagger's participle
-    else:
-        return False
-    if comp is None or comp.lower in lx.FEELINGS | lx.STATE_PARTICIPLES or comp.lemma in lx.FEELINGS or any(c.dep in ("det", "poss") for c in sent.children(comp.i)):
-        return False
-    if not known_modifier_or_verb(comp.lower):
-        return False  # "I'm wanjiru", "im dev": a name given, not a quality; a word no dictionary lists is left to the model
-    if not any(c.dep in ("nsubj", "nsubjpass") and c.lower == "i" for c in kids):
-        return False
-    return not any(t.lower in _DEGREE | _NOW or t.lower in lx.SECOND_PERSON for t in sent.tokens)
-
-
-_HABITS = lx.LIFE_VERBS | {"eat", "drink", "cook", "fly", "smoke"}
-
-
-def lasting_habit(sent: Sentence) -> bool:
-    """A first-person habit or ability said not to be, plainly, in the present: "I don't drive", "I never drink
-    coffee", "I can't swim" (a lasting fact, never a mood; not "I didn't drive today")."""
-    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
-    if root is None or root.pos != "VERB" or root.lemma not in _HABITS or root.tag not in ("VB", "VBP"):
-        return False
-    kids = sent.children(root.i)
-    if not any(c.dep == "nsubj" and c.lower == "i" for c in kids) or not any(c.dep == "neg" for c in kids):
-        return False
-    if any(c.dep == "aux" and c.lemma not in ("do", "can") for c in kids) or any(c.dep == "aux" and c.tag == "VBD" for c in kids):
-        return False  # "I won't drive", "I didn't drive": a plan or one occasion
-    return not any(t.lower in _NOW or t.lower in lx.SECOND_PERSON for t in sent.tokens)
 
 
 def first_with_name(sent: Sentence) -> bool:

@@ -23,3 +23,23 @@ def verb_of(sent: Sentence, root: Token) -> str:
     """The predicate with its particle: "work out" is not "work", "give up" is not "give"."""
     prt = next((c for c in sent.children(root.i) if c.dep == "prt"), None)
     return f"{root.lemma} {prt.lower}" if prt is not None else root.lemma
+
+
+def governing_verb(sent: Sentence, tok: Token) -> Token | None:
+    """The nearest verb above a noun, at most four heads up ("our flat" in "got the keys to our flat" -> "got")."""
+    head = tok
+    for _ in range(4):
+        if head.dep == "ROOT" or head.head == head.i:
+            break
+        head = sent.tokens[head.head]
+        if head.pos in ("VERB", "AUX"):
+            return head
+    return None
+
+
+def object_lemma(sent: Sentence, tok: Token) -> str:
+    """The lemma a row's objects are matched on: a home counted by its bedrooms ("a one-bed in Peckham", "our 2
+    bed in Fremantle") is a flat."""
+    if tok.lemma in ("bed", "bedroom", "bedder") and any(c.dep == "nummod" for c in sent.children(tok.i)):
+        return "flat"
+    return tok.lemma
