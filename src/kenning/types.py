@@ -320,8 +320,9 @@ class Decision:
     text: str | None = None
     reason: str = ""
     # further rewrites the same change implies, as (memory id, new text): a break-up rewrites every memory that
-    # names the partner as a partner, a respelt name every memory that spells it the old way (UPDATE); or, for a
-    # pointed DELETE ("delete everything about Kacper", "forget the religion part"), the further targets, text ""
+    # names the partner as a partner, a respelt name every memory that spells it the old way (UPDATE; text "" retires
+    # it: a move retires "User's flat in Leeds is damp" with "User lives in Leeds"); or, for a pointed DELETE
+    # ("delete everything about Kacper", "forget the religion part"), the further targets, text ""
     also: tuple[tuple[str, str], ...] = ()
 
 

@@ -250,6 +250,9 @@ def test_reminder_tails_do_not_change_the_claim(said, expected):
         ("My VPN password is Harbour!Fox19, and by the way I work at Globex.", "Harbour!Fox19", "User works at Globex."),
         ("The safe code is 4417; I'm vegetarian.", "4417", "User is vegetarian."),
         ("My pin is 0932, btw I live in Derby.", "0932", "User lives in Derby."),
+        # the clauses before the secret's own in the same sentence are kept: the booking, not the card
+        ("can you book the flight to Lagos on the 18th, economy, I'll pay with my visa 4539 1488 0343 6467 exp 09/28.",
+         "4539", "User asked to book the flight to Lagos on the 18th, economy."),
     ],
 )
 def test_a_secret_is_withheld_but_the_rest_of_the_sentence_is_kept(said, secret, kept):

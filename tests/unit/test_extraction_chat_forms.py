@@ -632,3 +632,26 @@ def test_things_searched_for_near_a_place_are_asked_for_not_small_talk():
                                         ("Watch the sugar in any recipes you give me.", "User asked to watch the sugar in any recipes you give the user.")])
 def test_an_order_with_any_verb_is_worded_as_asked(text, want):
     assert want in texts(text)
+
+
+@pytest.mark.parametrize("text, kept", [("my arthritis is worse this winter", "User's arthritis is worse this winter."),
+                                         ("my eczema is much better since the new cream", "User's eczema is much better since the new cream.")])
+def test_a_thing_of_the_users_said_to_be_worse_or_better_is_no_mood(text, kept):
+    assert kept in texts(text)
+
+
+@pytest.mark.parametrize("text", ["my legs are killing me", "im better now", "feeling worse today"])
+def test_how_the_speaker_feels_is_still_a_mood(text):
+    assert texts(text) == []
+
+
+def test_a_comment_word_with_a_reason_keeps_the_reason_alone():
+    assert texts("ironic cos i teach year 4 lol, you'd think id know")[:1] == ["User teaches year 4."]
+
+
+def test_its_after_a_verb_of_saying_opens_what_is_said():
+    from kenning.lifecycle.extraction.normalise import normalise
+
+    assert normalise("my mate reckons its sydney") == "my mate reckons it's sydney"
+    assert normalise("the dog wagged its tail") == "the dog wagged its tail"
+    assert texts("whats the capital of australia, my mate reckons its sydney") == []

@@ -64,3 +64,19 @@ def test_two_things_said_of_a_bare_kin_name_are_both_kept(real_system):
     mem.add([{"role": "user", "content": "my mam has early stage dementia and shes after moving in with us here in cork, shes 81."}], wait=True)
     active = [m.text for m in mem.list()]
     assert "User's mam is 81." in active and any(t.startswith("User's mam is after moving in") for t in active), active
+
+
+@pytest.mark.parametrize(
+    "text, implied",
+    [
+        ("the commute to my new job at the uni library is like 9 miles each way", "I work at the uni library"),
+        ("my new job at Arup is fun", "I work at Arup"),
+        ("the new place in the centre is tiny", None),  # a home "in the centre" names no place
+        ("my new job at a startup is fun", None),
+    ],
+)
+def test_a_new_thing_of_the_users_names_where_they_are_now(text, implied):
+    from kenning.lifecycle.extraction import passing
+
+    [sent] = default_parser().parse([text])[0][:1]
+    assert passing.implied(sent) == implied

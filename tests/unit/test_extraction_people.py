@@ -103,3 +103,29 @@ def test_she_skips_a_name_a_kin_word_made_a_man():
     assert "User's sister Giulia is lactose intolerant." in got and not any(t.startswith("Marco is") for t in got), got
     [sent] = default_parser().parse(["she just got engaged to her boyfriend Marco"])[0][:1]
     assert people.genders(sent) == {"Marco": "m"}
+
+
+def test_a_bare_kin_word_is_the_speakers_and_who_he_is_next():
+    got = texts("visited dad at the care home this morning and he thought i was my mum again. hes 84, been there since last autumn")
+    assert "User's dad is 84." in got, got
+
+
+def test_a_bare_kin_word_after_a_preposition_is_no_one_she_stands_for():
+    got = texts("we both live in croydon with mum. Efua wants to do art, she wants to go to central saint martins")
+    assert not any(t.startswith("User's mum") for t in got), got
+
+
+@pytest.mark.parametrize("name, many", [("my son Idris", False), ("my son idris", False), ("my parents", True), ("Jo and Sam", True),
+                                        ("my boys", True), ("Idris", False), ("my boss", False)])
+def test_how_many_a_named_person_is_is_read_off_the_kin_word_not_the_name(name, many):
+    assert people.plural(name) is many
+
+
+def test_they_after_a_son_whose_name_ends_in_s_is_not_him():
+    got = texts("my son Idris is 8. he's just started at a new school in Walthamstow and they're super strict about no nuts")
+    assert not any("Idris are" in t or "Idris is super strict" in t for t in got), got
+
+
+def test_a_subject_the_recogniser_takes_for_an_unknown_place_is_someone_he_can_be():
+    got = texts("can you help me prep my husband for an interview. Kenji's going for a senior role at Toyota in Derby, hes been at Rolls-Royce 9 years")
+    assert "Kenji has been at Rolls-Royce 9 years." in got, got

@@ -523,6 +523,39 @@ def test_a_marked_habit_change_supersedes_the_old_habit_end_to_end(real_system):
     assert real_system.scope("acme", "other").list() == []
 
 
+def test_a_burial_by_name_is_a_death_said_in_the_memory_about_them():
+    held = mem("User's cat Mochi is 17.")
+    c = cand("User buried Mochi under the plum tree in may.")
+    d = decide(c, near(c, held))
+    assert d.op is Op.UPDATE and d.target_id == held.id and "buried Mochi" in d.text, d
+    assert decide(c := cand("User buried the hatchet with their brother."), near(c, held)).op is not Op.UPDATE
+
+
+def _at(text, days):
+    return replace(mem(text), source_refs=(f"turn_{days}",), created_at=T0 + timedelta(days=days))
+
+
+def test_a_new_home_retires_what_describes_the_old_home_by_its_place():
+    home = _at("User lives in Phibsborough.", 0)
+    flat = _at("User's flat in Phibsborough is a damp nightmare.", 0)
+    born = _at("User grew up in Phibsborough.", 0)  # still true after the move
+    sister = _at("User's sister's flat in Phibsborough is lovely.", 0)  # someone else's home
+    c = replace(cand("User lives in Galway."), source_refs=("turn_30",))
+    d = decide(c, near(c, home, flat, born, sister))
+    assert (d.op, d.target_id) == (Op.UPDATE, home.id) and d.also == ((flat.id, ""),), d
+    kept = guard(d, c, {m.id: m for m in (home, flat, born, sister)})
+    assert kept.also == ((flat.id, ""),)
+
+
+def test_plan_retires_a_further_memory_given_no_new_text():
+    c = cand("User lives in Galway.")
+    main, other = mem("User lives in Phibsborough."), mem("User's flat in Phibsborough is a damp nightmare.")
+    d = Decision(Op.UPDATE, main.id, None, "same attribute, new value", ((other.id, ""),))
+    change, kept = plan(c, d, main, T0 + timedelta(days=30), lambda t: EMB.embed([t])[0], shown={main.id: main, other.id: other})
+    assert [m.text for m in change.inserts] == ["User lives in Galway."]
+    assert {(t.memory_id, t.to) for t in change.transitions} >= {(main.id, Status.RETIRED), (other.id, Status.RETIRED)}
+
+
 def test_a_death_is_said_in_every_memory_about_them():
     first, second = mem("User's dog Luna is a 12 year old border collie."), mem("User's dog Luna has bad hips.")
     c = cand("User had to put Luna down on saturday.")
@@ -623,6 +656,8 @@ def test_a_shared_date_alone_is_not_the_same_payday(old, new, op):
         ("User's girlfriend Sam loves hiking.", "Sam and the user broke up recently.", "User's ex-girlfriend Sam loves hiking."),
         ("User's fiancé Tomasz is a nurse.", "Tomasz and the user finally got married.", "User's husband Tomasz is a nurse."),
         ("User's partner Jonas does the cooking.", "Jonas and the user got married at the weekend.", "User's spouse Jonas does the cooking."),
+        # the partner named as an ex in passing ("my ex Greg has the kids this weekend"): the couple ended
+        ("User's husband Greg is doing up old holdens.", "User's ex Greg has the kids this weekend.", "User's ex-husband Greg is doing up old holdens."),
     ],
 )
 def test_a_named_partners_new_status_rewrites_the_memory_about_them(old, new, text):
@@ -640,6 +675,7 @@ def test_a_named_partners_new_status_rewrites_the_memory_about_them(old, new, te
         ("User's boyfriend Ciaran has his own key.", "Ciaran's the user's boyfriend."),  # no change
         ("User's sister Ana lives in Porto.", "Ana is the user's wife."),  # not a partner claim before
         ("User's girlfriend Sam loves hiking.", "Sam and Leo split up last year."),  # someone else's couple
+        ("User's husband Greg is doing up old holdens.", "User's ex Marco lives in Perth."),  # another ex
     ],
 )
 def test_partner_status_needs_the_same_named_partner_and_a_new_status(old, new):

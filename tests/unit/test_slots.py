@@ -367,3 +367,17 @@ def test_someone_elses_meat_eating_is_no_diet_of_the_users():
 def test_a_partner_in_chat_shorthand_is_someone_else_not_the_user():
     assert parse("User's bf Jaz is a barber.").key == "bf.occupation"
     assert parse("User's gf Ama is a nurse.").key == "gf.occupation"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["User really wants to quit the fags this year.", "User is trying to quit smoking.", "User is going to move to Leeds.",
+     "User might go vegan.", "User is thinking of moving to Bristol."],
+)
+def test_what_the_user_means_or_tries_to_do_sets_no_attribute(text):
+    assert parse(text) is None
+
+
+@pytest.mark.parametrize("text, key", [("User quit smoking.", "smoking"), ("User moved to Leeds.", "residence")])
+def test_what_was_done_still_sets_it(text, key):
+    assert parse(text).key == key

@@ -411,8 +411,37 @@ def attribute_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision
                 if new.negated and same:
                     return Decision(Op.UPDATE, old.id, None, RETRACTION)  # "quit keto" ends "is doing keto"
                 if not new.negated and not same and not (old.source_refs and set(old.source_refs) <= set(candidate.source_refs)):
-                    return Decision(Op.UPDATE, old.id, None, SLOT_CHANGE)  # two values said in one turn are both meant
+                    # two values said in one turn are both meant; the old value held by other memories goes with it
+                    return Decision(Op.UPDATE, old.id, None, SLOT_CHANGE, _holding(candidate, ranked, old, was))
     return None
+
+
+def _holding(candidate: Memory, ranked: Sequence[Neighbour], old: Memory, was: Fact) -> tuple[tuple[str, str], ...]:
+    """The other memories of the user's own that set the same attribute to the old value ("User's flat in Phibsborough
+    is a damp nightmare" beside "User lives in Phibsborough"), to retire with ``old`` (text ""): what they say was
+    of the old value. Never one said in the candidate's turn."""
+    out = []
+    for n in ranked:
+        m = n.memory
+        if m.id in (candidate.id, old.id) or m.status is not Status.ACTIVE or m.scope != candidate.scope or m.source is not Source.USER_SAID:
+            continue
+        if m.kind not in (Kind.FACT, Kind.PREFERENCE) or (m.source_refs and set(m.source_refs) <= set(candidate.source_refs)):
+            continue
+        if any(f.attribute is was.attribute and not f.negated and f.same_subject(was) and same_value(f.value.lower(), was.value.lower())
+               for f in facts_of(m)) or (was.subject == "user" and _owned_at(m.text, was)):
+            out.append((m.id, ""))
+    return tuple(out)
+
+
+def _owned_at(text: str, was: Fact) -> bool:
+    """Whether ``text`` is about the user's thing of the row at the old value, by the row's own objects and
+    prepositions: "User's flat in Phibsborough is a damp nightmare" for a residence in Phibsborough."""
+    row = was.attribute
+    if not row.objects or not row.preps:
+        return False
+    objects = "|".join(sorted(map(re.escape, row.objects)))
+    preps = "|".join(sorted(map(re.escape, row.preps)))
+    return bool(re.search(rf"(?i)^User's\s+(?:[\w-]+\s+){{0,2}}(?:{objects})s?\s+(?:{preps})\s+{re.escape(was.value)}\b", text))
 
 
 def _names_value(ended: str, value: str) -> bool:

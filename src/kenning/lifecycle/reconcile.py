@@ -174,10 +174,10 @@ def _also(decision: Decision, candidate: Memory, shown: Mapping[str, Memory], al
         text = (text or "").strip()
         if target_id in seen or not _may_touch(other, candidate) or candidate.created_at < other.created_at or candidate.metadata.get("hedge"):
             continue
-        if not text or len(text) > max_chars or (not allow_secrets and secrets.has_secret(text)) or injection.is_injection(text):
+        if text and (len(text) > max_chars or (not allow_secrets and secrets.has_secret(text)) or injection.is_injection(text)):
             continue
         seen.add(target_id)
-        yield target_id, text
+        yield target_id, text  # "" retires it with the target
 
 
 def unless_chatter(decision: Decision, candidate: Memory, shown: Mapping[str, Memory]) -> Decision:
@@ -263,6 +263,10 @@ def plan(
         for other_id, other_text in decision.also:  # the same change in the other memories it touches
             other = (shown or {}).get(other_id)
             if other is None:
+                continue
+            if not other_text:  # the same old value held in another memory: retired with the target
+                retire.append(Transition(other.id, (Status.ACTIVE,), Status.RETIRED))
+                audit.append(audit_entry(scope, now, Op.UPDATE, [other.id, candidate.id], src, why))
                 continue
             again = other.evolve(
                 id=new_id("mem"), text=other_text, embedding=embed(other_text), status=Status.ACTIVE, supersedes=(other.id,), created_at=candidate.created_at,

@@ -24,6 +24,8 @@ _PARTNER_NAMED = (
     # "User's boyfriend Ciaran …", "Ciaran's the user's fiancé now", "Priya is now their wife"
     re.compile(rf"\b{_OWNER}\s+(?:new\s+)?(?P<rel>{_PARTNER}),?\s+{_WHO}"),
     re.compile(rf"\b{_WHO}(?:'s|\s+is)\s+(?:now\s+|officially\s+)*{_OWNER}\s+(?:new\s+)?(?P<rel>{_PARTNER})\b"),
+    # "User's ex Greg has the kids", "User's ex-wife Priya …": the partner named as an ex is a couple ended
+    re.compile(rf"\b{_OWNER}\s+(?P<event>ex)(?:-?(?:{_PARTNER}))?,?\s+{_WHO}"),
     # "Rukmini's birthday is Saturday, the first one as the user's wife": the name, then the relation with "as"
     re.compile(rf"\b{_WHO}\b[^.;]*?\bas\s+{_OWNER}\s+(?P<rel>{_PARTNER})\b"),
     # "Ciaran and the user got engaged", "Sam and the user split up"
@@ -47,7 +49,7 @@ def _partner_status(text: str) -> tuple[str, str] | None:
         m = rx.search(text)
         if m and m.group("name").lower() not in ("user", "they", "the"):
             event = m.groupdict().get("event") or ""
-            word = m.groupdict().get("rel") or ("off" if re.search(r"(?i)n't|\bnot\b|no\s+longer|\b(?:done|finished|over|through|day|ways)\b", event) else event.split()[-1])
+            word = m.groupdict().get("rel") or ("off" if event == "ex" or re.search(r"(?i)n't|\bnot\b|no\s+longer|\b(?:done|finished|over|through|day|ways)\b", event) else event.split()[-1])
             return m.group("name"), word.lower()
     return None
 
@@ -124,11 +126,12 @@ def couple_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | 
     return None
 
 
-# someone the user spoke of by name has died: "Bram died on monday", "User's nan Edith passed away", "we lost Waylon"
+# someone the user spoke of by name has died: "Bram died on monday", "User's nan Edith passed away", "we lost Waylon",
+# "we buried Mochi under the plum tree"
 _DIED = re.compile(
     r"^(?:User's\s+(?P<rel>[\w-]+)\s+)?(?P<name>[A-Z][a-z][\w-]*\s+)?(?:has\s+|had\s+|just\s+|sadly\s+|finally\s+)*"
     r"(?P<pred>died|passed(?:\s+away|\s+on)?|(?:was|had\s+to\s+be)\s+put\s+(?:down|to\s+sleep))\b(?P<rest>.*)$"
-    r"|^(?:The\s+user|User)\s+(?:just\s+|sadly\s+)*(?:lost|had\s+to\s+put\s+down)\s+(?P<lost>[A-Z][a-z][\w-]*)\b"
+    r"|^(?:The\s+user|User)\s+(?:just\s+|sadly\s+)*(?:lost|buried|had\s+to\s+put\s+down)\s+(?P<lost>[A-Z][a-z][\w-]*)\b"
     # "we had to say goodbye to miso last tuesday": the name after a farewell, however it was typed
     r"|^(?:The\s+user|User)\s+(?:just\s+|sadly\s+|finally\s+)*(?:had\s+to\s+say|said)\s+(?:goodbye|good\s+bye|bye)\s+to\s+(?!(?:the|a|an|my|our|their|his|her)\b)(?P<bye>[A-Za-z][a-z][\w-]*)\b"
     # "had to have pickle put to sleep on saturday", "we had to put Luna down": the one put down, named however typed

@@ -461,6 +461,11 @@ _NEVER_WAS = re.compile(
 _USED_TO_BE = re.compile(r"(?i)\bused\s+to\s+be\b")
 
 
+# a verb of intending, trying or needing right before what a pattern reads: the pattern's act is not done
+_INTENDED = re.compile(r"(?i)\b(?:wants?|wanting|wanna|trying|tries|try|tried|plans?|planning|hopes?|hoping|going|gonna|"
+                       r"would\s+(?:like|love)|'d\s+(?:like|love)|thinking\s+(?:of|about)|considering|might|may|could|should|needs?)\s+(?:to\s+)?$")
+
+
 @list_cache
 def parse_all(text: str) -> list[Slot]:
     """Every attribute ``text`` states (at most one per attribute), in pattern order."""
@@ -473,6 +478,8 @@ def parse_all(text: str) -> list[Slot]:
         if attr in found or (attr == "rel" and any(k.startswith("rel") for k in found)):
             continue
         m = pat.search(t)
+        if m and _INTENDED.search(t[: m.start()]):
+            continue  # "wants to quit the fags this year": what the user means to do, not what is so
         if m:
             slot = _match(t, m, tag, negated_tail)
             if slot is not None:

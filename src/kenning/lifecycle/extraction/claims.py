@@ -59,7 +59,9 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
     for piece, parsed in zip(pieces, parses):
         if secrets.SECRET_MARK in piece:
             withheld.append("secret")
-            continue
+            piece = _before_secret(piece)  # "book the flight to Lagos on the 18th, I'll pay with my visa █": the booking stays
+            if not piece or not (parsed := parser.parse([piece])[0]):
+                continue
         if not parsed:
             continue
         value = corrections.standalone(piece)
@@ -110,7 +112,9 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
         elif clause.subject == "none" and not clause.hedged:
             # "need a high protein dinner idea, …, since i went vegetarian last month": a reason that sets one of
             # the user's attributes is news of its own
-            reasons = [c for c in _reason_claims(parser, sent, index, sarcastic, state) if slots.parse(c.text) is not None]
+            # ("ironic cos i teach year 4": a comment word with no subject says nothing; the reason is the news)
+            comment = any(t.dep == "ROOT" and t.pos == "ADJ" for t in sent.tokens)
+            reasons = [c for c in _reason_claims(parser, sent, index, sarcastic, state) if comment or slots.parse(c.text) is not None]
             rest = _without_reasons(sent) if reasons else ""
             if rest and (again := parser.parse([rest])[0]):  # the rest without the reason, so the two stay two claims
                 got = _claim(read(again[0], others=state.others), again[0], rest, index, sarcastic, state)
@@ -143,6 +147,19 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
             made = [(n, c) for n, c in made if n != back]
         made.extend((at, c) for c in got)
     return [c for _, c in made], withheld
+
+
+_SEPARATOR = re.compile(r"\s*(?:[,;:]|\s[—–-])\s+")
+
+
+def _before_secret(piece: str) -> str:
+    """The clauses of ``piece`` before the one holding a masked secret, cut at the last separator before the mark
+    ("… from heathrow, economy, ill pay with my visa █secret█" -> "… from heathrow, economy"); "" when the secret's
+    clause opens the piece or too little is left to say anything."""
+    head = piece[: piece.index(secrets.SECRET_MARK)]
+    cuts = list(_SEPARATOR.finditer(head))
+    kept = head[: cuts[-1].start()].strip() if cuts else ""
+    return kept if len(kept.split()) >= 3 and secrets.SECRET_MARK not in kept else ""
 
 
 def _owned_noun(subject: str) -> bool:

@@ -132,6 +132,9 @@ def is_feeling(sent: Sentence) -> bool:
     subj = next((t for t in sent.tokens if t.dep in ("nsubj", "nsubjpass")), None)
     if subj is not None and subj.lemma in lx.OWN_NOUNS and feeling == [t for t in feeling if t.lower == "gone"]:
         return False  # "my car is gone": a thing of the user's ended, no mood
+    if subj is not None and subj.lower not in ("i", "we") and any(c.dep == "poss" and c.lower in ("my", "our") for c in sent.children(subj.i)) \
+            and all(t.tag in ("JJR", "RBR") for t in feeling):
+        return False  # "my arthritis is worse this winter": how a thing of the user's has changed, not how they feel
     if feeling == [root] and root.lower == "gone" and any(
             c.dep in ("acomp", "attr", "oprd", "npadvmod") and c.pos != "ADJ" and c.lemma not in lx.FEELINGS for c in sent.children(root.i)):
         return False  # "I've gone fully vegan", "gone part time": what the speaker has become, not "I'm gone"

@@ -238,7 +238,7 @@ def normalise(text: str) -> str:
         text = pattern.sub(said, text)
     for pattern, forms in _PHRASAL:
         text = pattern.sub(lambda m: forms[(m.group(2) or "").lower()], text)
-    text = _ITS.sub(r"\1t's", text)
+    text = _ITS.sub(lambda m: f"{m.group('v')} {m.group(3)}t's" if m.group("v") else f"{m.group(1)}t's", text)
     text = _FROM_NOW.sub(r"\1 on", text)
     text = _PLEASE_LAST.sub(_please_first, text)
     text = _days(text)
@@ -302,7 +302,9 @@ _FROM_NOW = re.compile(r"(?i)((?:^|[,;.!?]\s*)from\s+now)(?!\s+(?:on|till|until|
 
 # "its" where no owner can stand: before a number, an article or an adverb of state ("its 07700 900872 now",
 # "its actually 12", "its a white transit")
-_ITS = re.compile(r"\b([Ii])ts(?=\s+(?:\d|[£$€]|(?:a|an|the|actually|now|still|just|only|not|been|gone|going|getting|really|so|too)\b))")
+_ITS = re.compile(r"\b([Ii])ts(?=\s+(?:\d|[£$€]|(?:a|an|the|actually|now|still|just|only|not|been|gone|going|getting|really|so|too)\b))"
+                  # after a verb of saying or thinking "its" opens what is said: "my mate reckons its sydney"
+                  r"|\b(?P<v>reckon|reckons|reckoned|think|thinks|thought|say|says|said|guess|bet|swear|swears)\s+([Ii])ts\b")
 
 
 def trim(clause: str) -> str:

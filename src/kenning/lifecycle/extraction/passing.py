@@ -50,7 +50,10 @@ def implied(sent: Sentence) -> str | None:
             preps += [c for c in sent.children(getter.i) if c.dep == "prep" and c.lower == "in" and c.i > tok.i]
         for prep in preps:
             obj = next((c for c in sent.children(prep.i) if c.dep == "pobj"), None)
-            if obj is not None and obj.pos in ("PROPN", "NOUN") and not any(c.dep in ("det", "poss") for c in sent.children(obj.i)):
+            # a home in "the centre" is no place's name; a job "at the uni library" is where the user works
+            if obj is not None and obj.pos in ("PROPN", "NOUN") and not any(
+                    c.dep == "poss" or (c.dep == "det" and (row.located or c.lower != "the")) for c in sent.children(obj.i)):
                 verb = "live" if row.located else sorted(row.verbs)[-1] if "work" not in row.verbs else "work"
-                return f"I {verb} {prep.lower} {phrase(sent, obj)}"
+                the = "the " if any(c.dep == "det" for c in sent.children(obj.i)) else ""
+                return f"I {verb} {prep.lower} {the}{phrase(sent, obj)}"
     return None

@@ -59,6 +59,8 @@ def named(sent: Sentence) -> list[str]:
             name = attributes.name_beside(sent, t)
             out.append(f"{poss[0].text} {whole_word(sent, t)}" + (f" {name.text}" if name else ""))  # "my friend Marek"
             named |= {name.i} if name else set()
+        elif t.lower in _BARE_KIN and t.pos != "PROPN" and t.dep in ("nsubj", "nsubjpass", "dobj") and not any(c.dep in ("det", "poss") for c in sent.children(t.i)):
+            out.append(f"my {t.lower}")  # "visited dad at beechwood", "mum says hi": chat's bare kin word is the speaker's
         elif t.pos == "PROPN" and t.dep == "compound" and sent.tokens[t.head].pos == "NOUN":
             continue  # "is Harbin people", "the Tesco car park": a name modifying a noun names nobody "he" can be
         elif t.dep == "attr" and t.i not in named and (t.pos == "PROPN" or lowercase_name(t.text)) and (kin := _kin_subject(sent, t)):
@@ -67,7 +69,7 @@ def named(sent: Sentence) -> list[str]:
             out.append(f"my {kin} {t.text[:1].upper()}{t.text[1:]}")
         elif t.pos == "PROPN" and t.i not in addressee.vocatives(sent) and t.i not in named and not _a_place(sent, t) and not any(
                 c.dep == "det" and c.lower in ("a", "an") for c in sent.children(t.i)) and (
-                t.ent == "PERSON" or (not t.ent and t.dep == "nsubj" and t.text[:1].isupper() and t.lower != "user")):
+                t.ent == "PERSON" or ((not t.ent or _misread_place(t)) and t.dep == "nsubj" and t.text[:1].isupper() and t.lower != "user")):
             out.append(t.text[:1].upper() + t.text[1:])  # a name the tagger knows, or an unknown one doing something ("Marek moved back")
         elif t.dep == "nsubj" and t.tag in ("NN", "NNP") and t.i not in named and (t.lemma in lx.PERSON_NOUNS or t.lower in lx.PERSON_NOUNS) \
                 and all(c.dep != "poss" and (c.dep != "det" or c.lower == "the") for c in sent.children(t.i)):
@@ -83,6 +85,9 @@ def named(sent: Sentence) -> list[str]:
         elif _name_given(sent, t):
             out.append(t.text[:1].upper() + t.text[1:])  # "her name is ines": the one "she" stands for from here
     return out
+
+
+_BARE_KIN = lx.KIN_NAMES | {"dad", "mum", "mom", "mother", "father"}  # said bare, as a name: "dad's in hospital"
 
 
 def _kin_subject(sent: Sentence, t: Token) -> str:
@@ -102,6 +107,15 @@ def _hyphened(sent: Sentence, t: Token) -> list[Token]:
         j += 1
         out.append(sent.tokens[j])
     return out
+
+
+def _misread_place(t: Token) -> bool:
+    """A subject the recogniser calls a place that no table of places knows ("Kenji's going for a senior role"): a
+    name, as far as anyone can tell."""
+    return t.ent == "GPE" and not well_known_place(t.text) and not _LAUGH.fullmatch(t.text)  # never "Hahaha wet cardboard"
+
+
+_LAUGH = re.compile(r"(?i)(?:ha|he|hi|lo)+[hl]?")
 
 
 def _a_place(sent: Sentence, t: Token) -> bool:
@@ -215,8 +229,13 @@ def genders(sent: Sentence) -> dict[str, str]:
 
 def plural(name: str) -> bool:
     """ "my parents", "my kids", "Jo and Sam": people "they" can stand for."""
-    words = name.lower().split()
-    return "and" in words or (len(words) > 1 and words[-1].endswith("s") and not words[-1].endswith("ss"))
+    words = name.split()
+    if "and" in (w.lower() for w in words):
+        return True
+    if len(words) > 1 and (words[-1][:1].isupper() or lowercase_name(words[-1])):
+        words = words[:-1]  # "my son Idris": the kin word says how many, not the name ("Idris" ends in "s")
+    last = words[-1].lower() if len(words) > 1 else ""
+    return last.endswith("s") and not last.endswith("ss")
 
 
 _FIRST_PERSON_OBJECTS = frozenset({"me", "us"})
