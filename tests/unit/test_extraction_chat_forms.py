@@ -655,3 +655,22 @@ def test_its_after_a_verb_of_saying_opens_what_is_said():
     assert normalise("my mate reckons its sydney") == "my mate reckons it's sydney"
     assert normalise("the dog wagged its tail") == "the dog wagged its tail"
     assert texts("whats the capital of australia, my mate reckons its sydney") == []
+
+
+@pytest.mark.parametrize(
+    "text, read",
+    [
+        ("Amara's the goalie for the under 11s", "Amara is the goalie for the under 11s"),
+        ("Bike's a second hand Trek", "Bike's a second hand Trek"),  # a noun's, the "is" left to the reader
+        ("I went to Tom's the other day", "I went to Tom's the other day"),  # a place
+    ],
+)
+def test_a_names_s_before_an_article_is_is(text, read):
+    from kenning.lifecycle.extraction.normalise import normalise
+
+    assert normalise(text) == read
+
+
+def test_a_word_ending_like_a_job_in_a_note_is_no_job():
+    got = texts("31, single for 2 years now, quantity surveyor, into five a side")
+    assert "User is single for 2 years now." in got and "User is a quantity surveyor." in got, got

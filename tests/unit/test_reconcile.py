@@ -535,6 +535,22 @@ def _at(text, days):
     return replace(mem(text), source_refs=(f"turn_{days}",), created_at=T0 + timedelta(days=days))
 
 
+def test_a_baby_born_ends_the_pregnancy():
+    weeks, due = _at("User is 22 weeks pregnant.", 0), _at("User is due mid august.", 0)
+    other = _at("User's sister is pregnant.", 0)  # someone else's
+    c = replace(cand("Ava is 4 months now."), source_refs=("turn_200",))
+    d = decide(c, near(c, weeks, due, other))
+    assert d.op is Op.UPDATE and {d.target_id, *(i for i, _ in d.also)} == {weeks.id, due.id}, d
+    assert all(text == "" for _, text in d.also)
+
+
+@pytest.mark.parametrize("said", ["User is due in 4 weeks.", "The parcel is 4 weeks late.", "User's sister had a baby girl."])
+def test_no_birth_of_the_users_ends_the_pregnancy(said):
+    weeks = _at("User is 22 weeks pregnant.", 0)
+    c = replace(cand(said), source_refs=("turn_200",))
+    assert decide(c, near(c, weeks)).target_id != weeks.id
+
+
 def test_a_new_home_retires_what_describes_the_old_home_by_its_place():
     home = _at("User lives in Phibsborough.", 0)
     flat = _at("User's flat in Phibsborough is a damp nightmare.", 0)

@@ -36,7 +36,7 @@ from kenning.lifecycle.changes import (  # noqa: F401  (re-exported: reconcile.X
     retract_last, standalone_correction,
 )
 from kenning.lifecycle.denials import denial
-from kenning.lifecycle.relations import couple_change, death_change, relation_change
+from kenning.lifecycle.relations import birth_change, couple_change, death_change, relation_change
 from kenning.lifecycle.matching import (  # noqa: F401  (re-exported)
     CHANGED, CHATTER, CORRECTED, DUPLICATE, DUPLICATE_COSINE, GENERIC, HEDGE, LESS_TRUSTED, MAX_MERGED, MERGED, NEW,
     NOT_ACTIVE, NOT_SHOWN, POINTED, POINTER_MISSED, PROCEDURE_REFINE_COSINE, REFINED, RELATION, RETRACTION,
@@ -59,7 +59,7 @@ def decide(candidate: Memory, neighbours: Sequence[Neighbour]) -> Decision:
     if corrected is not None:
         return corrected
     fixed = pointed_retraction(candidate, ranked) or relation_change(candidate, ranked) or couple_change(candidate, ranked) or death_change(
-        candidate, ranked)
+        candidate, ranked) or birth_change(candidate, ranked)
     if fixed is not None:
         return fixed
     for n in ranked:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from kenning.lifecycle import slots
 from kenning.lifecycle.changes import _said_before
-from kenning.lifecycle.matching import RELATION, Neighbour
+from kenning.lifecycle.matching import BIRTH, RELATION, Neighbour
 from kenning.types import Decision, Kind, Memory, Op, Source, Status
 
 _PARTNER = r"boyfriend|girlfriend|partner|fianc[eé]e?|husband|wife|spouse|gf|bf|hubby|missus"
@@ -168,6 +168,30 @@ def death_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | N
         also = tuple((other.id, _and_said(other.text, candidate.text)) for other in about if other.id != old.id) if name else ()
         return Decision(Op.UPDATE, old.id, text, RELATION, also)
     return None
+
+
+# a baby born: said outright ("Nell arrived", "we had the baby"), or a baby's age in weeks or months ("Ava is 4 months now")
+_BIRTH = re.compile(r"(?i)\b(?:was\s+born|born\s+(?:on|in|at|last)|arrived|gave\s+birth|had\s+(?:the|a|our|my|their)\s+(?:baby|little)|newborn|"
+                    r"(?:is|'s)\s+(?:nearly\s+|almost\s+|just\s+)?\d{1,2}\s+(?:weeks?|months?)(?:\s+old)?(?=\s*(?:now|today|already|old|and|[.,!?;]|$)))")
+# someone else's: "User's sister had a baby girl" (never "User's daughter Nell was born", the user's own child)
+_OTHERS = re.compile(r"(?i)^(?:The\s+)?User's\s+(?!(?:new\s+|little\s+|baby\s+)?(?:son|daughter|baby|boy|girl|little\s+one|twins)\b)")
+# what the user said of their own pregnancy: "User is 22 weeks pregnant", "User is due mid august", "User is expecting twins"
+_PREGNANCY = re.compile(r"(?i)^(?:User|The\s+user)(?:'s\s+due\s+date\b|\s+(?:is|was|has\s+been)\s+(?:[\w-]+\s+){0,3}?"
+                        r"(?:pregnan\w*|due\b(?!\s+to\b)|expecting\b))")
+
+
+def birth_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | None:
+    """A baby born ends the user's pregnancy: "Ava is 4 months now" after "User is 22 weeks pregnant" and "User is
+    due mid august". The newest memory of the pregnancy is replaced by the candidate, any other retired with it."""
+    if candidate.source is not Source.USER_SAID or candidate.kind not in (Kind.FACT, Kind.EPISODE) or not _BIRTH.search(candidate.text) \
+            or _OTHERS.match(candidate.text):
+        return None
+    if _PREGNANCY.match(candidate.text):
+        return None  # "User is due in 4 weeks": still the pregnancy
+    carried = [old for old in _said_before(candidate, ranked) if _PREGNANCY.match(old.text) and not set(old.source_refs) & set(candidate.source_refs)]
+    if not carried:
+        return None
+    return Decision(Op.UPDATE, carried[0].id, None, BIRTH, tuple((old.id, "") for old in carried[1:]))
 
 
 def _and_said(held: str, said: str) -> str:

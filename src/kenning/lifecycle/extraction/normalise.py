@@ -97,8 +97,11 @@ def _named(m: re.Match[str]) -> str:
     return m.group(0)[:a] + word.capitalize() + m.group(0)[b:]
 
 
-_NAME_IS = re.compile(rf"\b{_NOT_NAMES}([A-Z][a-z]+)['’]s(?=\s+(?:at|in|on|off|away|back|doing|going|getting|working|studying|living|from|with)\b"
-                      r"|\s+\d{1,2}(?:\s+(?:now|today|next|this|in|on|and)\b|\s*[,.!;]|\s*$))")  # "Elin's 5 now": an age
+_NAME_IS = re.compile(rf"(?<!\bto\s)(?<!\bat\s)(?<!\bfrom\s)(?<!\bround\s)\b{_NOT_NAMES}([A-Z][a-z]+)['’]s"
+                      r"(?=\s+(?:at|in|on|off|away|back|doing|going|getting|working|studying|living|from|with)\b"
+                      r"|\s+\d{1,2}(?:\s+(?:now|today|next|this|in|on|and)\b|\s*[,.!;]|\s*$))"  # "Elin's 5 now": an age
+                      # "Amara's the goalie": an owner comes before a noun, never before an article ("at Tom's the other day" is a place)
+                      r"|(?<!\bto\s)(?<!\bat\s)(?<!\bfrom\s)(?<!\bround\s)\b([A-Z][a-z]+)['’]s(?=\s+(?:the|a|an)\s+(?!other\b|day\b|week\b))")
 
 # a relative's or a pet's "'s" before a name or an article is "is": "Partner's Priya", "Dog's a kelpie called Tilly"
 _KIN_IS = re.compile(r"(?i)\b(partner|wife|husband|missus|hubby|boyfriend|girlfriend|bf|gf|fiance|fiancee|son|daughter|"
@@ -223,7 +226,7 @@ def normalise(text: str) -> str:
     text = _THANKS.sub("", text)
     text = _THANK_GOD.sub("", text)
     text = _COUPLED.sub(_named, text)
-    text = _NAME_IS.sub(r"\1 is", text)
+    text = _NAME_IS.sub(_name_is, text)
     text = _GONE.sub(r"\1 is gone", text)
     text = _GRATEFUL.sub("please ", text)
     text = _KIN_IS.sub(lambda m: f"{m.group(1)} is ", text)
@@ -305,6 +308,14 @@ _FROM_NOW = re.compile(r"(?i)((?:^|[,;.!?]\s*)from\s+now)(?!\s+(?:on|till|until|
 _ITS = re.compile(r"\b([Ii])ts(?=\s+(?:\d|[£$€]|(?:a|an|the|actually|now|still|just|only|not|been|gone|going|getting|really|so|too)\b))"
                   # after a verb of saying or thinking "its" opens what is said: "my mate reckons its sydney"
                   r"|\b(?P<v>reckon|reckons|reckoned|think|thinks|thought|say|says|said|guess|bet|swear|swears)\s+([Ii])ts\b")
+
+
+def _name_is(m: re.Match[str]) -> str:
+    if m.group(1):
+        return f"{m.group(1)} is"
+    from kenning.lifecycle.extraction.parse import known_word  # the model's word list; names are not in it
+
+    return m.group(0) if known_word(m.group(2).lower()) else f"{m.group(2)} is"  # "Bike's a second hand Trek": a noun's
 
 
 def trim(clause: str) -> str:

@@ -18,6 +18,7 @@ from kenning.lifecycle import slots
 from kenning.lifecycle.extraction import corrections
 from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction.parse import Sentence, Token, known_modifier_or_verb
+from kenning.text import STOPWORDS
 
 _VERB_WORDS = re.compile(r"(?i)\b(?:am|is|are|was|were|be|been|have|has|had|do|does|did|'m|'s|'re|'ve)\b")
 _ARTICLE = re.compile(r"(?i)^(?:a|an|the|my)\s")
@@ -42,7 +43,13 @@ def _a(noun: str) -> str:
 
 
 def _is_job(words: list[str]) -> bool:
-    return any(re.fullmatch(slots.JOB, w.lower()) for w in words[:3])
+    """Whether one of the first words names a job: a known occupation, or a word of a job's shape that is no function
+    word or adverb ("for", "after", "never" end like "tutor" and "baker")."""
+    return any(re.fullmatch(slots.OCCUPATIONS, w.lower()) or (
+        re.fullmatch(slots.JOB, w.lower()) and w.lower() not in STOPWORDS | _FUNCTION and not known_modifier_or_verb(w.lower())) for w in words[:3])
+
+
+_FUNCTION = frozenset({"nor", "per", "whether"})  # job-shaped words the stopword list lacks
 
 
 def introduction(sentence: str) -> list[str] | None:
