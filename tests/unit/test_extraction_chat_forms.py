@@ -8,6 +8,7 @@ import pytest
 
 from kenning.lifecycle.extract import Turn
 from kenning.lifecycle.extraction import extract
+from kenning.types import Kind
 
 
 def texts(text: str) -> list[str]:
@@ -674,3 +675,9 @@ def test_a_names_s_before_an_article_is_is(text, read):
 def test_a_word_ending_like_a_job_in_a_note_is_no_job():
     got = texts("31, single for 2 years now, quantity surveyor, into five a side")
     assert "User is single for 2 years now." in got and "User is a quantity surveyor." in got, got
+
+
+@pytest.mark.parametrize("text", ["whats the simplest exercise routine i can actually stick to", "do i type that into the app or the website?"])
+def test_a_question_without_its_mark_or_with_do_first_is_asked_not_claimed_or_ordered(text):
+    got = extract([Turn("user", text)]).claims
+    assert [c.text.split(":")[0] for c in got] == ["User asked"] and all(c.kind is Kind.EPISODE for c in got), [c.text for c in got]

@@ -1038,7 +1038,7 @@ def test_it_was_never_x_with_nothing_named_x_changes_nothing():
     assert decide(c, near(c, other)).op is Op.NOOP
 
 
-@pytest.mark.parametrize("module", ["changes", "quantities", "reconcile", "shape_change", "supersede", "relations", "denials", "write"])
+@pytest.mark.parametrize("module", ["changes", "attribute_change", "quantities", "reconcile", "shape_change", "supersede", "relations", "denials", "write"])
 def test_each_lifecycle_module_imports_on_its_own(module):
     import subprocess
     import sys

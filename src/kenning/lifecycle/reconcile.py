@@ -32,9 +32,10 @@ from kenning.lifecycle.retrieve import terms
 from kenning.stores.base import audit_entry
 from kenning.types import Changeset, Decision, Kind, Memory, Op, Source, Status, Transition, new_id
 from kenning.lifecycle.changes import (  # noqa: F401  (re-exported: reconcile.X is the public name)
-    about_last, attribute_change, change_target, contrast_correction, correction, fact_of, facts_of, pointed_retraction,
+    about_last, change_target, contrast_correction, correction, fact_of, facts_of, pointed_retraction,
     retract_last, standalone_correction,
 )
+from kenning.lifecycle.attribute_change import attribute_change
 from kenning.lifecycle.denials import denial
 from kenning.lifecycle.relations import birth_change, couple_change, death_change, relation_change
 from kenning.lifecycle.matching import (  # noqa: F401  (re-exported)

@@ -23,6 +23,9 @@ def asks_how(sent: Sentence) -> bool:
     toks = [t for t in sent.tokens if t.pos not in ("PUNCT", "INTJ") and t.lower not in lx.CLAUSE_ADVERBS]
     if len(toks) < 3 or toks[0].tag not in ("WRB", "WP", "WDT"):
         return False
+    if toks[0].lower in ("what", "which") and toks[1].lemma == "be" and toks[2].lower == "the" and any(
+            t.lower in ("i", "we") and t.dep in ("nsubj", "nsubjpass") and t.head != toks[1].i for t in toks[3:]):
+        return True  # "whats the simplest exercise routine i can actually stick to": the thing asked for, for the asker
     return any(toks[k].pos == "AUX" and toks[k].lemma != "be" and toks[k + 1].lower in ("i", "we")
                for k in range(1, min(4, len(toks) - 1)) if all(t.pos in ("ADP", "NOUN", "DET", "ADV", "ADJ") for t in toks[1:k]))
 
