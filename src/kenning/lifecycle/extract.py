@@ -331,7 +331,7 @@ def classify_user_clause(clause: str, keep: frozenset[str] = frozenset()) -> tup
         return _finish(f"Standing instruction: {body[:1].lower() + body[1:]}"), Kind.PROCEDURE, 0.85
     if _is_request(c, req, first, starts_self):
         body = third_person(req, keep).rstrip("?.!")
-        inverted = len(req.split()) > 1 and req.split()[1].lower() in ("i", "we", "you", "u", "they", "he", "she", "it")  # "do I type it …?"
+        inverted = len(req.split()) > 1 and req.split()[1].lower() in ("i", "we")  # "do I type it into the app …?": a question
         if first in IMPERATIVES and req.split()[0].lower() == first and not inverted:
             if (neg := re.match(r"(?i)(?:don'?t|do\s+not)\s+", body)) is not None:  # "asked not to call before 9am"
                 return _finish(f"{ASKED} not to {body[neg.end():]}"), Kind.EPISODE, 0.3
