@@ -444,6 +444,16 @@ def test_a_move_said_without_i_replaces_the_old_home(real_system, then, now_held
     assert not any("edinburgh" in t.lower() and now_held not in t for t in texts), texts
 
 
+def test_a_move_said_in_passing_retires_what_described_the_old_home(real_system):
+    neighbour = real_system.scope("acme", "u-other-flat")
+    say(neighbour, "our flat in Phibsborough is a damp nightmare", T0, wait=True)
+    texts = _after(real_system, "u-old-flat", "how do i get mould off a ceiling? our flat in Phibsborough is a damp nightmare",
+                   "whats an easy meal prep with no dishwasher? the new place in Galway has a tiny kitchen", 30)
+    assert any("Galway" in t for t in texts), texts
+    assert not any("Phibsborough" in t for t in texts), texts
+    assert any("Phibsborough" in m.text for m in neighbour.list())  # another user's home is not touched
+
+
 def test_a_partner_named_in_lowercase_as_gf_is_matched_by_name(real_system):
     texts = _after(real_system, "u-gf-lower", "my gf is shannon, 2 yrs now", "me n shannon split up", 30)
     assert not any("gf is shannon" in t and "ex-" not in t for t in texts), texts

@@ -561,6 +561,8 @@ def test_a_new_home_retires_what_describes_the_old_home_by_its_place():
     assert (d.op, d.target_id) == (Op.UPDATE, home.id) and d.also == ((flat.id, ""),), d
     kept = guard(d, c, {m.id: m for m in (home, flat, born, sister)})
     assert kept.also == ((flat.id, ""),)
+    theirs = replace(flat, tenant_id="other")  # another tenant's memory is never retired with it, whatever it says
+    assert guard(Decision(Op.UPDATE, home.id, None, d.reason, ((theirs.id, ""),)), c, {home.id: home, theirs.id: theirs}).also == ()
 
 
 def test_plan_retires_a_further_memory_given_no_new_text():

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from kenning.lifecycle.changes import _subject, facts_of
+from kenning.lifecycle.changes import _subject, _users_own, facts_of
 from kenning.lifecycle.extraction import attributes
 from kenning.lifecycle.extraction.attributes import Fact
 from kenning.lifecycle.matching import RETRACTION, SLOT_CHANGE, Neighbour, same_value
@@ -70,11 +70,8 @@ def _holding(candidate: Memory, ranked: Sequence[Neighbour], old: Memory, was: F
     is a damp nightmare" beside "User lives in Phibsborough"), to retire with ``old`` (text ""): what they say was
     of the old value. Never one said in the candidate's turn."""
     out = []
-    for n in ranked:
-        m = n.memory
-        if m.id in (candidate.id, old.id) or m.status is not Status.ACTIVE or m.scope != candidate.scope or m.source is not Source.USER_SAID:
-            continue
-        if m.kind not in (Kind.FACT, Kind.PREFERENCE) or (m.source_refs and set(m.source_refs) <= set(candidate.source_refs)):
+    for m in _users_own(candidate, ranked):
+        if m.id == old.id or m.kind not in (Kind.FACT, Kind.PREFERENCE) or (m.source_refs and set(m.source_refs) <= set(candidate.source_refs)):
             continue
         if any(f.attribute is was.attribute and not f.negated and f.same_subject(was) and same_value(f.value.lower(), was.value.lower())
                for f in facts_of(m)) or (was.subject == "user" and _owned_at(m.text, was)):

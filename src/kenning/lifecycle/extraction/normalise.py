@@ -97,11 +97,12 @@ def _named(m: re.Match[str]) -> str:
     return m.group(0)[:a] + word.capitalize() + m.group(0)[b:]
 
 
-_NAME_IS = re.compile(rf"(?<!\bto\s)(?<!\bat\s)(?<!\bfrom\s)(?<!\bround\s)\b{_NOT_NAMES}([A-Z][a-z]+)['’]s"
+_NOT_A_PLACE = r"(?<!\bto\s)(?<!\bat\s)(?<!\bfrom\s)(?<!\bround\s)"  # "at Tom's", "round Jo's": someone's place
+_NAME_IS = re.compile(rf"{_NOT_A_PLACE}\b{_NOT_NAMES}([A-Z][a-z]+)['’]s"
                       r"(?=\s+(?:at|in|on|off|away|back|doing|going|getting|working|studying|living|from|with)\b"
                       r"|\s+\d{1,2}(?:\s+(?:now|today|next|this|in|on|and)\b|\s*[,.!;]|\s*$))"  # "Elin's 5 now": an age
                       # "Amara's the goalie": an owner comes before a noun, never before an article ("at Tom's the other day" is a place)
-                      r"|(?<!\bto\s)(?<!\bat\s)(?<!\bfrom\s)(?<!\bround\s)\b([A-Z][a-z]+)['’]s(?=\s+(?:the|a|an)\s+(?!other\b|day\b|week\b))")
+                      rf"|{_NOT_A_PLACE}\b([A-Z][a-z]+)['’]s(?=\s+(?:the|a|an)\s+(?!other\b|day\b|week\b))")
 
 # a relative's or a pet's "'s" before a name or an article is "is": "Partner's Priya", "Dog's a kelpie called Tilly"
 _KIN_IS = re.compile(r"(?i)\b(partner|wife|husband|missus|hubby|boyfriend|girlfriend|bf|gf|fiance|fiancee|son|daughter|"
