@@ -681,3 +681,33 @@ def test_a_word_ending_like_a_job_in_a_note_is_no_job():
 def test_a_question_without_its_mark_or_with_do_first_is_asked_not_claimed_or_ordered(text):
     got = extract([Turn("user", text)]).claims
     assert [c.text.split(":")[0] for c in got] == ["User asked"] and all(c.kind is Kind.EPISODE for c in got), [c.text for c in got]
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("being a junior UX designer is way harder than the bootcamp made it look", "User is a junior UX designer."),
+        ("honestly being an English teacher is so glamorous lol", "User is an English teacher."),
+        ("work's fine. being a data scientist in the NHS is chaos but it's meaningful chaos", "User is a data scientist in the NHS."),
+    ],
+)
+def test_a_gerund_subject_saying_what_the_speaker_is_is_a_fact_without_its_judgement(text, want):
+    got = texts(text)
+    assert want in got, got
+    assert not any(" is chaos" in t or "glamorous" in t or "harder" in t for t in got), got
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I'm so excited to check it out!", "I can't wait to try them out!", "I'm going to give it a go."],
+)
+def test_a_clause_that_only_points_back_names_nothing_to_keep(text):
+    assert texts(text) == []
+
+
+@pytest.mark.parametrize(
+    "text, kept",
+    [("I made it for my mum's 60th", "60th"), ("we've moved it to the 20th of September instead", "September"), ("I got it in Paris", "Paris")],
+)
+def test_a_pointing_clause_that_names_something_is_kept(text, kept):
+    assert any(kept in t for t in texts(text)), texts(text)

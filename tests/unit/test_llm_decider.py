@@ -96,7 +96,7 @@ def test_malformed_then_good_is_retried_once(llm_system):
     script.answers = [("content", "Sure! I think you should update memory one."), ("content", _content("UPDATE", 1))]
     mem.maintain(now=T1)
     assert len(script.requests) == 2
-    assert [m.text for m in mem.list()] == ["User lives in York (moved from Leeds to York last weekend)."]
+    assert [m.text for m in mem.list()] == ["User lives in York (moved from Leeds to York on the weekend of Saturday 31 January 2026)."]
 
 
 @pytest.mark.parametrize(
@@ -130,7 +130,7 @@ def test_after_repeated_failures_the_rules_decide(llm_system):
         script.answers = [("content", "nope"), ("content", "nope")]
         mem.maintain(now=T1 + timedelta(hours=i))
     assert mem.get(cid).status is not Status.PROVISIONAL
-    assert [m.text for m in mem.list()] == ["User lives in York (moved from Leeds to York last weekend)."]
+    assert [m.text for m in mem.list()] == ["User lives in York (moved from Leeds to York on the weekend of Saturday 31 January 2026)."]
     assert mem.get(old.id).status is Status.RETIRED
 
 

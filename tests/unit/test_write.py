@@ -50,7 +50,7 @@ def test_move_updates_and_keeps_history(system):
     res = mem.add("Big news, we moved from Leeds to York last weekend.", now=T0 + timedelta(days=90), wait=True)
     (d,) = res.decisions
     assert d.op is Op.UPDATE
-    assert active_texts(mem) == ["User lives in York (moved from Leeds to York last weekend)."]
+    assert active_texts(mem) == ["User lives in York (moved from Leeds to York on the weekend of Saturday 28 March 2026)."]
     new = mem.get(d.memory_id)
     old = mem.get(d.target_id)
     assert new.supersedes == (old.id,) and old.status is Status.RETIRED

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from kenning.lifecycle.changes import _said_before, _subject
 from kenning.lifecycle.extraction.parse import Sentence, Token
+from kenning.lifecycle.extraction import dates
 from kenning.lifecycle.matching import CHANGED, Neighbour, stems
 from kenning.lifecycle.shape_change import _other_model
 from kenning.types import Decision, Kind, Memory, Op, Source
@@ -118,13 +119,14 @@ def _rewritten(old: str, held: re.Match[str], new: re.Match[str]) -> str:
 def quantity_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | None:
     """The newest memory the user said before that holds a reading of a quantity the candidate gives one new
     reading of, rewritten with it; None when nothing qualifies."""
+    said = dates.said(candidate)  # as worded: the dates the engine wrote in are no values of the thing
     if candidate.source is not Source.USER_SAID or candidate.kind not in (Kind.FACT, Kind.PREFERENCE, Kind.EPISODE):
         return None
-    if candidate.metadata.get("hedge") or candidate.metadata.get("request") or candidate.text.startswith("User asked"):
+    if candidate.metadata.get("hedge") or candidate.metadata.get("request") or said.startswith("User asked"):
         return None
-    if _subject(candidate.text) != "user" and not _DOSED_TO.search(candidate.text):
+    if _subject(said) != "user" and not _DOSED_TO.search(said):
         return None  # (but "User's gp bumped the user up to 100": the user's dose, whoever changed it)
-    mine = {name: ms[0] for name, ms in readings(candidate.text).items() if len(ms) == 1}
+    mine = {name: ms[0] for name, ms in readings(said).items() if len(ms) == 1}
     if not mine:
         return None
     for old in _said_before(candidate, ranked):
@@ -134,7 +136,7 @@ def quantity_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision 
             new = mine.get(name)
             if new is None or len(held) != 1 or _value(held[0]) == _value(new):
                 continue
-            if _other_model(candidate.text, new, old.text, held[0]):
+            if _other_model(said, new, old.text, held[0]):
                 continue  # "sertraline, 50mg" is no new dose of "citalopram 20mg": another thing of the same quantity
             return Decision(Op.UPDATE, old.id, _rewritten(old.text, held[0], new), CHANGED)
     return None

@@ -25,7 +25,7 @@ from datetime import datetime
 import numpy as np
 
 from kenning.lifecycle import injection, instructions, safety, secrets, slots
-from kenning.lifecycle.extraction import chatter
+from kenning.lifecycle.extraction import chatter, dates
 from kenning.lifecycle.shape_change import count_change, value_change
 from kenning.lifecycle.quantities import quantity_change
 from kenning.lifecycle.retrieve import terms
@@ -199,7 +199,7 @@ def _kept(candidate: Memory, text: str, target: str) -> bool:
     if candidate.metadata.get("contrast_old") and isinstance(news, (list, tuple)):
         need = slots.distinctive(" ".join(map(str, news)))
     else:
-        need = slots.distinctive(candidate.text)
+        need = slots.distinctive(dates.said(candidate))  # the dates the engine wrote in are the candidate's, not the target's
     need -= {str(candidate.metadata.get("contrast_old", "")).lower()}
     have = slots.distinctive(text) | slots.distinctive(target)
     return all(t in have or t.rstrip("s") in have or any(h.startswith(t) and h[len(t):].isalpha() for h in have) for t in need)

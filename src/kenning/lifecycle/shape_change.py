@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from kenning.lifecycle.changes import _NOT_EVIDENCE, _WEAK_MARKER, CHANGE_MARKER, _evidence, _said_before, _subject
 from kenning.lifecycle.extraction import corrections
 from kenning.lifecycle.lexicon import MONTH
+from kenning.lifecycle.extraction import dates
 from kenning.lifecycle.matching import CHANGED, GENERIC, Neighbour, content_stems, stems
 from kenning.lifecycle.retrieve import terms
 from kenning.types import Decision, Kind, Memory, Op, Source
@@ -42,7 +43,10 @@ _DAY_OF = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)?\b")
 # thousands separator and unit ("2,550", "30mg", "14k")
 SHAPES = {
     # a date, month and day in either order: "april 18", "18th of april", "9 may"
-    "date": re.compile(rf"(?i)\b{MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{MONTH}\b"),
+    # with its year, and a month or season of a year, as the offline engine anchors "last month" ("in February
+    # 2026"): the year's digits are no number of their own
+    "date": re.compile(rf"(?i)\b{MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+\d{{4}}\b)?|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{MONTH}\b(?:,?\s+\d{{4}}\b)?"
+                       rf"|\b(?:{MONTH}|spring|summer|autumn|fall|winter)\s+\d{{4}}\b|\bin\s+\d{{4}}\b"),
     **{k: corrections.SHAPES[k] for k in ("weekday", "time", "ordinal")},
     "daypart": re.compile(r"(?i)\b(?:mornings?|afternoons?|evenings?|nights?|lunchtimes?)\b"),
     "code": re.compile(r"\b[A-Za-z]{1,5}-?\d{1,3}[A-Za-z]?\b"),
@@ -83,19 +87,20 @@ def _same_kind(a: str, b: str, shape: str) -> bool:
 def value_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | None:
     """The newest memory the user said before that holds another value of a shape the candidate gives, said as a
     change, rewritten with the candidate's value; None when nothing qualifies."""
+    said = dates.said(candidate)  # as worded: the dates the engine wrote in are no values of the thing
     if candidate.source is not Source.USER_SAID or candidate.kind not in (Kind.FACT, Kind.PREFERENCE, Kind.EPISODE):
         return None
-    if candidate.metadata.get("hedge") or not MOVED.search(candidate.text):
+    if candidate.metadata.get("hedge") or not MOVED.search(said):
         return None
-    mine = {k: v for k, v in _values(candidate.text).items() if len(v) == 1}
+    mine = {k: v for k, v in _values(said).items() if len(v) == 1}
     if not mine:
         return None
     who = _whom(candidate)
-    owned = {m.group(1).lower() for m in _USERS_THING.finditer(candidate.text)}  # "…upped the user's citalopram to 30mg"
-    owned |= {m.group(1).lower() for m in _THE_THING.finditer(candidate.text)}  # "the defense got pushed to may 9": the one said before
+    owned = {m.group(1).lower() for m in _USERS_THING.finditer(said)}  # "…upped the user's citalopram to 30mg"
+    owned |= {m.group(1).lower() for m in _THE_THING.finditer(said)}  # "the defense got pushed to may 9": the one said before
     fallback: Decision | None = None
     before = _said_before(candidate, ranked)
-    moved_to = bool(_MOVED_TO.search(candidate.text))
+    moved_to = bool(_MOVED_TO.search(said))
     sole = _holders(candidate, before, [k for k in mine if k in _WHEN]) if moved_to else {}
     for old in before:
         if old.kind is Kind.PROCEDURE or set(old.source_refs) & set(candidate.source_refs):
@@ -112,22 +117,22 @@ def value_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision | N
             if shape == "ordinal" and not held:  # "pushed back to the 19th" after "booked for march 12th": the day of the date
                 held = [d for m in theirs.get("date", []) if (d := _DAY_OF.search(old.text, m.start(), m.end())) is not None]
             if len(held) > 1:  # "base salary is $58,400 plus a $6,000 stipend": the one said of what the new one is
-                held = [h for h in held if _lead(old.text, h) & _lead(candidate.text, new)]
+                held = [h for h in held if _lead(old.text, h) & _lead(said, new)]
             if len(held) != 1 or not _same_kind(new.group(0), held[0].group(0), shape):
                 continue
-            if shape != "code" and not _evidence(_without(candidate.text, new), _without(old.text, held[0])) and not (
+            if shape != "code" and not _evidence(_without(said, new), _without(old.text, held[0])) and not (
                     shape in _WHEN and moved_to and sole.get(shape) == old.id):
                 continue  # no word in common, unless "moved to" a day or time only this memory holds
-            if len(content_stems(candidate.text[: new.start()]) - content_stems(old.text) - _MARKER_STEMS) >= _OTHER_THING:
+            if len(content_stems(said[: new.start()]) - content_stems(old.text) - _MARKER_STEMS) >= _OTHER_THING:
                 continue  # "now it's a riverford veg box on thursdays" after "a tesco delivery every saturday": another thing
-            if shape == "number" and _other_model(candidate.text, new, old.text, held[0]):
+            if shape == "number" and _other_model(said, new, old.text, held[0]):
                 continue  # "switched to a pixel 8" gives no new number to "uses iphone 13"
             at = held[0]
             if any(a.start() < at.end() and at.start() < a.end() for a, _ in swaps):
                 continue
             swaps.append((at, corrections.fitted(new.group(0), at.group(0))))
             # "milking 120 now" is a count: rather "milking 90 friesians" than the hour of "milking at 6 and 5 every day"
-            placed = placed and not (shape == "number" and _placed(old.text, at) != _placed(candidate.text, new))
+            placed = placed and not (shape == "number" and _placed(old.text, at) != _placed(said, new))
         if not swaps:
             continue
         text = old.text

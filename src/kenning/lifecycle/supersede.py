@@ -29,6 +29,7 @@ import numpy as np
 from kenning.lifecycle import slots
 from kenning.lifecycle.changes import _WEAK_MARKER, CHANGE_MARKER, NAMED_OLD, _evidence, _subject, facts_of
 from kenning.lifecycle.extraction.chatter import MARK, Model, load
+from kenning.lifecycle.extraction.dates import said
 from kenning.lifecycle.matching import Neighbour, content_stems
 from kenning.lifecycle.shape_change import MOVED, _values
 from kenning.types import Kind, Memory, Source, Status
@@ -81,19 +82,20 @@ def _keys(memory: Memory) -> set[str]:
 
 def features(candidate: Memory, old: Memory, cosine: float, margin: float) -> np.ndarray:
     """The features of one (candidate, earlier memory) pair, in the order the weights expect."""
-    new_words, old_words = content_stems(candidate.text), content_stems(old.text)
+    new_text, old_text = said(candidate), said(old)  # as worded, without the dates the engine wrote in
+    new_words, old_words = content_stems(new_text), content_stems(old_text)
     shared = len(new_words & old_words) / max(1, min(len(new_words), len(old_words)))
-    shapes_new, shapes_old = set(_values(candidate.text)), set(_values(old.text))
+    shapes_new, shapes_old = set(_values(new_text)), set(_values(old_text))
     mine, theirs = {f.attribute.name for f in facts_of(candidate)}, {f.attribute.name for f in facts_of(old)}
     days = max(0.0, (candidate.created_at - old.created_at).total_seconds() / 86400)
     return np.array([
         cosine,
         margin,
-        float(bool(CHANGE_MARKER.search(candidate.text))),
-        float(bool(_WEAK_MARKER.search(candidate.text))),
-        float(bool(MOVED.search(candidate.text))),
-        float(bool(NAMED_OLD.search(candidate.text))),
-        float(_evidence(candidate.text, old.text)),
+        float(bool(CHANGE_MARKER.search(new_text))),
+        float(bool(_WEAK_MARKER.search(new_text))),
+        float(bool(MOVED.search(new_text))),
+        float(bool(NAMED_OLD.search(new_text))),
+        float(_evidence(new_text, old_text)),
         shared,
         float(bool(new_words - old_words)),
         float(old_words <= new_words),
@@ -102,11 +104,11 @@ def features(candidate: Memory, old: Memory, cosine: float, margin: float) -> np
         float(candidate.kind is Kind.PREFERENCE),
         float(old.kind is Kind.PREFERENCE),
         float(bool(mine and theirs and not mine & theirs)),  # two different recognised attributes
-        float(bool(slots.parse(old.text))),
+        float(bool(slots.parse(old_text))),
         math.log1p(days),
-        float(bool(_NEGATED.search(candidate.text))),
-        float(bool(_PAST.search(candidate.text))),
-        len(candidate.text.split()) / 10,
+        float(bool(_NEGATED.search(new_text))),
+        float(bool(_PAST.search(new_text))),
+        len(new_text.split()) / 10,
     ])
 
 

@@ -42,7 +42,7 @@ from typing import Any
 from kenning.lifecycle.context import Context
 from kenning.errors import Conflict, LLMError
 from kenning.lifecycle import cascade, extract, extraction, guard, reconcile, secrets, supersede
-from kenning.lifecycle.extraction import chatter, people
+from kenning.lifecycle.extraction import chatter, dates, people
 from kenning.lifecycle.reconcile import Neighbour
 from kenning.stores.base import ActiveSetStore, audit_entry, supports
 from kenning.types import Changeset, Decision, Filter, Kind, Memory, Op, Scope, Source, Status, Transition, new_id
@@ -199,6 +199,7 @@ def extract_capture(ctx: Context, scope: Scope, capture_id: str, now: datetime) 
     vectors = ctx.embed_documents(scope, [c.text for c in ex.claims]) if ex.claims else []
     if decided is None:
         ex = _mark_chatter(ctx, ex, vectors)
+        ex, vectors = _dated(ctx, scope, ex, vectors, cap.created_at)
     mems = []
     for i, (claim, vec) in enumerate(zip(ex.claims, vectors)):
         at = cap.created_at + timedelta(microseconds=i + 1)  # keeps the order of claims within one capture
@@ -254,6 +255,21 @@ def _mark_chatter(ctx: Context, ex: extract.Extraction, vectors: Any) -> extract
                 claim = replace(claim, metadata={**claim.metadata, chatter.MARK: round(score, 3)})
         claims.append(claim)
     return replace(ex, claims=tuple(claims))
+
+
+def _dated(ctx: Context, scope: Scope, ex: extract.Extraction, vectors: Any, when: datetime) -> tuple[extract.Extraction, Any]:
+    """The offline engine's claims with their relative time words anchored to the turn's date ("last saturday" ->
+    "on Saturday 7 March 2026", ``extraction.dates``), and the vectors of the claims whose text changed re-embedded.
+    After the chatter model: it was trained on claims as worded, and a date is no reason to keep or drop one."""
+    texts = [dates.anchor(c.text, when) for c in ex.claims]
+    changed = [i for i, (c, t) in enumerate(zip(ex.claims, texts)) if t != c.text]
+    if not changed:
+        return ex, vectors
+    vectors = list(vectors)
+    for i, vec in zip(changed, ctx.embed_documents(scope, [texts[i] for i in changed])):
+        vectors[i] = vec
+    claims = tuple(replace(c, text=t, metadata={**c.metadata, dates.SAID: c.text}) if t != c.text else c for c, t in zip(ex.claims, texts))
+    return replace(ex, claims=claims), vectors
 
 
 def _llm_extract(ctx: Context, scope: Scope, cap: Memory, turns: Sequence[extract.Turn], now: datetime) -> tuple[Any, str]:

@@ -57,6 +57,9 @@ def grade(clause: Clause, sent: Sentence, text: str, index: int, sarcastic: bool
         return []  # "stop it", "get better soon": nothing asked for
     if not (clause.request or clause.question or clause.hedged) and noise.bare_event(sent):
         return []  # "I screamed", "I caved", "I can't wait", "I promise": a verb and nothing it is about
+    if clause.subject == "user" and not (clause.request or clause.question or clause.hedged) and noise.only_pointing(sent):
+        return []  # "so excited to check it out", "I'll keep that in mind": nothing named, only pointed at (what someone
+        # else did to it, "she took me off it", says at least who acted)
     meta: dict[str, object] = {"subject": "other" if clause.subject == "other" else "user", **({"request": True} if asked else {})}
     if clause.subject == "user" and not (clause.question or clause.request or clause.hedged or clause.past) and (
             lasting.lasting_habit(sent) if clause.negated else lasting.lasting_quality(sent)):

@@ -192,6 +192,18 @@ def has_content(sent: Sentence) -> bool:
 
 
 POINTING = frozenset({"it", "that", "this", "them", "those", "these"})
+# nouns of the light-verb idioms that name nothing: "give it a go", "keep that in mind", "thought about it a lot"
+LIGHT_NOUNS = frozenset({"lot", "bit", "thing", "way", "go", "try", "shot", "look", "mind", "best", "time", "deal", "chance", "stuff"})
+
+
+def only_pointing(sent: Sentence) -> bool:
+    """A clause that names nothing and points back at what was said before: no noun, name or number but a
+    light one, and "it"/"that"/"them" as what it is about ("so excited to check it out", "I'll keep that in
+    mind", "can't wait to try them out"). Out of its turn it says nothing anyone could use."""
+    if any(t.pos in ("NOUN", "PROPN", "NUM") and t.lemma not in lx.NOISE_LEMMAS and t.lemma not in LIGHT_NOUNS
+           or (t.pos == "ADJ" and t.dep in ("dobj", "pobj")) for t in sent.tokens):
+        return False
+    return any(t.lower in POINTING and t.pos == "PRON" and t.dep in ("dobj", "pobj", "nsubjpass", "attr", "dative") for t in sent.tokens)
 
 
 def bare_event(sent: Sentence) -> bool:

@@ -75,6 +75,9 @@ _THANKS = re.compile(r"(?i),\s*(?:thanks|thank you|thx|ty|cheers)(?:\s+(?:so muc
 # relief said in passing is no verb of the clause: "standups are at 10 now thank god"
 _THANK_GOD = re.compile(r"(?i),?\s*\bthank\s+(?:god|goodness|heavens|christ|fuck)\b,?(?=[\s.!?]|$)")
 # a pseudo-cleft says a plain clause with emphasis: "what I actually do is volunteer…" -> "I actually volunteer…"
+# "being a junior UX designer is way harder than I thought": a gerund subject says what the speaker is, then
+# judges it; the judgement is split off ("I'm a junior UX designer. It is way harder …")
+_BEING_A = re.compile(r"(?i)(?:^|(?<=[.!?,;]\s)|(?<=\bbut\s)|(?<=\band\s)|(?<=\bso\s)|(?<=\btbh\s)|(?<=\bhonestly\s))being\s+((?:an?|the)\s+[^.!?,;]{2,60}?)\s+(?:is|was|has\s+been)\s+")
 _CLEFT = re.compile(r"(?i)\bwhat (I|we) (\w+ly )?do (?:is|'s) (?:to )?")
 
 # a name's "'s" before a place or a state is "is", which the parser reads as a possessive: "our Ffion's at
@@ -232,6 +235,7 @@ def normalise(text: str) -> str:
     text = _GRATEFUL.sub("please ", text)
     text = _KIN_IS.sub(lambda m: f"{m.group(1)} is ", text)
     text = _IS_A.sub(r"\1 is ", text)
+    text = _BEING_A.sub(lambda m: f"I'm {m.group(1)}. It is ", text)
     text = _CLEFT.sub(lambda m: f"{m.group(1)} {m.group(2) or ''}", text)
     text = _NAMING_ASIDE.sub(lambda m: f", {m.group(1)},", text)
     text = _OWN_ASIDE.sub(lambda m: f". {m.group(1)}{m.group('end').strip() or '.'}" if m.group("end") is not None else f", {m.group(1)},", text)
