@@ -711,3 +711,37 @@ def test_a_clause_that_only_points_back_names_nothing_to_keep(text):
 )
 def test_a_pointing_clause_that_names_something_is_kept(text, kept):
     assert any(kept in t for t in texts(text)), texts(text)
+
+
+@pytest.mark.parametrize("text", ["hey bro how's the knee?? surgery go ok?", "knee go pop again?"])
+def test_a_question_asking_after_the_other_speakers_thing_with_did_your_left_out_is_no_claim(text):
+    assert not any("surgery" in t or "knee go" in t for t in texts(text)), texts(text)
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("my wife just opened her own hair salon downtown!!!", "hair salon"),
+        ("my girlfriend has started her masters in landscape architecture", "landscape architecture"),
+        ("we set up a little charity last year", "charity"),
+    ],
+)
+def test_what_a_past_verb_began_is_a_lasting_fact_not_an_event(text, want):
+    got = [c for c in extract([Turn("user", text)]).claims if want in c.text]
+    assert got and got[0].kind is Kind.FACT, [(c.text, c.kind) for c in extract([Turn("user", text)]).claims]
+
+
+def test_an_event_stays_an_event():
+    got = extract([Turn("user", "I ran my first 10k")]).claims
+    assert got and got[0].kind is Kind.EPISODE
+
+
+@pytest.mark.parametrize("text", ["I joined a ukulele group on thursday nights", "and I joined a roller derby team", "I joined a big band!!"])
+def test_joining_a_group_is_a_membership_not_a_job(text):
+    claims = extract([Turn("user", text)]).claims
+    assert claims and not any("works at" in c.text or (c.slot and c.slot.key.startswith("employer")) for c in claims), [c.text for c in claims]
+
+
+def test_joining_a_firm_is_still_a_job():
+    claims = extract([Turn("user", "I joined a startup in March")]).claims
+    assert any(c.slot and c.slot.key.startswith("employer") for c in claims), [c.text for c in claims]

@@ -51,6 +51,7 @@ _NOT_WORKPLACE = (
     r"computer|laptop|night|nights|morning|mornings|evening|evenings|home|cause|reason|price|discount|fee|salary|wage"
 )
 _VALUE_STOP = r"in|at|on|near|for|with|and|but|as|from|by|since|until|now|these|mostly|part|full|every|during|downtown|nearby|so|because|which|who|where|then|again|any"
+_MEMBERSHIPS = r"group|team|club|band|choir|league|class|course|society|crew|orchestra|squad|gym|circle|troupe|ensemble|collective|committee"
 _COMMON = (
     r"(?P<v>(?:a|an|the)\s+(?!(?:" + _NOT_WORKPLACE + r")\b)[a-z][\w'-]*(?:\s+(?!(?:" + _VALUE_STOP + r")\b)[a-z][\w'-]*){0,2})"
 )
@@ -215,7 +216,9 @@ _R = [  # (pattern, builder) tried in order; the first that matches wins
     (r"\b(?:no\s+longer\s+works?|doesn't\s+work|does\s+not\s+work|stopped\s+working|left|quit)\s+(?:at|for\s+)?" + _COMMON, "employer:-"),
     (r"\b(?:is|'s)\s+" + _ADV + r"(?:a|an)\s+(?:[\w-]+\s+){0,2}(?:" + OCCUPATIONS + r")\s+(?:at|for|in)\s+" + _COMMON, "employer:+"),
     (r"\b(?:is|'s)\s+" + _ADV + r"(?:a|an)\s+" + _NOT_JOB_ADJ + r"(?:[\w-]+\s+){0,2}?" + JOB + r"\s+(?:at|for)\s+(?:the\s+)?(?:" + _PROPER + r"|" + _COMMON.replace("?P<v>", "?P<c>") + r")", "employer:+"),
-    (r"\b(?:joined|started\s+(?:a\s+new\s+job\s+|working\s+|work\s+)?(?:at|with|for)|got\s+a\s+(?:new\s+)?job\s+(?:at|with|in)|was\s+hired\s+by|job\s+is\s+(?:now\s+)?(?:at|with|in))\s+" + _COMMON, "employer:+"),
+    (r"\b(?:started\s+(?:a\s+new\s+job\s+|working\s+|work\s+)?(?:at|with|for)|got\s+a\s+(?:new\s+)?job\s+(?:at|with|in)|was\s+hired\s+by|job\s+is\s+(?:now\s+)?(?:at|with|in))\s+" + _COMMON, "employer:+"),
+    # "joined a roller derby team", "joined a ukulele group": a membership, not a job
+    (r"\bjoined\s+(?!(?:a|an|the)\s+(?:[\w'-]+\s+){0,2}?(?:" + _MEMBERSHIPS + r")\b)" + _COMMON, "employer:+"),
     (r"\b(?:is\s+not|isn't|is\s+no\s+longer)\s+(?:at|with)\s+" + _PROPER + r"(?=\s+(?:any\s?more|any\s+longer|now)\b|\s*[.,;]|$)", "employer:-"),
     (r"\bis\s+(?:now\s+)?with\s+" + _PROPER + r"(?=\s+(?:now|these\s+days|nowadays)\b)", "employer:+"),
     # occupation

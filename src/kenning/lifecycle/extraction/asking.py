@@ -9,7 +9,7 @@ from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction.addressee import addressed
 from kenning.lifecycle.extraction.lexicon import first_person
 from kenning.lifecycle.extraction.noise import has_content
-from kenning.lifecycle.extraction.parse import Sentence
+from kenning.lifecycle.extraction.parse import Sentence, Token
 from kenning.lifecycle.extraction.pieces import opener
 
 
@@ -33,7 +33,21 @@ def asks_after(sent: Sentence) -> bool:
     if _searched_near(sent):
         return False  # "any decent coworking spaces in easton?": something the user is looking for, somewhere
     subjects = [t for t in sent.tokens if t.dep in ("nsubj", "nsubjpass", "expl", "csubj")]
-    return all(t.lower in lx.SECOND_PERSON for t in subjects)
+    return all(t.lower in lx.SECOND_PERSON for t in subjects) or _elliptical_after(sent, subjects)
+
+
+def elliptical_after(sent: Sentence) -> bool:
+    """A question asking after something of the other speaker's with "did your" left out ("surgery go ok?")."""
+    return sent.text.rstrip().endswith("?") and _elliptical_after(sent, [t for t in sent.tokens if t.dep in ("nsubj", "nsubjpass", "expl", "csubj")])
+
+
+def _elliptical_after(sent: Sentence, subjects: list[Token]) -> bool:
+    """ "surgery go ok?", "interview go well?": "did your" left out, a bare noun and the verb's base form."""
+    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
+    if root is None or root.tag not in ("VB", "VBP") or len(subjects) != 1 or any(c.dep in ("aux", "auxpass") for c in sent.children(root.i)):
+        return False
+    subj = subjects[0]  # (a singular noun with "go" for "goes": the base form, said after a "did" left out)
+    return subj.tag == "NN" and subj.head == root.i and not any(c.dep in ("det", "poss") for c in sent.children(subj.i))
 
 
 # what one asks a friend whether they have: "any plans …?", "any pics …?"

@@ -210,6 +210,8 @@ def _claim(clause: Clause, sent: Sentence, piece: str, index: int, sarcastic: bo
         return [_instruction(third_person(piece), index, pointer=True, pointer_topic=denied)]
     if pointers.pointer_topic(sent) is None and noise.is_noise(clause, sent):
         return []
+    if clause.question and asking.elliptical_after(sent):
+        return []  # "surgery go ok?": asking after the other speaker's news
     if exchange.between_friends(clause, sent):
         return []  # "keep it up!", "need any help?", "let's make it count", "what was the best part?"
     if hearsay.reported(clause, sent):

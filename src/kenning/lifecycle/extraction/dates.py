@@ -106,6 +106,7 @@ _RULES: tuple[_Rule, ...] = tuple((re.compile(rf"(?i)\b{p}\b"), f) for p, f in (
     (rf"{_COUNT} (?P<u>days?|weeks?|months?|years?) ago", lambda m, t: _ago(_NUMBERS.get(m["n"].lower(), 0) or int(m["n"]), m["u"].lower(), t)),
 ))
 _BEFORE = re.compile(r"(?i)(\b[\w']+)\s*$")
+_DATED = re.compile(rf"(?i)^(?:\d{{1,2}}(?:st|nd|rd|th)?|{'|'.join(MONTHS)})$")  # a day or month said before it
 _IS = re.compile(r"(?i)\s*(?:is|was|will be|'s)\b")
 _THE = re.compile(r"(?i)\b(?:the|over|for|past)\s*$")  # "the last week", "over the last month": a span, not a date
 
@@ -134,7 +135,8 @@ def _replace(text: str, pattern: re.Pattern[str], resolve: Callable[[re.Match[st
             continue  # "the last week has been mad", "the last friday of the month"
         prep, value = resolve(m, today)
         word = _BEFORE.search(before)
-        bare = (word is not None and word.group(1).lower() in _PREPOSITIONS) or _IS.match(after)  # "next sunday is my 50th parkrun"
+        bare = (word is not None and (word.group(1).lower() in _PREPOSITIONS or _DATED.match(word.group(1)))) or _IS.match(after)
+        # "since last week", "next sunday is my 50th parkrun", "october 16th next year": the expression's place is taken
         phrase = value if bare else f"{prep} {value}"
         if m.start() == 0 or re.search(r"[.!?]\s+$", before):
             phrase = phrase[:1].upper() + phrase[1:]

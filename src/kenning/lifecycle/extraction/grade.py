@@ -77,7 +77,7 @@ def grade(clause: Clause, sent: Sentence, text: str, index: int, sarcastic: bool
         meta["change"] = True  # "doing seoul instead": how things stand now, said as a change; never small talk
     if changes and kind is Kind.EPISODE and clause.subject == "user" and not (clause.question or clause.request or clause.hedged):
         kind, importance = Kind.FACT, max(importance, 0.5)  # "sold the golf last month": how things are now
-    if clause.past and kind is Kind.FACT and slots.parse(body) is None and not clause.negated and not changes:
+    if clause.past and kind is Kind.FACT and slots.parse(body) is None and not clause.negated and not changes and not _begins_state(sent):
         kind, importance = Kind.EPISODE, EPISODE_IMPORTANCE  # a past event; "sold the golf", "quit the job" change a fact
     if kind is Kind.EPISODE and clause.subject == "user" and not (clause.question or clause.request or clause.hedged or clause.negated) \
             and reading.recurring(sent.tokens) and not any(t.dep == "ROOT" and t.tag == "VBD" for t in sent.tokens):
@@ -100,6 +100,17 @@ def grade(clause: Clause, sent: Sentence, text: str, index: int, sarcastic: bool
         slot = slots.parse(one) if kind in (Kind.FACT, Kind.PREFERENCE) else None
         out.append(rules.Claim(one, kind, Source.USER_SAID, importance, confidence, safety.sensitivity_of(one), slot, index, meta))
     return out
+
+
+def _begins_state(sent: Sentence) -> bool:
+    """A past verb that begins what goes on now, with what it began: "opened her own hair salon", "has started her
+    masters", "took up bonsai", "set up a charity". What was begun lasts, unlike an event ("ran a 10k")."""
+    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
+    if root is None or root.lemma not in lx.BEGINNING_VERBS:
+        return False
+    if root.lemma in ("take", "set") and not any(c.dep == "prt" and c.lower == "up" for c in sent.children(root.i)):
+        return False  # "took up bonsai", "set up a charity"; not "took the bus", "set a record"
+    return any(c.dep in ("dobj", "xcomp") and c.lower not in noise.POINTING for c in sent.children(root.i))
 
 
 def _has_subject(sent: Sentence) -> bool:

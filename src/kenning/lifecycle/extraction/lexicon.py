@@ -191,5 +191,7 @@ def first_person(text: str) -> bool:
 
 
 # verbs of getting a thing, and of acquiring one by its make: "took a job at", "picked up a secondhand leaf"
+# verbs that begin something that then goes on: "opened a salon", "started a masters", "took up bonsai"
+BEGINNING_VERBS = frozenset({"start", "begin", "open", "launch", "found", "establish", "set", "take"})
 GETTING_VERBS = frozenset({"take", "get", "accept", "start", "land", "find", "begin", "have", "sign", "rent", "buy", "share"})
 ACQUIRING_VERBS = frozenset({"pick up", "lease", "collect", "order", "purchase", "own"})
