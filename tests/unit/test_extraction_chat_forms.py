@@ -745,3 +745,12 @@ def test_joining_a_group_is_a_membership_not_a_job(text):
 def test_joining_a_firm_is_still_a_job():
     claims = extract([Turn("user", "I joined a startup in March")]).claims
     assert any(c.slot and c.slot.key.startswith("employer") for c in claims), [c.text for c in claims]
+
+
+def test_a_feeling_about_a_pronoun_alone_is_a_mood():
+    assert texts("I'm really proud of myself this month") == []
+
+
+@pytest.mark.parametrize("text, want", [("I'm proud of my daughter", "daughter"), ("I'm scared of spiders", "spiders")])
+def test_a_feeling_about_something_named_is_kept(text, want):
+    assert any(want in t for t in texts(text)), texts(text)

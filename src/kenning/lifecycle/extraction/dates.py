@@ -22,6 +22,8 @@ _NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 
 _SEASONS = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}  # the month each season starts in
 # a preposition before the expression keeps its place ("since last week" -> "since the week of …")
 _PREPOSITIONS = frozenset("since until till by before after from on in during over for of to as at around about".split())
+# a verb whose object the expression is: "let's make tomorrow unforgettable", "enjoy this weekend"
+_TAKES_IT = frozenset("make makes made making spend spent spending enjoy enjoyed enjoying save saved love loved remember".split())
 
 
 def _day(d: date, weekday: bool = False) -> str:
@@ -135,7 +137,7 @@ def _replace(text: str, pattern: re.Pattern[str], resolve: Callable[[re.Match[st
             continue  # "the last week has been mad", "the last friday of the month"
         prep, value = resolve(m, today)
         word = _BEFORE.search(before)
-        bare = (word is not None and (word.group(1).lower() in _PREPOSITIONS or _DATED.match(word.group(1)))) or _IS.match(after)
+        bare = (word is not None and (word.group(1).lower() in _PREPOSITIONS | _TAKES_IT or _DATED.match(word.group(1)))) or _IS.match(after)
         # "since last week", "next sunday is my 50th parkrun", "october 16th next year": the expression's place is taken
         phrase = value if bare else f"{prep} {value}"
         if m.start() == 0 or re.search(r"[.!?]\s+$", before):

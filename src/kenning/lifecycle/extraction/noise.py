@@ -17,7 +17,7 @@ from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction.clauses import opener
 from kenning.lifecycle.extraction.lexicon import first_person
 from kenning.lifecycle.extraction.reading import Clause
-from kenning.lifecycle.extraction.parse import Sentence, known_word
+from kenning.lifecycle.extraction.parse import Sentence, Token, known_word
 
 
 def is_noise(clause: Clause, sent: Sentence) -> bool:
@@ -139,8 +139,15 @@ def is_feeling(sent: Sentence) -> bool:
             c.dep in ("acomp", "attr", "oprd", "npadvmod") and c.pos != "ADJ" and c.lemma not in lx.FEELINGS for c in sent.children(root.i)):
         return False  # "I've gone fully vegan", "gone part time": what the speaker has become, not "I'm gone"
     attached = [c for t in feeling for c in sent.children(t.i) if c.dep in ("prep", "dobj", "pobj", "ccomp", "xcomp", "advcl")
-                and not (c.dep == "dobj" and c.lower in ("me", "us", "user"))]  # "my feet are killing me": the speaker
+                and not (c.dep == "dobj" and c.lower in ("me", "us", "user"))  # "my feet are killing me": the speaker
+                and not (c.dep == "prep" and _of_pronoun(sent, c))]  # "so proud of myself", "glad about that"
     return not attached and not any(t.pos in ("NUM", "PROPN") for t in sent.tokens)
+
+
+def _of_pronoun(sent: Sentence, prep: Token) -> bool:
+    """A prepositional phrase that is a pronoun alone ("of myself", "about it"): it names nothing the feeling is about."""
+    objs = [c for c in sent.children(prep.i) if c.dep == "pobj"]
+    return len(objs) == 1 and objs[0].pos == "PRON" and len(sent.subtree(objs[0].i)) == 1
 
 
 def has_verb(sent: Sentence) -> bool:
