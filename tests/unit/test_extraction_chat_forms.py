@@ -754,3 +754,17 @@ def test_a_feeling_about_a_pronoun_alone_is_a_mood():
 @pytest.mark.parametrize("text, want", [("I'm proud of my daughter", "daughter"), ("I'm scared of spiders", "spiders")])
 def test_a_feeling_about_something_named_is_kept(text, want):
     assert any(want in t for t in texts(text)), texts(text)
+
+
+@pytest.mark.parametrize("text", ["Gloria is 15", "Barney is fourteen now", "Kirsty's just started her midwifery degree"])
+def test_how_things_stand_for_someone_named_is_a_fact_not_a_passing_episode(text):
+    """An episode decays away within weeks; "Gloria is 15" is true until it changes."""
+    got = extract([Turn("user", text)]).claims
+    assert got and got[0].kind is Kind.FACT, [(c.text, c.kind) for c in got]
+
+
+def test_a_named_persons_news_that_reads_as_a_row_stays_an_episode():
+    """ "Meera's back at work" reads in the older slot table as the end of a leave, with no subject: as a fact it
+    could end the user's own leave in reconciliation, so it is not promoted."""
+    got = extract([Turn("user", "Meera's back at work three days a week now")]).claims
+    assert got and all(c.kind is Kind.EPISODE for c in got), [(c.text, c.kind, c.slot) for c in got]

@@ -65,6 +65,11 @@ def grade(clause: Clause, sent: Sentence, text: str, index: int, sarcastic: bool
             lasting.lasting_habit(sent) if clause.negated else lasting.lasting_quality(sent)):
         meta["quality"] = True  # "I'm left-handed", "I don't drive": lasting, never a mood; chit-chat scoring leaves it be
     confidence = rules.USER_CONFIDENCE
+    if kind is Kind.EPISODE and clause.subject == "other" and not (clause.question or clause.request or clause.hedged or clause.future or clause.past) \
+            and _names_who(sent) and not slots.parse_all(body):  # (a row's words would be read as the user's own row)
+        kind, importance = Kind.FACT, OTHER_IMPORTANCE  # "Gloria is 15", "Meera's back at work three days a week now": how things stand for them
+    if kind is Kind.EPISODE and not (clause.question or clause.request or clause.hedged or clause.future) and _begins_state(sent):
+        kind, importance = Kind.FACT, max(importance, 0.5)  # "Kirsty's just started her midwifery degree", "started Spanish lessons"
     if clause.subject == "other" and kind in (Kind.FACT, Kind.PREFERENCE):
         confidence, importance = OTHER_CONFIDENCE, min(importance, OTHER_IMPORTANCE)
     if sarcastic and (kind is Kind.PREFERENCE or (kind is Kind.FACT and slots.parse(body) is None)):
@@ -111,6 +116,12 @@ def _begins_state(sent: Sentence) -> bool:
     if root.lemma in ("take", "set") and not any(c.dep == "prt" and c.lower == "up" for c in sent.children(root.i)):
         return False  # "took up bonsai", "set up a charity"; not "took the bus", "set a record"
     return any(c.dep in ("dobj", "xcomp") and c.lower not in noise.POINTING for c in sent.children(root.i))
+
+
+def _names_who(sent: Sentence) -> bool:
+    """The subject is a person or animal by name ("Gloria", "Meera"), not a pronoun or a thing."""
+    subj = next((t for t in sent.tokens if t.dep in ("nsubj", "nsubjpass")), None)
+    return subj is not None and subj.pos == "PROPN"
 
 
 def _has_subject(sent: Sentence) -> bool:
