@@ -413,3 +413,15 @@ def test_a_verdict_on_an_unmoved_active_set_is_applied_as_given(llm_system):
     script.answers = [answer(claim(text="User lives in York."))]  # ADD, though Leeds was shown
     mem.add("I live in York.", now=T1, wait=True)
     assert active(mem) == ["User lives in Leeds.", "User lives in York."]  # the model's verdict (repair is maintain's)
+
+
+def test_the_prompt_asks_for_relative_times_as_dates_of_the_conversations_day():
+    """The LLM is told the conversation's date and to write "yesterday" as the date it means, as the offline engine
+    does (``lifecycle/extraction/dates.py``), so both engines store the same kind of memory."""
+    from datetime import datetime, timezone
+
+    from kenning.lifecycle.extract import Turn
+
+    messages, _ = extract_messages([Turn("user", "ran my first 10k yesterday")], [], when=datetime(2026, 3, 12, tzinfo=timezone.utc))
+    assert "relative time" in messages[0]["content"] and "the date it means" in messages[0]["content"]
+    assert "Date of this conversation: 2026-03-12" in messages[-1]["content"]

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
 from datetime import date, datetime, timedelta
+from typing import Any
 
 from kenning.text import MONTHS, WEEKDAYS
 
