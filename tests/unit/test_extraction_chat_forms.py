@@ -768,3 +768,20 @@ def test_a_named_persons_news_that_reads_as_a_row_stays_an_episode():
     could end the user's own leave in reconciliation, so it is not promoted."""
     got = extract([Turn("user", "Meera's back at work three days a week now")]).claims
     assert got and all(c.kind is Kind.EPISODE for c in got), [(c.text, c.kind, c.slot) for c in got]
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("work at the dental practice has been mental, I'm doing back to back hygiene appointments", "User works at the dental practice."),
+        ("my job at the bank is so boring", "User works at the bank."),
+        ("shifts at the QE are brutal", "User works at the QE."),
+    ],
+)
+def test_work_at_a_place_said_as_how_it_is_going_is_where_the_user_works(text, want):
+    assert want in texts(text), texts(text)
+
+
+@pytest.mark.parametrize("text", ["my job at the bank was so boring", "Tom's job at Arup is great", "the shifts at work are long"])
+def test_a_past_job_someone_elses_or_work_at_work_is_no_employer(text):
+    assert not any(t.startswith("User works at") for t in texts(text)), texts(text)

@@ -34,6 +34,9 @@ def implied(sent: Sentence) -> str | None:
             role = phrase(sent, place)
             return f"I am {'an' if role[:1].lower() in 'aeiou' else 'a'} {role}"
         return f"I {verb} {'in' if verb == 'live' else 'at'} {phrase(sent, place)}"
+    work = _work_at(sent)
+    if work is not None:  # "work at the dental practice has been mental" -> "I work at the dental practice"
+        return work
     for tok in sent.tokens:
         row = next((a for a in TABLE if a.objects and a.verbs and object_lemma(sent, tok) in a.objects), None)
         kids = sent.children(tok.i)
@@ -56,4 +59,28 @@ def implied(sent: Sentence) -> str | None:
                 verb = "live" if row.located else sorted(row.verbs)[-1] if "work" not in row.verbs else "work"
                 the = "the " if any(c.dep == "det" for c in sent.children(obj.i)) else ""
                 return f"I {verb} {prep.lower} {the}{phrase(sent, obj)}"
+    return None
+
+
+_WORK = frozenset({"work", "job", "shift", "shifts"})
+
+
+def _work_at(sent: Sentence) -> str | None:
+    """The speaker's work at a place as the subject of how it is going, now: "work at the dental practice has been
+    mental", "my job at the bank is so boring", "shifts at the QE are brutal" -> "I work at …". Never someone else's
+    ("Tom's job at Arup"), never said in the past ("my job at the bank was dull": a job that may be over)."""
+    for tok in sent.tokens:
+        if tok.dep != "nsubj" or tok.lemma not in _WORK or tok.pos not in ("NOUN", "VERB"):  # ("work" as the tagger's verb)
+            continue
+        if any(c.dep == "poss" and c.lower not in ("my", "our") or c.dep == "det" and c.lower not in ("the",) for c in sent.children(tok.i)):
+            return None
+        head = sent.tokens[tok.head]
+        if head.tag in ("VBD",) or any(c.tag == "VBD" and c.dep in ("aux", "auxpass") for c in sent.children(head.i)):
+            return None
+        prep = next((c for c in sent.children(tok.i) if c.dep == "prep" and c.lower == "at"), None)
+        obj = next((c for c in sent.children(prep.i) if c.dep == "pobj"), None) if prep is not None else None
+        if obj is None or obj.pos not in ("PROPN", "NOUN") or obj.lemma in _WORK | {"home"} or any(c.dep == "poss" for c in sent.children(obj.i)):
+            return None
+        the = "the " if any(c.dep == "det" and c.lower == "the" for c in sent.children(obj.i)) else ""
+        return f"I work at {the}{phrase(sent, obj)}"
     return None
