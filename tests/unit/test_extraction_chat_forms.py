@@ -785,3 +785,10 @@ def test_work_at_a_place_said_as_how_it_is_going_is_where_the_user_works(text, w
 @pytest.mark.parametrize("text", ["my job at the bank was so boring", "Tom's job at Arup is great", "the shifts at work are long"])
 def test_a_past_job_someone_elses_or_work_at_work_is_no_employer(text):
     assert not any(t.startswith("User works at") for t in texts(text)), texts(text)
+
+
+@pytest.mark.parametrize("text, role", [("I got promoted to head pastry chef!!", "head pastry chef"), ("I was promoted to lead developer", "lead developer")])
+def test_a_promotion_to_a_job_the_parser_reads_as_to_and_a_verb_names_the_job(text, role):
+    got = extract([Turn("user", text)]).claims
+    assert any(c.slot and c.slot.key == "occupation" and c.slot.value == role for c in got) or any(
+        c.kind is Kind.FACT and role in c.text for c in got), [(c.text, c.kind, c.slot) for c in got]

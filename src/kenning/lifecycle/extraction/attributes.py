@@ -19,7 +19,7 @@ from kenning.lifecycle.extraction.makes import by_make, made
 from kenning.lifecycle.extraction.phrases import object_lemma
 from kenning.lifecycle.extraction.phrases import phrase as _phrase
 from kenning.lifecycle.extraction.phrases import verb_of as _verb
-from kenning.lifecycle.extraction.roles import job_word, made_role, name_beside, roles as _roles
+from kenning.lifecycle.extraction.roles import in_class, made_role, name_beside, roles as _roles, to_role
 from kenning.lifecycle.extraction.rows import ANY, ANY_VALUE, NOUNS, STOPPED, TABLE, Attribute, Fact
 
 __all__ = ["ANY", "ANY_VALUE", "NOUNS", "STOPPED", "TABLE", "Attribute", "Fact", "all_of_text", "name_beside", "of_text", "read",
@@ -133,7 +133,7 @@ def _read(sent: Sentence) -> list[Fact]:
         fact = _one(sent, root, verb, kids, attr, subject, subj, negated)
         if fact is None and ending and attr.copula:
             dobj = next((c for c in kids if c.dep == "dobj"), None)  # "quit keto", "gave up being vegan"
-            if dobj is not None and _in_class(dobj, attr.copula):
+            if dobj is not None and in_class(dobj, attr.copula):
                 fact = Fact(subject, attr, _phrase(sent, dobj), True)
         if fact is not None:
             out.append(fact)
@@ -184,6 +184,8 @@ def _one(sent: Sentence, root: Token, verb: str, kids: list[Token], attr: Attrib
             found = next((t.text for t in sent.tokens if re.search(attr.shape, t.text)), None)
             if found:
                 return Fact(subject or "user", attr, found, negated)
+        if attr.preps and "to" in attr.preps and attr.copula == "occupation" and (role := to_role(sent, kids)) is not None:
+            return Fact(subject, attr, role, negated)  # "promoted to head pastry chef": "to head" read as a verb
         if attr.preps:
             deps = ("prep", "dative") if attr.named else ("prep",)  # "signed for Clapton CFC": the parser's dative "for"
             for prep in (c for c in kids if c.dep in deps and c.lower in attr.preps):
@@ -195,7 +197,7 @@ def _one(sent: Sentence, root: Token, verb: str, kids: list[Token], attr: Attrib
                         return Fact(subject, attr, _phrase(sent, obj), negated)
                     continue
                 if obj is not None and prep.lower == "to" and attr.copula:
-                    if _in_class(obj, attr.copula):  # "promoted to senior nurse" names a job; "work to 6pm" does not
+                    if in_class(obj, attr.copula):  # "promoted to senior nurse" names a job; "work to 6pm" does not
                         return Fact(subject, attr, _phrase(sent, obj), negated)
                     continue
                 if obj is not None and _a_value(sent, prep, obj):
@@ -209,12 +211,12 @@ def _one(sent: Sentence, root: Token, verb: str, kids: list[Token], attr: Attrib
                     return Fact(subject, attr, _phrase(sent, obj), negated)
         else:
             obj = next((c for c in kids if c.dep in ("dobj", "acomp", "oprd")), None)
-            if obj is not None and (not attr.copula or _in_class(obj, attr.copula)):
+            if obj is not None and (not attr.copula or in_class(obj, attr.copula)):
                 return Fact(subject, attr, _phrase(sent, obj), negated)
     if attr.of_role:  # "is a mortgage adviser at Barclays", "works as a nurse at the QE": where the job is
         for role in (c for c in kids if c.dep in ("attr", "prep") and c.lower != "at"):
             job = role if role.dep == "attr" else next((c for c in sent.children(role.i) if c.dep == "pobj" and role.lower == "as"), None)
-            if job is None or not (_in_class(job, "occupation") or (role.dep == "prep" and verb in attr.verbs and _a_role(sent, job, "occupation"))):
+            if job is None or not (in_class(job, "occupation") or (role.dep == "prep" and verb in attr.verbs and _a_role(sent, job, "occupation"))):
                 continue  # "started as an associate at Kessler": a role after a verb of the row
             for prep in (c for c in sent.children(job.i) if c.dep == "prep" and c.lower in attr.preps):
                 obj = next((c for c in sent.children(prep.i) if _object_of_prep(c)), None)
@@ -234,7 +236,7 @@ def _one(sent: Sentence, root: Token, verb: str, kids: list[Token], attr: Attrib
         if attr.copula == "occupation" and subject == "user" and subj is not None and subj.lemma not in _JOB_NOUNS and any(
                 c.dep == "poss" for c in sent.children(subj.i)):
             return None  # "User's new place is miles quieter": what the user's thing is, not what the user is
-        if comp is not None and (_in_class(comp, attr.copula) or (attr.copula == "occupation" and _role_at(sent, comp))):
+        if comp is not None and (in_class(comp, attr.copula) or (attr.copula == "occupation" and _role_at(sent, comp))):
             return Fact(subject, attr, _phrase(sent, comp), negated)
     return None
 
@@ -327,7 +329,7 @@ def _determined(sent: Sentence, noun: Token) -> bool:
 
 def _a_role(sent: Sentence, obj: Token, cls: frozenset[str] | str) -> bool:
     """What "as" names is a role: a word of the row's class, or a noun said with "a"/"an" ("as an associate")."""
-    return _in_class(obj, cls) or (obj.pos == "NOUN" and any(c.dep == "det" and c.lower in ("a", "an") for c in sent.children(obj.i)))
+    return in_class(obj, cls) or (obj.pos == "NOUN" and any(c.dep == "det" and c.lower in ("a", "an") for c in sent.children(obj.i)))
 
 
 _NO_PLACE = frozenset({"heart", "home", "least", "best", "worst", "first", "last", "once", "all", "times"})  # "a teacher at heart"
@@ -363,14 +365,6 @@ def _age(sent: Sentence, tok: Token) -> str:
     if tok.lemma == "old" and tok.pos == "ADJ":
         tok = next((n for y in sent.children(tok.i) if y.lemma == "year" for n in sent.children(y.i) if n.dep == "nummod"), tok)
     return tok.text if tok.pos == "NUM" and tok.text.isdigit() and 0 < int(tok.text) <= 120 else ""
-
-
-def _in_class(tok: Token, cls: frozenset[str] | str) -> bool:
-    if cls == "age":  # a bare number as the object ("turned 40"); "is 38" and "9 years old" are read by _age
-        return tok.pos == "NUM" and tok.text.isdigit() and 0 < int(tok.text) <= 120
-    if cls == "occupation":
-        return job_word(tok)
-    return tok.lower in cls or tok.lemma in cls
 
 
 _ASIDE = re.compile(r"\s*\(([^()]+)\)")

@@ -79,7 +79,8 @@ def _work_at(sent: Sentence) -> str | None:
             return None
         prep = next((c for c in sent.children(tok.i) if c.dep == "prep" and c.lower == "at"), None)
         obj = next((c for c in sent.children(prep.i) if c.dep == "pobj"), None) if prep is not None else None
-        if obj is None or obj.pos not in ("PROPN", "NOUN") or obj.lemma in _WORK | {"home"} or any(c.dep == "poss" for c in sent.children(obj.i)):
+        if obj is None or obj.pos not in ("PROPN", "NOUN") or obj.lemma in _WORK | {"home"} or any(
+                c.dep == "poss" or (c.dep == "det" and c.lower != "the") for c in sent.children(obj.i)):  # "at a startup" names none
             return None
         the = "the " if any(c.dep == "det" and c.lower == "the" for c in sent.children(obj.i)) else ""
         return f"I work at {the}{phrase(sent, obj)}"

@@ -76,3 +76,23 @@ def job_word(tok: Token) -> bool:
     """A noun that names a job ("treasurer", "company stage manager"'s "manager"), never an adjective that looks
     like one ("easier")."""
     return tok.pos in ("NOUN", "PROPN") and bool(re.fullmatch(slots.JOB, tok.lower) or re.fullmatch(slots.JOB, tok.lemma))
+
+
+def to_role(sent: Sentence, kids: list[Token]) -> str | None:
+    """A job the parser read as "to" + a verb and its object ("promoted to head pastry chef", "to lead developer"):
+    the verb is the first word of the job's name."""
+    for x in kids:
+        if x.dep == "xcomp" and any(c.dep == "aux" and c.lower == "to" for c in sent.children(x.i)):
+            obj = next((c for c in sent.children(x.i) if c.dep == "dobj"), None)
+            if obj is not None and job_word(obj) and not any(c.dep == "det" for c in sent.children(obj.i)):
+                return f"{x.text} {phrase(sent, obj)}"
+    return None
+
+
+def in_class(tok: Token, cls: frozenset[str] | str) -> bool:
+    """Whether ``tok`` is a value of a row's class: an age, a job, or one of the words listed."""
+    if cls == "age":  # a bare number as the object ("turned 40"); "is 38" and "9 years old" are read by _age
+        return tok.pos == "NUM" and tok.text.isdigit() and 0 < int(tok.text) <= 120
+    if cls == "occupation":
+        return job_word(tok)
+    return tok.lower in cls or tok.lemma in cls
