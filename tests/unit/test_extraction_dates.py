@@ -32,6 +32,7 @@ THURSDAY = datetime(2026, 3, 12, 10, tzinfo=timezone.utc)  # Thursday 12 March 2
         ("User is free this weekend.", "User is free on the weekend of Saturday 14 March 2026."),
         ("User is getting married on October 16th next year.", "User is getting married on October 16th 2027."),  # a day said before it
         ("Let's make tomorrow unforgettable.", "Let's make 13 March 2026 unforgettable."),  # the object of a verb
+        ("User's scales said 84.5 this morning!!!", "User's scales said 84.5 on 12 March 2026!!!"),  # "84.5" is no day of a month
     ],
 )
 def test_a_relative_time_is_the_date_it_means_on_the_day_it_was_said(text, want):

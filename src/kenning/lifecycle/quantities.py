@@ -23,7 +23,7 @@ from kenning.lifecycle.changes import _said_before, _subject
 from kenning.lifecycle.extraction.parse import Sentence, Token
 from kenning.lifecycle.extraction import dates
 from kenning.lifecycle.matching import CHANGED, Neighbour, stems
-from kenning.lifecycle.shape_change import _other_model
+from kenning.lifecycle.shape_change import SHAPES, _other_model
 from kenning.types import Decision, Kind, Memory, Op, Source
 
 
@@ -132,7 +132,9 @@ def quantity_change(candidate: Memory, ranked: Sequence[Neighbour]) -> Decision 
     for old in _said_before(candidate, ranked):
         if set(old.source_refs) & set(candidate.source_refs) or _subject(old.text) != "user":
             continue
+        dated = [m.span() for m in SHAPES["date"].finditer(old.text)]  # "on 5 January 2026", written in by the engine
         for name, held in readings(old.text).items():
+            held = [h for h in held if not any(a <= h.start() < b for a, b in dated)]
             new = mine.get(name)
             if new is None or len(held) != 1 or _value(held[0]) == _value(new):
                 continue

@@ -107,7 +107,7 @@ _RULES: tuple[_Rule, ...] = tuple((re.compile(rf"(?i)\b{p}\b"), f) for p, f in (
     (r"(?P<w>last|next) (?P<s>spring|summer|autumn|fall|winter)", lambda m, t: _season(m["s"].lower(), t, -1 if m["w"].lower() == "last" else 1)),
     (rf"{_COUNT} (?P<u>days?|weeks?|months?|years?) ago", lambda m, t: _ago(_NUMBERS.get(m["n"].lower(), 0) or int(m["n"]), m["u"].lower(), t)),
 ))
-_BEFORE = re.compile(r"(?i)(\b[\w']+)\s*$")
+_BEFORE = re.compile(r"(?i)(?:^|\s)([\w'.]+)\s*$")  # the word before, whole ("84.5" is no day of a month)
 _DATED = re.compile(rf"(?i)^(?:\d{{1,2}}(?:st|nd|rd|th)?|{'|'.join(MONTHS)})$")  # a day or month said before it
 _IS = re.compile(r"(?i)\s*(?:is|was|will be|'s)\b")
 _THE = re.compile(r"(?i)\b(?:the|over|for|past)\s*$")  # "the last week", "over the last month": a span, not a date
