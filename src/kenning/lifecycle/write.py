@@ -196,10 +196,10 @@ def extract_capture(ctx: Context, scope: Scope, capture_id: str, now: datetime) 
                                 others=_named_before(ctx, scope, cap, turns))
     relayed = cap.metadata[CAPTURE].get("source")
     ex = guard.screen(ex, source=Source(relayed) if relayed else None, allow_secrets=ctx.settings.allow_secrets, turns=turns)
-    vectors = ctx.embed_documents(scope, [c.text for c in ex.claims]) if ex.claims else []
     if decided is None:
-        ex = _mark_chatter(ctx, ex, vectors)
-        ex, vectors = _dated(ctx, scope, ex, vectors, cap.created_at)
+        ex, vectors = _dated(ctx, scope, ex, cap.created_at)
+    else:
+        vectors = ctx.embed_documents(scope, [c.text for c in ex.claims]) if ex.claims else []
     mems = []
     for i, (claim, vec) in enumerate(zip(ex.claims, vectors)):
         at = cap.created_at + timedelta(microseconds=i + 1)  # keeps the order of claims within one capture
@@ -257,19 +257,22 @@ def _mark_chatter(ctx: Context, ex: extract.Extraction, vectors: Any) -> extract
     return replace(ex, claims=tuple(claims))
 
 
-def _dated(ctx: Context, scope: Scope, ex: extract.Extraction, vectors: Any, when: datetime) -> tuple[extract.Extraction, Any]:
-    """The offline engine's claims with their relative time words anchored to the turn's date ("last saturday" ->
-    "on Saturday 7 March 2026", ``extraction.dates``), and the vectors of the claims whose text changed re-embedded.
-    After the chatter model: it was trained on claims as worded, and a date is no reason to keep or drop one."""
+def _dated(ctx: Context, scope: Scope, ex: extract.Extraction, when: datetime) -> tuple[extract.Extraction, Any]:
+    """The offline engine's claims, marked by the chatter model (``_mark_chatter``) as worded, then with their relative
+    time words anchored to the turn's date ("last saturday" -> "on Saturday 7 March 2026", ``extraction.dates``; the
+    words as said kept in metadata ``said``), and the vectors of what is stored. One embedding call for both: the
+    chatter model was trained on claims as worded, and a date is no reason to keep or drop one."""
+    if not ex.claims:
+        return ex, []
     texts = [dates.anchor(c.text, when) for c in ex.claims]
     changed = [i for i, (c, t) in enumerate(zip(ex.claims, texts)) if t != c.text]
-    if not changed:
-        return ex, vectors
-    vectors = list(vectors)
-    for i, vec in zip(changed, ctx.embed_documents(scope, [texts[i] for i in changed])):
-        vectors[i] = vec
+    vectors = list(ctx.embed_documents(scope, [c.text for c in ex.claims] + [texts[i] for i in changed]))
+    said, dated = vectors[: len(ex.claims)], vectors[len(ex.claims):]
+    ex = _mark_chatter(ctx, ex, said)
+    for i, vec in zip(changed, dated):
+        said[i] = vec
     claims = tuple(replace(c, text=t, metadata={**c.metadata, dates.SAID: c.text}) if t != c.text else c for c, t in zip(ex.claims, texts))
-    return replace(ex, claims=claims), vectors
+    return replace(ex, claims=claims), said
 
 
 def _llm_extract(ctx: Context, scope: Scope, cap: Memory, turns: Sequence[extract.Turn], now: datetime) -> tuple[Any, str]:

@@ -32,19 +32,20 @@ def asks_after(sent: Sentence) -> bool:
         return False
     if _searched_near(sent):
         return False  # "any decent coworking spaces in easton?": something the user is looking for, somewhere
-    subjects = [t for t in sent.tokens if t.dep in ("nsubj", "nsubjpass", "expl", "csubj")]
-    return all(t.lower in lx.SECOND_PERSON for t in subjects) or _elliptical_after(sent, subjects)
+    return all(t.lower in lx.SECOND_PERSON for t in _subjects(sent))
+
+
+def _subjects(sent: Sentence) -> list[Token]:
+    return [t for t in sent.tokens if t.dep in ("nsubj", "nsubjpass", "expl", "csubj")]
 
 
 def elliptical_after(sent: Sentence) -> bool:
-    """A question asking after something of the other speaker's with "did your" left out ("surgery go ok?")."""
-    return sent.text.rstrip().endswith("?") and _elliptical_after(sent, [t for t in sent.tokens if t.dep in ("nsubj", "nsubjpass", "expl", "csubj")])
-
-
-def _elliptical_after(sent: Sentence, subjects: list[Token]) -> bool:
-    """ "surgery go ok?", "interview go well?": "did your" left out, a bare noun and the verb's base form."""
+    """A question asking after something of the other speaker's with "did your" left out ("surgery go ok?",
+    "interview go well?"): a bare noun and the verb's base form."""
     root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
-    if root is None or root.tag not in ("VB", "VBP") or len(subjects) != 1 or any(c.dep in ("aux", "auxpass") for c in sent.children(root.i)):
+    subjects = _subjects(sent)
+    if not sent.text.rstrip().endswith("?") or root is None or root.tag not in ("VB", "VBP") or len(subjects) != 1 or any(
+            c.dep in ("aux", "auxpass") for c in sent.children(root.i)):
         return False
     subj = subjects[0]  # (a singular noun with "go" for "goes": the base form, said after a "did" left out)
     return subj.tag == "NN" and subj.head == root.i and not any(c.dep in ("det", "poss") for c in sent.children(subj.i))

@@ -184,7 +184,7 @@ def _one(sent: Sentence, root: Token, verb: str, kids: list[Token], attr: Attrib
             found = next((t.text for t in sent.tokens if re.search(attr.shape, t.text)), None)
             if found:
                 return Fact(subject or "user", attr, found, negated)
-        if attr.preps and "to" in attr.preps and attr.copula == "occupation" and (role := to_role(sent, kids)) is not None:
+        if "to" in attr.preps and attr.copula == "occupation" and (role := to_role(sent, kids)) is not None:
             return Fact(subject, attr, role, negated)  # "promoted to head pastry chef": "to head" read as a verb
         if attr.preps:
             deps = ("prep", "dative") if attr.named else ("prep",)  # "signed for Clapton CFC": the parser's dative "for"

@@ -73,6 +73,12 @@ def _weekday_after(today: date, weekday: int) -> date:
     return today + timedelta(days=(weekday - today.weekday() - 1) % 7 + 1)
 
 
+def _coming_saturday(today: date, next_one: bool) -> date:
+    """This weekend's Saturday (today's, on a Saturday); "next weekend" said on a weekday is the one after."""
+    saturday = _weekday_after(today - timedelta(days=1), 5)
+    return saturday + timedelta(days=7) if next_one and today.weekday() < 5 else saturday
+
+
 def _ago(n: int, unit: str, today: date) -> tuple[str, str]:
     if unit.startswith("day"):
         return _on(today - timedelta(days=n))
@@ -97,7 +103,7 @@ _RULES: tuple[_Rule, ...] = tuple((re.compile(rf"(?i)\b{p}\b"), f) for p, f in (
     (rf"(?:next|this coming) (?P<d>{_DAYS})", lambda m, t: _on(_weekday_after(t, WEEKDAYS.index(m["d"].lower())), True)),
     (rf"this (?P<d>{_DAYS})", lambda m, t: _on(_weekday_after(t - timedelta(days=1), WEEKDAYS.index(m["d"].lower())), True)),
     (r"last weekend", lambda m, t: _weekend(_weekday_before(t - timedelta(days=t.weekday()), 5))),
-    (r"(?:this|next) weekend", lambda m, t: _weekend(_weekday_after(t - timedelta(days=1), 5) + timedelta(days=7 * (m[0][:4].lower() == "next" and t.weekday() < 5)))),
+    (r"(?P<w>this|next) weekend", lambda m, t: _weekend(_coming_saturday(t, m["w"].lower() == "next"))),
     (r"last week", lambda m, t: _week(t - timedelta(days=t.weekday() + 7))),
     (r"next week", lambda m, t: _week(t - timedelta(days=t.weekday() - 7))),
     (r"last month", lambda m, t: _in_month(t.year, t.month - 1)),

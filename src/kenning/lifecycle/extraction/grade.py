@@ -68,7 +68,8 @@ def grade(clause: Clause, sent: Sentence, text: str, index: int, sarcastic: bool
     if kind is Kind.EPISODE and clause.subject == "other" and not (clause.question or clause.request or clause.hedged or clause.future or clause.past) \
             and _names_who(sent) and not slots.parse_all(body):  # (a row's words would be read as the user's own row)
         kind, importance = Kind.FACT, OTHER_IMPORTANCE  # "Gloria is 15", "Meera's back at work three days a week now": how things stand for them
-    if kind is Kind.EPISODE and not (clause.question or clause.request or clause.hedged or clause.future) and _begins_state(sent):
+    begun = _begins_state(sent)
+    if kind is Kind.EPISODE and not (clause.question or clause.request or clause.hedged or clause.future) and begun:
         kind, importance = Kind.FACT, max(importance, 0.5)  # "Kirsty's just started her midwifery degree", "started Spanish lessons"
     if clause.subject == "other" and kind in (Kind.FACT, Kind.PREFERENCE):
         confidence, importance = OTHER_CONFIDENCE, min(importance, OTHER_IMPORTANCE)
@@ -82,7 +83,7 @@ def grade(clause: Clause, sent: Sentence, text: str, index: int, sarcastic: bool
         meta["change"] = True  # "doing seoul instead": how things stand now, said as a change; never small talk
     if changes and kind is Kind.EPISODE and clause.subject == "user" and not (clause.question or clause.request or clause.hedged):
         kind, importance = Kind.FACT, max(importance, 0.5)  # "sold the golf last month": how things are now
-    if clause.past and kind is Kind.FACT and slots.parse(body) is None and not clause.negated and not changes and not _begins_state(sent):
+    if clause.past and kind is Kind.FACT and slots.parse(body) is None and not clause.negated and not changes and not begun:
         kind, importance = Kind.EPISODE, EPISODE_IMPORTANCE  # a past event; "sold the golf", "quit the job" change a fact
     if kind is Kind.EPISODE and clause.subject == "user" and not (clause.question or clause.request or clause.hedged or clause.negated) \
             and reading.recurring(sent.tokens) and not any(t.dep == "ROOT" and t.tag == "VBD" for t in sent.tokens):

@@ -192,10 +192,11 @@ def owned_figure(sent: Sentence) -> bool:
     return head.lemma == "be" and (dated or raised) and bare  # "deposit savings are up to 14k"
 
 
-def has_content(sent: Sentence) -> bool:
-    """A noun, name or number beyond the hedge itself ("maybe later" and "not decided yet" have none)."""
+def has_content(sent: Sentence, besides: frozenset[str] = frozenset()) -> bool:
+    """A noun, name or number beyond the hedge itself ("maybe later" and "not decided yet" have none), and beyond the
+    lemmas ``besides``."""
     return any((t.pos in ("NOUN", "PROPN", "NUM") or (t.pos == "ADJ" and t.dep in ("dobj", "pobj")))  # "the italian"
-               and t.lemma not in lx.NOISE_LEMMAS for t in sent.tokens)
+               and t.lemma not in lx.NOISE_LEMMAS and t.lemma not in besides for t in sent.tokens)
 
 
 POINTING = frozenset({"it", "that", "this", "them", "those", "these"})
@@ -207,10 +208,7 @@ def only_pointing(sent: Sentence) -> bool:
     """A clause that names nothing and points back at what was said before: no noun, name or number but a
     light one, and "it"/"that"/"them" as what it is about ("so excited to check it out", "I'll keep that in
     mind", "can't wait to try them out"). Out of its turn it says nothing anyone could use."""
-    if any(t.pos in ("NOUN", "PROPN", "NUM") and t.lemma not in lx.NOISE_LEMMAS and t.lemma not in LIGHT_NOUNS
-           or (t.pos == "ADJ" and t.dep in ("dobj", "pobj")) for t in sent.tokens):
-        return False
-    return any(t.lower in POINTING and t.pos == "PRON" and t.dep in ("dobj", "pobj", "nsubjpass", "attr", "dative") for t in sent.tokens)
+    return not has_content(sent, LIGHT_NOUNS) and any(t.lower in POINTING and t.pos == "PRON" and t.dep in ("dobj", "pobj", "nsubjpass", "attr", "dative") for t in sent.tokens)
 
 
 def bare_event(sent: Sentence) -> bool:

@@ -72,10 +72,10 @@ def _work_at(sent: Sentence) -> str | None:
     for tok in sent.tokens:
         if tok.dep != "nsubj" or tok.lemma not in _WORK or tok.pos not in ("NOUN", "VERB"):  # ("work" as the tagger's verb)
             continue
-        if any(c.dep == "poss" and c.lower not in ("my", "our") or c.dep == "det" and c.lower not in ("the",) for c in sent.children(tok.i)):
+        if any(c.dep == "poss" and c.lower not in ("my", "our") or c.dep == "det" and c.lower != "the" for c in sent.children(tok.i)):
             return None
         head = sent.tokens[tok.head]
-        if head.tag in ("VBD",) or any(c.tag == "VBD" and c.dep in ("aux", "auxpass") for c in sent.children(head.i)):
+        if head.tag == "VBD" or any(c.tag == "VBD" and c.dep in ("aux", "auxpass") for c in sent.children(head.i)):
             return None
         prep = next((c for c in sent.children(tok.i) if c.dep == "prep" and c.lower == "at"), None)
         obj = next((c for c in sent.children(prep.i) if c.dep == "pobj"), None) if prep is not None else None
