@@ -731,9 +731,55 @@ def test_what_a_past_verb_began_is_a_lasting_fact_not_an_event(text, want):
     assert got and got[0].kind is Kind.FACT, [(c.text, c.kind) for c in extract([Turn("user", text)]).claims]
 
 
-def test_an_event_stays_an_event():
-    got = extract([Turn("user", "I ran my first 10k")]).claims
-    assert got and got[0].kind is Kind.EPISODE
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("we adopted two ex-racing greyhounds in october", "greyhounds"),
+        ("finally finished my masters in ocean science at Bangor", "masters"),
+        ("got my citizenship at a ceremony in the town hall", "citizenship"),
+        ("i passed my driving test!!", "driving test"),
+        ("had a stroke two years ago", "stroke"),
+        ("had my appendix out in june", "appendix"),
+    ],
+)
+def test_what_an_event_leaves_behind_for_good_is_a_lasting_fact(text, want):
+    got = [c for c in extract([Turn("user", text)]).claims if want in c.text]
+    assert got and got[0].kind is Kind.FACT, [(c.text, c.kind) for c in extract([Turn("user", text)]).claims]
+
+
+@pytest.mark.parametrize("text", ["I ran my first 10k", "we had a picnic in the park", "I had a lovely time", "I got a parking ticket"])
+def test_an_event_stays_an_event(text):
+    got = extract([Turn("user", text)]).claims
+    assert got and got[0].kind is Kind.EPISODE, [(c.text, c.kind) for c in got]
+
+
+def test_someone_elses_birth_is_never_read_as_the_users_birthday():
+    got = extract([Turn("user", "Wren was born on 3 november")]).claims
+    assert not any(c.slot and c.slot.key == "birthday" for c in got), [(c.text, c.slot) for c in got]
+
+
+@pytest.mark.parametrize(
+    "text, gone",
+    [
+        ("Finding those special sources is key for staying motivated.", "User is finding"),
+        ("Losing my job was a bummer", "User is losing"),
+    ],
+)
+def test_an_ing_word_that_is_the_subject_gets_no_dropped_i(text, gone):
+    assert not any(gone in t for t in texts(text)), texts(text)
+
+
+def test_chat_that_drops_im_before_an_ing_verb_still_gets_it():
+    assert any(t.startswith("User is heading") for t in texts("heading to the gym now")), texts("heading to the gym now")
+
+
+@pytest.mark.parametrize("text", ["they always remind me of that day", "my mum always tells me to never give up"])
+def test_always_said_of_someone_else_is_no_standing_instruction(text):
+    assert not any(t.startswith("Standing instruction") for t in texts(text)), texts(text)
+
+
+def test_an_order_with_always_is_still_a_standing_instruction():
+    assert any(t.startswith("Standing instruction") for t in texts("always reply in french")), texts("always reply in french")
 
 
 @pytest.mark.parametrize("text", ["I joined a ukulele group on thursday nights", "and I joined a roller derby team", "I joined a big band!!"])

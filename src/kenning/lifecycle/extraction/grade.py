@@ -43,9 +43,10 @@ def grade(clause: Clause, sent: Sentence, text: str, index: int, sarcastic: bool
         body, kind, importance = rules._finish(f"{rules.ASKED} to {body[:1].lower()}{body[1:].rstrip('.!')}"), Kind.EPISODE, 0.3
     changes = instructions.changes_answers(text)  # "can you go back to short paragraphs?", "can we go back to english?"
     if kind is Kind.PROCEDURE and (not (changes or asking.for_the_user(sent)) or (
-            clause.subject == "user" and _has_subject(sent) and not (changes and clause.question))):
-        # "never give up!", "take care of yourself", "now I never want to see a hill again": no rule ("correct my
-        # grammar always when I write" is one: the "I" is the condition's, the order has no subject)
+            clause.subject in ("user", "other") and _has_subject(sent) and not (changes and clause.question))):
+        # "never give up!", "take care of yourself", "now I never want to see a hill again", "they always remind me
+        # of that day": no rule ("correct my grammar always when I write" is one: the "I" is the condition's, the
+        # order has no subject)
         return []
     asked = (clause.request or body.startswith(rules.ASKED)) and kind is not Kind.PROCEDURE  # the classifier read a request
     yours = any(t.dep != "nsubj" for t in addressee.addressed(sent)) and not any(t.lower in ("my", "our") for t in sent.tokens)
@@ -68,7 +69,8 @@ def grade(clause: Clause, sent: Sentence, text: str, index: int, sarcastic: bool
     if kind is Kind.EPISODE and clause.subject == "other" and not (clause.question or clause.request or clause.hedged or clause.future or clause.past) \
             and _names_who(sent) and not slots.parse_all(body):  # (a row's words would be read as the user's own row)
         kind, importance = Kind.FACT, OTHER_IMPORTANCE  # "Gloria is 15", "Meera's back at work three days a week now": how things stand for them
-    begun = _begins_state(sent)
+    begun = lasting.begun(sent) or (lasting.left_by(sent) and not (clause.subject == "other" and slots.parse_all(body)))
+    # (someone else's news the slot table would read as the user's own row stays an episode: "Wren was born on 3 november")
     if kind is Kind.EPISODE and not (clause.question or clause.request or clause.hedged or clause.future) and begun:
         kind, importance = Kind.FACT, max(importance, 0.5)  # "Kirsty's just started her midwifery degree", "started Spanish lessons"
     if clause.subject == "other" and kind in (Kind.FACT, Kind.PREFERENCE):
@@ -106,17 +108,6 @@ def grade(clause: Clause, sent: Sentence, text: str, index: int, sarcastic: bool
         slot = slots.parse(one) if kind in (Kind.FACT, Kind.PREFERENCE) else None
         out.append(rules.Claim(one, kind, Source.USER_SAID, importance, confidence, safety.sensitivity_of(one), slot, index, meta))
     return out
-
-
-def _begins_state(sent: Sentence) -> bool:
-    """A past verb that begins what goes on now, with what it began: "opened her own hair salon", "has started her
-    masters", "took up bonsai", "set up a charity". What was begun lasts, unlike an event ("ran a 10k")."""
-    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
-    if root is None or root.lemma not in lx.BEGINNING_VERBS:
-        return False
-    if root.lemma in ("take", "set") and not any(c.dep == "prt" and c.lower == "up" for c in sent.children(root.i)):
-        return False  # "took up bonsai", "set up a charity"; not "took the bus", "set a record"
-    return any(c.dep in ("dobj", "xcomp") and c.lower not in noise.POINTING for c in sent.children(root.i))
 
 
 def _names_who(sent: Sentence) -> bool:

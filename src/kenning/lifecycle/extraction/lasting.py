@@ -1,10 +1,12 @@
-"""Lasting traits said plainly in the present ("I'm left-handed", "I don't drive"): never a mood or one
-occasion, so chit-chat scoring leaves them be.
+"""What lasts, though said as it happened or plainly in the present: traits ("I'm left-handed", "I don't
+drive"), never a mood or one occasion, so chit-chat scoring leaves them be; what a past verb began ("took up
+bonsai") or left behind ("adopted two greyhounds", "had a heart attack"), a fact, not an episode that fades.
 """
 
 from __future__ import annotations
 
 from kenning.lifecycle.extraction import lexicon as lx
+from kenning.lifecycle.extraction import noise
 from kenning.lifecycle.extraction.parse import Sentence, known_modifier_or_verb
 
 
@@ -51,3 +53,44 @@ def lasting_habit(sent: Sentence) -> bool:
     if any(c.dep == "aux" and c.lemma not in ("do", "can") for c in kids) or any(c.dep == "aux" and c.tag == "VBD" for c in kids):
         return False  # "I won't drive", "I didn't drive": a plan or one occasion
     return not any(t.lower in _NOW or t.lower in lx.SECOND_PERSON for t in sent.tokens)
+
+
+def begun(sent: Sentence) -> bool:
+    """A past verb that begins what goes on now, with what it began: "opened her own hair salon", "has started her
+    masters", "took up bonsai", "set up a charity". What was begun lasts, unlike an event ("ran a 10k")."""
+    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
+    if root is None or root.lemma not in lx.BEGINNING_VERBS:
+        return False
+    if root.lemma in ("take", "set") and not any(c.dep == "prt" and c.lower == "up" for c in sent.children(root.i)):
+        return False  # "took up bonsai", "set up a charity"; not "took the bus", "set a record"
+    return any(c.dep in ("dobj", "xcomp") and c.lower not in noise.POINTING for c in sent.children(root.i))
+
+
+# What an event leaves behind that lasts: the verb, and the words its object must be one of (None: whatever it
+# names). "adopted two greyhounds": they are the family's now; "was born": someone new; "finished my masters",
+# "got my citizenship", "passed my driving test": a qualification held; "had a heart attack": medical history.
+_QUALIFIED = lx.QUALIFICATIONS
+LEFT_BY: dict[str, frozenset[str] | None] = {
+    "adopt": None, "bear": None, "qualify": None, "graduate": None, "emigrate": None,
+    "finish": _QUALIFIED, "complete": _QUALIFIED, "get": _QUALIFIED, "earn": _QUALIFIED, "pass": _QUALIFIED | {"test"},
+    "have": lx.MEDICAL_EVENTS,
+}
+
+
+def left_by(sent: Sentence) -> bool:
+    """Whether a clause tells of an event whose outcome lasts (``LEFT_BY``): "adopted two ex-racing greyhounds",
+    "Wren was born on 3 november", "had my gallbladder out". Not "adopted a new routine" said of nothing, nor
+    "born and raised in Leeds" (where, not who)."""
+    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
+    if root is None or root.lemma not in LEFT_BY or root.tag not in ("VBD", "VBN"):
+        return False
+    kids = sent.children(root.i)
+    if root.lemma == "bear":  # "was born": said of someone by name
+        return any(c.dep == "nsubjpass" and c.pos == "PROPN" for c in kids)
+    objects = [c for c in kids if c.dep in ("dobj", "prep", "attr")]
+    words = LEFT_BY[root.lemma]
+    if words is None:
+        return root.lemma != "adopt" or any(c.dep == "dobj" and c.pos in ("NOUN", "PROPN") for c in kids)
+    if root.lemma == "have" and any(c.dep == "prt" and c.lower in ("out", "removed") for c in kids):
+        return True  # "had my gallbladder out"
+    return any(o.lemma in words or o.lower in words for o in objects)
