@@ -838,3 +838,33 @@ def test_a_promotion_to_a_job_the_parser_reads_as_to_and_a_verb_names_the_job(te
     got = extract([Turn("user", text)]).claims
     assert any(c.slot and c.slot.key == "occupation" and c.slot.value == role for c in got) or any(
         c.kind is Kind.FACT and role in c.text for c in got), [(c.text, c.kind, c.slot) for c in got]
+
+
+@pytest.mark.parametrize(
+    "text, kept, figure",
+    [
+        ("my tortoise still tunnels under the fence like a teenager", "tunnels under the fence", "teenager"),
+        ("i eat cereal at 4am like a raccoon", "cereal at 4am", "raccoon"),
+    ],
+)
+def test_a_simile_is_left_out_of_what_was_done(text, kept, figure):
+    got = texts(text)
+    assert any(kept in t for t in got) and not any(figure in t for t in got), got
+
+
+@pytest.mark.parametrize("text, want", [("went for like a week", "week"), ("i like a glass of red", "glass")])
+def test_like_as_a_filler_or_a_verb_is_no_simile(text, want):
+    assert any(want in t for t in texts(text)), texts(text)
+
+
+@pytest.mark.parametrize("text", ["my flat is like a sauna", "it's like a bad dream", "he looks like a film star"])
+def test_a_clause_that_only_says_what_something_is_like_is_no_claim(text):
+    assert texts(text) == []
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [("can you add that i'm a PADI divemaster", "User is a PADI divemaster"), ("please mention that I speak fluent Welsh", "User speaks fluent Welsh")],
+)
+def test_what_a_request_asks_to_have_said_about_the_user_is_a_claim(text, want):
+    assert any(t.startswith(want) for t in texts(text)), texts(text)

@@ -29,7 +29,7 @@ from kenning.lifecycle import extract as rules
 from kenning.lifecycle import safety, secrets, slots
 from kenning.lifecycle import changes as change_markers
 from kenning.lifecycle.extraction import addressee, asking, corrections, ellipsis, exchange, mood, noise, people, pointers
-from kenning.lifecycle.extraction import attributes, endings, hearsay, passing, reading, referents
+from kenning.lifecycle.extraction import attributes, endings, hearsay, passing, reading, referents, similes
 from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction.grade import EPISODE_IMPORTANCE, HEDGE_CONFIDENCE, grade, hedge
 from kenning.lifecycle.extraction.lexicon import first_person
@@ -81,6 +81,9 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
             if redo:
                 made[-1] = (made[-1][0], redo[0])
                 continue
+        bare = similes.without(sent, piece) if len(parsed) == 1 else piece
+        if bare != piece and (again := parser.parse([bare])[0]):  # "Kenny snores like a tractor": Kenny snores
+            piece, sent = bare, again[0]
         meant = ellipsis.as_meant(sent, piece)
         if meant is not None:  # said with words left out or wrapped in a question: parsed as meant
             piece = meant
@@ -105,7 +108,7 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
         got = _claim(clause, sent, piece, index, sarcastic, state)
         if not got and not clause.hedged:
             got = _reason_claims(parser, sent, index, sarcastic, state)
-        elif (clause.request or clause.question) and not clause.hedged:
+        elif (clause.request or clause.question or _orders(sent)) and not clause.hedged:
             # "can you help me with the money I'm saving since I quit the cigarettes 7 weeks ago?": the news said
             # on the way to asking is the user's own
             got = got + _reason_claims(parser, sent, index, sarcastic, state)
@@ -365,14 +368,25 @@ def _reason_claims(parser: Parser, sent: Sentence, index: int, sarcastic: bool, 
     out: list[rules.Claim] = []
     for t in sent.tokens:
         marks = [c for c in sent.children(t.i) if c.dep == "mark" and c.lower in lx.REASON_MARKS]
+        if t.dep == "ccomp" and t.head != t.i and sent.tokens[t.head].tag == "VB":
+            marks = [c for c in sent.children(t.i) if c.dep == "mark" and c.lower == "that"]  # "can you add that I'm a divemaster"
+        elif t.dep != "advcl":
+            continue
         subj = next((c for c in sent.children(t.i) if c.dep in ("nsubj", "nsubjpass")), None)
-        if t.dep != "advcl" or not marks or subj is None or subj.lower not in ("i", "we"):
+        if not marks or subj is None or subj.lower not in ("i", "we"):
             continue
         text = trim("".join(sent.tokens[i].text + sent.tokens[i].space for i in sent.subtree(t.i) if i != marks[0].i).strip())
         parsed = parser.parse([text])[0]
         if parsed:
             out.extend(_claim(read(parsed[0], others=state.others), parsed[0], text, index, sarcastic, state))
     return out
+
+
+def _orders(sent: Sentence) -> bool:
+    """A clause opening with a verb in its bare form, as an order does ("add that I'm a divemaster"), whatever the
+    reading made of the subject of what it asks to have said."""
+    first = opener(sent)
+    return first is not None and first.dep == "ROOT" and first.tag == "VB"
 
 
 def _without_reasons(sent: Sentence) -> str:

@@ -12,7 +12,7 @@ import re
 from kenning.lifecycle import extract as rules
 from kenning.lifecycle import instructions, safety, slots
 from kenning.lifecycle import changes as change_markers
-from kenning.lifecycle.extraction import addressee, asking, attributes, hearsay, lasting, noise, reading
+from kenning.lifecycle.extraction import addressee, asking, attributes, hearsay, lasting, noise, reading, similes
 from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction.lexicon import first_person
 from kenning.lifecycle.extraction.parse import Sentence
@@ -56,6 +56,8 @@ def grade(clause: Clause, sent: Sentence, text: str, index: int, sarcastic: bool
         return []  # "check out this piece I made!": a picture shown, nothing asked for
     if asked and not first_person(text) and not noise.has_content(sent):
         return []  # "stop it", "get better soon": nothing asked for
+    if not (clause.request or clause.question) and similes.only_figure(sent):
+        return []  # "my flat is like a sauna", "it's like a bad dream": a figure, nothing to keep
     if not (clause.request or clause.question or clause.hedged) and noise.bare_event(sent):
         return []  # "I screamed", "I caved", "I can't wait", "I promise": a verb and nothing it is about
     if clause.subject == "user" and not (clause.request or clause.question or clause.hedged) and noise.only_pointing(sent):
