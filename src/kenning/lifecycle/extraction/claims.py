@@ -35,7 +35,7 @@ from kenning.lifecycle.extraction.grade import EPISODE_IMPORTANCE, HEDGE_CONFIDE
 from kenning.lifecycle.extraction.lexicon import first_person
 from kenning.lifecycle.extraction.normalise import trim
 from kenning.lifecycle.extraction.parse import Parser, Sentence, Token
-from kenning.lifecycle.extraction.pieces import opener
+from kenning.lifecycle.extraction.pieces import opener, orders, without_reasons
 from kenning.lifecycle.extraction.reading import Clause, read
 from kenning.lifecycle.extraction.referents import TurnState, parser_sentence
 from kenning.lifecycle.extraction.turns import turn_pieces
@@ -108,7 +108,7 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
         got = _claim(clause, sent, piece, index, sarcastic, state)
         if not got and not clause.hedged:
             got = _reason_claims(parser, sent, index, sarcastic, state)
-        elif (clause.request or clause.question or _orders(sent)) and not clause.hedged:
+        elif (clause.request or clause.question) and not clause.hedged:
             # "can you help me with the money I'm saving since I quit the cigarettes 7 weeks ago?": the news said
             # on the way to asking is the user's own
             got = got + _reason_claims(parser, sent, index, sarcastic, state)
@@ -118,10 +118,12 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
             # ("ironic cos i teach year 4": a comment word with no subject says nothing; the reason is the news)
             comment = any(t.dep == "ROOT" and t.pos == "ADJ" for t in sent.tokens)
             reasons = [c for c in _reason_claims(parser, sent, index, sarcastic, state) if comment or slots.parse(c.text) is not None]
-            rest = _without_reasons(sent) if reasons else ""
+            rest = without_reasons(sent) if reasons else ""
             if rest and (again := parser.parse([rest])[0]):  # the rest without the reason, so the two stay two claims
                 got = _claim(read(again[0], others=state.others), again[0], rest, index, sarcastic, state)
             got = got + reasons
+        elif orders(sent) and not clause.hedged:  # "add that I'm a divemaster": the reading took the "I" for the order's
+            got = got + _reason_claims(parser, sent, index, sarcastic, state)
         if not clause.hedged and (home := passing.implied(sent)) and not _sets(parser, got, home.split(" ", 3)[3]):
             # "the new place in leeds has SUCH a tiny kitchen": where the user lives now, said in passing
             got = got + _claim(read(again := parser_sentence(home, state), others=state.others), again, home, index, sarcastic, state)
@@ -380,26 +382,6 @@ def _reason_claims(parser: Parser, sent: Sentence, index: int, sarcastic: bool, 
         if parsed:
             out.extend(_claim(read(parsed[0], others=state.others), parsed[0], text, index, sarcastic, state))
     return out
-
-
-def _orders(sent: Sentence) -> bool:
-    """A clause opening with a verb in its bare form, as an order does ("add that I'm a divemaster"), whatever the
-    reading made of the subject of what it asks to have said."""
-    first = opener(sent)
-    return first is not None and first.dep == "ROOT" and first.tag == "VB"
-
-
-def _without_reasons(sent: Sentence) -> str:
-    """The clause's words without its first-person reasons ("need a dinner idea, since I went vegetarian" -> "need a
-    dinner idea"), trailing commas trimmed."""
-    drop: set[int] = set()
-    for t in sent.tokens:
-        subj = next((c for c in sent.children(t.i) if c.dep in ("nsubj", "nsubjpass")), None)
-        if t.dep == "advcl" and subj is not None and subj.lower in ("i", "we") and any(
-                c.dep == "mark" and c.lower in lx.REASON_MARKS for c in sent.children(t.i)):
-            drop |= set(sent.subtree(t.i))
-    words = "".join(t.text + t.space for t in sent.tokens if t.i not in drop)
-    return words.strip().rstrip(",;: -").strip()
 
 
 def _names_person(clause: Clause) -> bool:

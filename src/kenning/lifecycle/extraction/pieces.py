@@ -339,3 +339,23 @@ def _person_then_me(sent: Sentence, t: Token, person: Token) -> bool:
     owned = person.pos == "PROPN" or any(c.dep == "poss" and c.lower in ("my", "our") for c in sent.children(person.i))
     return person.pos in ("NOUN", "PROPN") and owned and all(
         sent.tokens[i].dep in ("det", "poss", "compound", "amod", "appos", "flat") for i in range(person.i + 1, t.i))
+
+
+def orders(sent: Sentence) -> bool:
+    """A clause opening with a verb in its bare form, as an order does ("add that I'm a divemaster"), whatever the
+    reading made of the subject of what it asks to have said."""
+    first = opener(sent)
+    return first is not None and first.dep == "ROOT" and first.tag == "VB"
+
+
+def without_reasons(sent: Sentence) -> str:
+    """The clause's words without its first-person reasons ("need a dinner idea, since I went vegetarian" -> "need a
+    dinner idea"), trailing commas trimmed."""
+    drop: set[int] = set()
+    for t in sent.tokens:
+        subj = next((c for c in sent.children(t.i) if c.dep in ("nsubj", "nsubjpass")), None)
+        if t.dep == "advcl" and subj is not None and subj.lower in ("i", "we") and any(
+                c.dep == "mark" and c.lower in lx.REASON_MARKS for c in sent.children(t.i)):
+            drop |= set(sent.subtree(t.i))
+    words = "".join(t.text + t.space for t in sent.tokens if t.i not in drop)
+    return words.strip().rstrip(",;: -").strip()
