@@ -868,3 +868,15 @@ def test_a_clause_that_only_says_what_something_is_like_is_no_claim(text):
 )
 def test_what_a_request_asks_to_have_said_about_the_user_is_a_claim(text, want):
     assert any(t.startswith(want) for t in texts(text)), texts(text)
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("need a cheap-ish city break in late april, 3 or 4 days", "User asked for a cheap-ish city break in late april"),
+        ("need help writing a window function", "User asked for help writing a window function"),
+        ("book a table for 4 at 7", "User asked to book a table for 4 at 7"),
+    ],
+)
+def test_a_need_said_without_its_i_is_worded_as_what_was_asked_for(text, want):
+    assert any(t.startswith(want) for t in texts(text)), texts(text)

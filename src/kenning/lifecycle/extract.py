@@ -302,6 +302,17 @@ _JOB_SAID = re.compile(rf"(?i)^[A-Z][a-z]+(?:'s|\s+is)\s+an?\s+(?:[\w-]+\s+)?{sl
 _COPULA_LEAD = re.compile(r"(?i)^[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?(?:'s|\s+(?:is|was|are|were|isn't|wasn't|seems?|looks?|sounds?))\b")
 
 
+def asked_to(order: str) -> str:
+    """How a request reads in a memory: "book a table" -> "User asked to book a table"; a need said with its "I" left
+    out is what was asked for: "need a cheap city break in april" -> "User asked for a cheap city break in april",
+    "need to renew my passport" -> "User asked to renew …"."""
+    order = order[:1].lower() + order[1:]
+    need = re.match(r"(?i)(?:need|want)(?:s|ed)?\s+(to\s+)?", order)
+    if need is None:
+        return f"{ASKED} to {order}"
+    return f"{ASKED} {'to' if need.group(1) else 'for'} {order[need.end():]}"
+
+
 def classify_user_clause(clause: str, keep: frozenset[str] = frozenset()) -> tuple[str, Kind, float] | None:
     """(normalised text, kind, importance) for one clause of a user turn, or None for small talk.
 
@@ -335,7 +346,7 @@ def classify_user_clause(clause: str, keep: frozenset[str] = frozenset()) -> tup
         if first in IMPERATIVES and req.split()[0].lower() == first and not inverted:
             if (neg := re.match(r"(?i)(?:don'?t|do\s+not)\s+", body)) is not None:  # "asked not to call before 9am"
                 return _finish(f"{ASKED} not to {body[neg.end():]}"), Kind.EPISODE, 0.3
-            return _finish(f"{ASKED} to {body[:1].lower() + body[1:]}"), Kind.EPISODE, 0.3
+            return _finish(asked_to(body)), Kind.EPISODE, 0.3
         return _finish(f"{ASKED}: {body[:1].lower() + body[1:]}"), Kind.EPISODE, 0.3
     text = _finish(third_person(c, keep))
     if sarcastic:

@@ -40,7 +40,7 @@ def grade(clause: Clause, sent: Sentence, text: str, index: int, sarcastic: bool
             lead := opener(sent)) is not None and lead.tag == "VB" and lead.dep == "ROOT":
         # "go easy on the sugar in the tomato base", "watch the sugar in any recipes you give me": an order the
         # parse reads as one, whatever verb it opens with, is worded as asked, never kept as the user's own words
-        body, kind, importance = rules._finish(f"{rules.ASKED} to {body[:1].lower()}{body[1:].rstrip('.!')}"), Kind.EPISODE, 0.3
+        body, kind, importance = rules._finish(rules.asked_to(body.rstrip('.!'))), Kind.EPISODE, 0.3
     changes = instructions.changes_answers(text)  # "can you go back to short paragraphs?", "can we go back to english?"
     if kind is Kind.PROCEDURE and (not (changes or asking.for_the_user(sent)) or (
             clause.subject in ("user", "other") and _has_subject(sent) and not (changes and clause.question))):
