@@ -880,3 +880,18 @@ def test_what_a_request_asks_to_have_said_about_the_user_is_a_claim(text, want):
 )
 def test_a_need_said_without_its_i_is_worded_as_what_was_asked_for(text, want):
     assert any(t.startswith(want) for t in texts(text)), texts(text)
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [("i get migraines if i skip breakfast", "migraines"), ("my left knee flares up if i run much over 20k", "knee")],
+)
+def test_what_always_happens_on_a_condition_is_a_fact_not_a_maybe(text, want):
+    got = [c for c in extract([Turn("user", text)]).claims if want in c.text]
+    assert got and got[0].kind is Kind.FACT and not got[0].metadata.get("hedge"), [(c.text, c.kind, c.metadata) for c in got]
+
+
+@pytest.mark.parametrize("text", ["im moving to leeds if i get the job", "i might quit if they dont pay me more"])
+def test_a_condition_on_what_may_happen_still_hedges(text):
+    got = extract([Turn("user", text)]).claims
+    assert all(c.kind is not Kind.FACT or c.metadata.get("hedge") for c in got), [(c.text, c.kind, c.metadata) for c in got]

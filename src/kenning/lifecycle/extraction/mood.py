@@ -122,6 +122,23 @@ def relevance_condition(sent: Sentence) -> tuple[int, int] | None:
     return None
 
 
+def always_so(sent: Sentence, verb: int) -> bool:
+    """A condition on the user's own doing under which something always happens, no maybe: both in the plain present
+    ("my knee flares up if I go over 100k", "I get migraines if I skip breakfast"); not "I'll go if it's sunny",
+    "I'm moving if I get the job", "if I had the money I'd …", nor a condition on the world ("if it rains I stay
+    home", which may not come)."""
+    cond = sent.tokens[verb]
+    main = sent.tokens[cond.head]
+    mine = any(c.dep == "nsubj" and c.lower in ("i", "we") for c in sent.children(cond.i))  # (never "if it rains I stay home")
+    return main.i != cond.i and cond.dep == "advcl" and mine and _plain_present(sent, cond) and _plain_present(sent, main)
+
+
+def _plain_present(sent: Sentence, verb: Token) -> bool:
+    kids = sent.children(verb.i)
+    misread = verb.tag == "NNS" and any(c.dep == "nsubj" for c in kids)  # "my knee flares up": a verb in -s with its subject
+    return (verb.tag in ("VBZ", "VBP") and verb.pos == "VERB" or misread) and not any(c.dep in ("aux", "auxpass") for c in kids)
+
+
 def imagined(sent: Sentence) -> bool:
     """A daydream on a condition the speaker does not expect: "if I won the lottery I'd …", "if the lottery were
     ever kind to me …", "if i ever win the lottery im buying …" (a past-tense or "ever" condition). Nothing is

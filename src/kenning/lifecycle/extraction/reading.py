@@ -225,7 +225,7 @@ def _hedged(sent: Sentence, root: Token, aux: set[str], words: set[str], lemmas:
     if root.lemma == "decide" and any(t.dep == "neg" for t in sent.children(root.i)):
         return True  # "still haven't decided about clydesdale"
     if any(t.dep == "mark" and t.lower in ("if", "unless") and not _yours(sent, t.head) and not mood.for_others(sent, t.head)
-           and not rule_for_you(sent, t.head) for t in sent.tokens):
+           and not rule_for_you(sent, t.head) and not mood.always_so(sent, t.head) for t in sent.tokens):
         return True
     return False
 
