@@ -370,7 +370,7 @@ def _reason_claims(parser: Parser, sent: Sentence, index: int, sarcastic: bool, 
     out: list[rules.Claim] = []
     for t in sent.tokens:
         marks = [c for c in sent.children(t.i) if c.dep == "mark" and c.lower in lx.REASON_MARKS]
-        if t.dep == "ccomp" and t.head != t.i and sent.tokens[t.head].tag == "VB":
+        if t.dep == "ccomp" and t.head != t.i and _asks_said(sent, sent.tokens[t.head]):
             marks = [c for c in sent.children(t.i) if c.dep == "mark" and c.lower == "that"]  # "can you add that I'm a divemaster"
         elif t.dep != "advcl":
             continue
@@ -382,6 +382,12 @@ def _reason_claims(parser: Parser, sent: Sentence, index: int, sarcastic: bool, 
         if parsed:
             out.extend(_claim(read(parsed[0], others=state.others), parsed[0], text, index, sarcastic, state))
     return out
+
+
+def _asks_said(sent: Sentence, verb: Token) -> bool:
+    """An order to have something said ("add that …", "mention that …"), never one to leave it out ("don't remember
+    that I work at Aldi", "forget that I …": what follows is no claim to keep)."""
+    return verb.tag == "VB" and verb.lemma not in lx.RETRACT_VERBS and not any(c.dep == "neg" for c in sent.children(verb.i))
 
 
 def _names_person(clause: Clause) -> bool:

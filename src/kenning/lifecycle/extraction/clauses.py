@@ -19,7 +19,7 @@ from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction.complements import complement_of, first_person_be
 from kenning.lifecycle.extraction.parse import Parser, Sentence, Token, known_verb
 from kenning.lifecycle.extraction.pieces import first_content as _first_content
-from kenning.lifecycle.extraction.pieces import gerund_subject, manner_adverb, opener, pieces, rejoin_subjects
+from kenning.lifecycle.extraction.pieces import manner_adverb, opener, pieces, rejoin_subjects
 
 
 def _has_subject_verb(sent: Sentence, a: int, b: int) -> bool:
@@ -125,8 +125,7 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
     subject = _subject_words(sent, *spans[owner]) if owner is not None and (needs is None or owner < needs) else None
     lead_verb = _first_content(sent, *spans[0])
     dropped = lead_verb is not None and (lead_verb.tag in ("VBD", "VBN", "VBG", "MD") or (  # "Got diagnosed…": a capital read as a name
-        lead_verb.tag == "NNP" and lead_verb.pos in ("VERB", "AUX"))) and lead_verb.lower not in lx.NOT_PREDICATES \
-        and not gerund_subject(sent, lead_verb)  # "finding the time is the hard part": the -ing is the subject
+        lead_verb.tag == "NNP" and lead_verb.pos in ("VERB", "AUX"))) and lead_verb.lower not in lx.NOT_PREDICATES
     if subject is None and ("probe" in kinds or ("verb" in kinds and dropped)):
         # chat drops the "I": "finally did it, moved through to glasgow last month", "handed my notice in at the
         # bank, start at the council monday" (never "book a table, send me the link": an order has no "I")

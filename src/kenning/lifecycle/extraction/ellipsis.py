@@ -13,7 +13,7 @@ from kenning.lifecycle.extraction import mood, places
 from kenning.lifecycle.extraction.clauses import at_me, done_to_me, lived, manner_adverb, opener, restore
 from kenning.lifecycle.extraction.reading import recurring
 from kenning.lifecycle.extraction.parse import Sentence, Token, known_verb
-from kenning.lifecycle.extraction.pieces import fronted_doing, gerund_subject
+from kenning.lifecycle.extraction.pieces import fronted_doing
 from kenning.lifecycle.safety import HEALTH
 from kenning.lifecycle.slots import DIETS, JOB, STATUSES
 from kenning.lifecycle.lexicon import FOODS
@@ -339,8 +339,7 @@ def dropped_subject(sent: Sentence) -> str:
     if done_to_me(sent, first) and first.tag != "VB":
         return ""  # "was making me very cranky", "drives me mad": said of something, not by the speaker
     if first.tag == "VBG":
-        # "finding those special sources is key": a gerund that is the clause's subject says what it is, not who
-        return "" if gerund_subject(sent, first) else restore("I", first)
+        return restore("I", first)
     habit = any(t.lower in lx.HABITUAL for t in sent.tokens) or recurring(sent.tokens)  # "do crossfit like 4 times a week"
     if first.tag in ("VB", "VBP") and habit and "please" not in {t.lower for t in sent.tokens} and not at_me(sent):
         return "I"  # "cycle to work every day now": a habit, not an order

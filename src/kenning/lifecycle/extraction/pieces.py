@@ -84,14 +84,6 @@ def opener(sent: Sentence) -> Token | None:
     return first_content(sent, 0, len(sent.tokens))
 
 
-def gerund_subject(sent: Sentence, first: Token) -> bool:
-    """Whether a clause's opening -ing word is its subject ("finding the time is the hard part", "losing my job was a
-    bummer"), not a verb whose "I'm" chat left out ("heading out now"): the parse says so, or puts a finite "was" or
-    "is" after it as its auxiliary, which no verb in -ing takes after itself."""
-    return first.tag == "VBG" and (first.dep in ("csubj", "csubjpass") or any(
-        c.dep in ("aux", "auxpass") and c.i > first.i and c.tag in ("VBZ", "VBD") for c in sent.children(first.i)))
-
-
 def first_content(sent: Sentence, a: int, b: int) -> Token | None:
     for t in sent.tokens[a:b]:
         if t.lower in lx.CLAUSE_ADVERBS or t.pos in ("PUNCT", "INTJ") or manner_adverb(t):
