@@ -889,3 +889,8 @@ def test_a_condition_on_what_may_happen_still_hedges(text):
 @pytest.mark.parametrize("text", ["don't remember that I work at Aldi please", "forget that I'm vegan"])
 def test_an_order_to_leave_something_out_keeps_nothing_of_it(text):
     assert not any(t.startswith("User works") or t.startswith("User is vegan") for t in texts(text)), texts(text)
+
+
+def test_a_verb_in_s_with_its_subject_left_out_is_never_the_users():
+    got = texts("our Isla's loving St Andrews, too much if you ask me, phones her old dad for money and nothing else")
+    assert not any(t.startswith("User phones") for t in got), got

@@ -389,6 +389,8 @@ def _reads_as_clause(s: Sentence) -> bool:
         verb = s.tokens[verb.i + 1]
     if _noun_read_as_verb(verb, s.tokens[verb.i + 1 :]):
         return False
+    if subj.lower in ("i", "we") and verb.tag == "VBZ":
+        return False  # "…, phones her old dad for money": a verb in -s left its subject out, and that was never "I"
     return verb.tag.startswith("VB") or verb.pos in ("VERB", "AUX") and subj.dep in ("nsubj", "nsubjpass")
 
 
