@@ -69,18 +69,19 @@ def begun(sent: Sentence) -> bool:
 # What an event leaves behind that lasts: the verb, and the words its object must be one of (None: whatever it
 # names). "adopted two greyhounds": they are the family's now; "was born": someone new; "finished my masters",
 # "got my citizenship", "passed my driving test": a qualification held; "had a heart attack": medical history.
-_QUALIFIED = lx.QUALIFICATIONS
 LEFT_BY: dict[str, frozenset[str] | None] = {
     "adopt": None, "bear": None, "qualify": None, "graduate": None, "emigrate": None,
-    "finish": _QUALIFIED, "complete": _QUALIFIED, "get": _QUALIFIED, "earn": _QUALIFIED, "pass": _QUALIFIED | {"test"},
+    "finish": lx.QUALIFICATIONS, "complete": lx.QUALIFICATIONS, "get": lx.QUALIFICATIONS, "earn": lx.QUALIFICATIONS,
+    "pass": lx.QUALIFICATIONS | {"test"},
     "have": lx.MEDICAL_EVENTS,
 }
 
 
 def left_by(sent: Sentence) -> bool:
     """Whether a clause tells of an event whose outcome lasts (``LEFT_BY``): "adopted two ex-racing greyhounds",
-    "Wren was born on 3 november", "had my gallbladder out". Not "adopted a new routine" said of nothing, nor
-    "born and raised in Leeds" (where, not who)."""
+    "Wren was born on 3 november", "had my gallbladder out". A birth only of someone by name ("I was born and
+    raised in Leeds" says where, not who); an adoption only of something named ("we adopted", with no object, is
+    not enough to hold)."""
     root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
     if root is None or root.lemma not in LEFT_BY or root.tag not in ("VBD", "VBN"):
         return False

@@ -190,14 +190,14 @@ def first_person(text: str) -> bool:
     return bool(re.search(r"(?i)\b(?:i|i'm|im|i've|ive|i'd|i'll|me|my|mine|myself|we|we're|our|ours|ourselves|us)\b", text))
 
 
-# verbs of getting a thing, and of acquiring one by its make: "took a job at", "picked up a secondhand leaf"
-# verbs that begin something that then goes on: "opened a salon", "started a masters", "took up bonsai"
 # what one holds for good once got: "finished my masters", "got my citizenship", "passed my driving test"
 QUALIFICATIONS = frozenset("degree masters master phd doctorate diploma apprenticeship citizenship licence license "
                            "qualification certificate certification residency".split())
 # what one has had for good: "had a heart attack", "had a stroke", "had surgery"
 MEDICAL_EVENTS = frozenset("attack stroke surgery operation op transplant stent bypass seizure miscarriage replacement "
                            "mastectomy hysterectomy appendectomy vasectomy".split())
+# verbs of getting a thing, and of acquiring one by its make: "took a job at", "picked up a secondhand leaf"
+# verbs that begin something that then goes on: "opened a salon", "started a masters", "took up bonsai"
 BEGINNING_VERBS = frozenset({"start", "begin", "open", "launch", "found", "establish", "set", "take"})
 GETTING_VERBS = frozenset({"take", "get", "accept", "start", "land", "find", "begin", "have", "sign", "rent", "buy", "share"})
 ACQUIRING_VERBS = frozenset({"pick up", "lease", "collect", "order", "purchase", "own"})
