@@ -894,3 +894,8 @@ def test_an_order_to_leave_something_out_keeps_nothing_of_it(text):
 def test_a_verb_in_s_with_its_subject_left_out_is_never_the_users():
     got = texts("our Isla's loving St Andrews, too much if you ask me, phones her old dad for money and nothing else")
     assert not any(t.startswith("User phones") for t in got), got
+
+
+def test_an_order_the_parser_gave_a_subject_after_its_verb_is_still_a_standing_instruction():
+    got = texts("Please always cc my PA Tom when you email my clients.")
+    assert any(t.startswith("Standing instruction") for t in got), got

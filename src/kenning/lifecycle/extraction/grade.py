@@ -43,7 +43,8 @@ def grade(clause: Clause, sent: Sentence, text: str, index: int, sarcastic: bool
         body, kind, importance = rules._finish(rules.asked_to(body.rstrip('.!'))), Kind.EPISODE, 0.3
     changes = instructions.changes_answers(text)  # "can you go back to short paragraphs?", "can we go back to english?"
     if kind is Kind.PROCEDURE and (not (changes or asking.for_the_user(sent)) or (
-            clause.subject in ("user", "other") and _has_subject(sent) and not (changes and clause.question))):
+            (clause.subject == "user" and _has_subject(sent) or clause.subject == "other" and _has_subject(sent, before=True))
+            and not (changes and clause.question))):
         # "never give up!", "take care of yourself", "now I never want to see a hill again", "they always remind me
         # of that day": no rule ("correct my grammar always when I write" is one: the "I" is the condition's, the
         # order has no subject)
@@ -118,9 +119,11 @@ def _names_who(sent: Sentence) -> bool:
     return subj is not None and subj.pos == "PROPN"
 
 
-def _has_subject(sent: Sentence) -> bool:
+def _has_subject(sent: Sentence, *, before: bool = False) -> bool:
+    """Whether the main verb has a subject (``before``: one said before it, as a statement has; "please always cc my PA
+    Tom" is an order the parser gave a subject after its verb)."""
     root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
-    return root is not None and any(c.dep in ("nsubj", "nsubjpass") for c in sent.children(root.i))
+    return root is not None and any(c.dep in ("nsubj", "nsubjpass") and (c.i < root.i or not before) for c in sent.children(root.i))
 
 
 def _not_present(sent: Sentence) -> frozenset[str]:
