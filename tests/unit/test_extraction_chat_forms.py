@@ -15,6 +15,11 @@ def texts(text: str) -> list[str]:
     return [c.text for c in extract([Turn("user", text)]).claims]
 
 
+def naming(text: str, want: str) -> list:
+    """The claims of ``text`` whose wording holds ``want``."""
+    return [c for c in extract([Turn("user", text)]).claims if want in c.text]
+
+
 @pytest.mark.parametrize(
     "text, want",
     [
@@ -727,7 +732,7 @@ def test_a_question_asking_after_the_other_speakers_thing_with_did_your_left_out
     ],
 )
 def test_what_a_past_verb_began_is_a_lasting_fact_not_an_event(text, want):
-    got = [c for c in extract([Turn("user", text)]).claims if want in c.text]
+    got = naming(text, want)
     assert got and got[0].kind is Kind.FACT, [(c.text, c.kind) for c in extract([Turn("user", text)]).claims]
 
 
@@ -743,7 +748,7 @@ def test_what_a_past_verb_began_is_a_lasting_fact_not_an_event(text, want):
     ],
 )
 def test_what_an_event_leaves_behind_for_good_is_a_lasting_fact(text, want):
-    got = [c for c in extract([Turn("user", text)]).claims if want in c.text]
+    got = naming(text, want)
     assert got and got[0].kind is Kind.FACT, [(c.text, c.kind) for c in extract([Turn("user", text)]).claims]
 
 
@@ -876,7 +881,7 @@ def test_a_need_said_without_its_i_is_worded_as_what_was_asked_for(text, want):
     [("i get migraines if i skip breakfast", "migraines"), ("my left knee flares up if i run much over 20k", "knee")],
 )
 def test_what_always_happens_on_a_condition_is_a_fact_not_a_maybe(text, want):
-    got = [c for c in extract([Turn("user", text)]).claims if want in c.text]
+    got = naming(text, want)
     assert got and got[0].kind is Kind.FACT and not got[0].metadata.get("hedge"), [(c.text, c.kind, c.metadata) for c in got]
 
 

@@ -16,7 +16,7 @@ from kenning.lifecycle.extraction import addressee, asking, attributes, hearsay,
 from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction.lexicon import first_person
 from kenning.lifecycle.extraction.parse import Sentence
-from kenning.lifecycle.extraction.pieces import opener
+from kenning.lifecycle.extraction.pieces import orders
 from kenning.lifecycle.extraction.reading import Clause
 from kenning.lifecycle.extraction.referents import TurnState, parser_sentence
 from kenning.lifecycle.person import third_person
@@ -36,8 +36,7 @@ def grade(clause: Clause, sent: Sentence, text: str, index: int, sarcastic: bool
     if got is None:
         return []
     body, kind, importance = got
-    if clause.request and not clause.question and kind is not Kind.PROCEDURE and not body.startswith(("User", "Standing")) and (
-            lead := opener(sent)) is not None and lead.tag == "VB" and lead.dep == "ROOT":
+    if clause.request and not clause.question and kind is not Kind.PROCEDURE and not body.startswith(("User", "Standing")) and orders(sent):
         # "go easy on the sugar in the tomato base", "watch the sugar in any recipes you give me": an order the
         # parse reads as one, whatever verb it opens with, is worded as asked, never kept as the user's own words
         body, kind, importance = rules._finish(rules.asked_to(body.rstrip('.!'))), Kind.EPISODE, 0.3

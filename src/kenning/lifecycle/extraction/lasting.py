@@ -88,7 +88,7 @@ def left_by(sent: Sentence) -> bool:
     kids = sent.children(root.i)
     if root.lemma == "bear":  # "was born": said of someone by name
         return any(c.dep == "nsubjpass" and c.pos == "PROPN" for c in kids)
-    objects = [c for c in kids if c.dep in ("dobj", "prep", "attr")]
+    objects = [c for c in kids if c.dep in ("dobj", "attr")]
     words = LEFT_BY[root.lemma]
     if words is None:
         return root.lemma != "adopt" or any(c.dep == "dobj" and c.pos in ("NOUN", "PROPN") for c in kids)

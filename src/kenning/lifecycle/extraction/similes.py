@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from kenning.lifecycle.extraction.parse import Sentence
+from kenning.lifecycle.extraction.parse import Sentence, Token
 
 SEEMING = frozenset("be feel look sound seem smell taste appear".split())  # "X is/looks like a Y": the comparison is the claim
 _AMOUNTS = frozenset("second minute hour day week month year decade bit lot couple few dozen hundred thousand million".split())
@@ -26,13 +26,17 @@ def spans(sent: Sentence) -> list[list[int]]:
         verb = sent.tokens[t.head]
         if verb.pos != "VERB" or verb.lemma in SEEMING:
             continue
-        obj = next((c for c in sent.children(t.i) if c.dep == "pobj"), None)
-        if obj is None or obj.lemma in _AMOUNTS or obj.lower in _AMOUNTS or obj.ent in _NOT_FIGURES:
-            continue
-        if not any(c.dep == "det" and c.lower in ("a", "an") for c in sent.children(obj.i)):
-            continue
-        out.append(sent.subtree(t.i))
+        if _a_figure(sent, t):
+            out.append(sent.subtree(t.i))
     return out
+
+
+def _a_figure(sent: Sentence, like: Token) -> bool:
+    """Whether "like" compares with something said with "a" or "an" that is no amount or date ("like a teenager";
+    not "like a week", "like a Tuesday")."""
+    obj = next((c for c in sent.children(like.i) if c.dep == "pobj"), None)
+    return obj is not None and obj.lemma not in _AMOUNTS and obj.lower not in _AMOUNTS and obj.ent not in _NOT_FIGURES and any(
+        c.dep == "det" and c.lower in ("a", "an") for c in sent.children(obj.i))
 
 
 def without(sent: Sentence, piece: str) -> str:
@@ -56,5 +60,4 @@ def only_figure(sent: Sentence) -> bool:
     if any(c.dep in ("acomp", "attr", "dobj", "ccomp", "xcomp", "oprd") for c in kids):
         return False
     like = next((c for c in kids if c.lower == "like" and c.dep == "prep"), None)
-    obj = next((c for c in sent.children(like.i) if c.dep == "pobj"), None) if like is not None else None
-    return obj is not None and obj.lemma not in _AMOUNTS and any(c.dep == "det" and c.lower in ("a", "an") for c in sent.children(obj.i))
+    return like is not None and _a_figure(sent, like)
