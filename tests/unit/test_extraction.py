@@ -1072,7 +1072,7 @@ def test_a_real_verb_after_i_stays_a_verb():
 
 
 def test_a_count_of_people_opening_a_verbless_sentence_is_had():
-    assert "User has two kids, alfie (6) and rosa (3)." in texts("so im gemma, 34. two kids, alfie (6) and rosa (3). we're selling the house")
+    assert "User has two kids, Alfie (6) and Rosa (3)." in texts("so im gemma, 34. two kids, alfie (6) and rosa (3). we're selling the house")
     assert not any(t.startswith("User has two weeks") for t in texts("two weeks. then we moved to leeds"))
 
 

@@ -70,6 +70,8 @@ def topic_words(text: str) -> dict[str, set[str]]:
     words = re.findall(r"[a-z][a-z+-]*", text.lower())
     found: dict[str, set[str]] = {}
     for i, w in enumerate(words):
+        if words[i + 1 : i + 2] == ["off"]:
+            continue  # "days off", "a night off": time away, not a shift or a value of anything
         for cand in (w, w.rstrip("+"), "-".join(words[i : i + 2])):
             for t, ws in TOPICS.items():
                 if cand in ws:

@@ -241,17 +241,18 @@ _R = [  # (pattern, builder) tried in order; the first that matches wins
     (r"\b(?:eats?|eating|having)\s+(?:cheese|dairy|eggs|honey|butter|yoghurt|yogurt)(?:\s+(?:and|or)\s+\w+)?\s+(?:again|now|these\s+days)", "diet:notvegan"),
     (r"\b(?:eats?|eating)\s+(?:" + _MEATS + r")(?:\s*(?:,|and|&)\s*(?:" + _MEATS + r"))*\s+(?:again|now|these\s+days)", "diet:omni"),
     (r"\b(?:started|began|is)\s+eating\s+(?:" + _MEATS + r")", "diet:omni"),
-    (r"\bis\s+(?:a\s+)?meat[- ]eater\b|\beats\s+(?:everything|anything)\b", "diet:omni"),
+    (r"\bis\s+(?:a\s+)?meat[- ]eater\b|\beats\s+(?:everything|anything)\b|\b(?:eats|eating)\s+(?:everything|anything)\s+(?:again|now)\b", "diet:omni"),
     # the user's own "eats a LOT of meat", "eats meat every day" (not "the kids eat meat"): what going vegetarian replaces
     (r"^(?:User|The\s+user)\s+(?:also\s+|still\s+|really\s+)?eats\s+(?i:(?:a\s+lot|lots|loads|plenty|tons)\s+of\s+|so\s+much\s+)?(?i:(?:red\s+)?meat)\b", "diet:omni"),
-    (r"\b(?:is|are|became|becomes|went|goes|turned|has\s+become|has\s+gone|'s|eats|eat|keeps|follows\s+a)\s+" + _ADV + r"(?:a\s+|an\s+|fully\s+|strictly\s+)?(?:(?:keen|strict|committed|lifelong|proud|full|total|complete|practising|practicing|new|recent|devoted)\s+)?(?P<v>" + DIETS + r")", "diet:+"),
+    (r"\b(?:is|are|became|becomes|went|goes|turned|has\s+become|has\s+gone|has\s+been|have\s+been|'s|eats|eat|keeps|follows\s+a)\s+" + _ADV + r"(?:a\s+|an\s+|fully\s+|strictly\s+)?(?:(?:keen|strict|committed|lifelong|proud|full|total|complete|practising|practicing|new|recent|devoted)\s+)?(?P<v>" + DIETS + r")", "diet:+"),
     # allergies
     (r"\b(?:is\s+not|isn't|is\s+no\s+longer|not|no\s+longer)\s+" + _ADV + r"allergic\s+to\s+(?P<v>[\w-]+(?:\s+(?!after|all|since|any|now|too|either|as|and|but|so|at|any\s?more)[\w-]+)?)", "allergy:-"),
     (r"\b(?P<v>[\w-]+)\s+allergy\s+(?:is|has)\s+(?:now\s+)?(?:gone|cleared(?:\s+up)?|disappeared|resolved)\b", "allergy:-"),
     (r"\bcan\s+(?:now\s+)?(?:eat|have|drink|tolerate)\s+(?P<v>[\w-]+)\s+(?:again|now)\b", "allergy:-"),
     (r"\b(?:outgrew|grew\s+out\s+of|has\s+outgrown)\s+(?:(?:the|a|an|their)\s+)?(?P<v>[\w-]+)\s+allergy", "allergy:-"),
+    (r"\b(?:doesn't|does\s+not|don't|do\s+not)\s+(?:actually\s+)?have\s+(?:a|an)\s+(?P<v>[\w-]+)\s+allergy", "allergy:-"),
     (r"\ballergic\s+to\s+(?P<v>[\w-]+(?:\s+(?!after|all|since|any|now|too|either|as|and|but|so|at|any\s?more)[\w-]+)?)", "allergy:+"),
-    (r"\b(?:has|have)\s+(?:a|an)\s+(?:severe\s+|mild\s+|serious\s+)?(?P<v>[\w-]+)\s+allergy", "allergy:+"),
+    (r"\b(?:has|have|diagnosed\\s+with)\s+(?:a|an)\s+(?:severe\s+|mild\s+|serious\s+)?(?P<v>[\w-]+)\s+allergy", "allergy:+"),
     # relationships
     # a death: "Biscuit passed away", "User's dog Biscuit died" keeps the record under the name, so it
     # retracts "has a dog called Biscuit" whatever relation the earlier claim named

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from kenning.lifecycle import extract as rules
 from kenning.lifecycle import secrets
+from kenning.lifecycle.extraction import answers
 from kenning.lifecycle.extraction.normalise import normalise, sentences
 from kenning.lifecycle.extraction.claims import TurnState, clause_claims
 from kenning.lifecycle.extraction.ahead import cut_all
@@ -39,6 +40,8 @@ def extract(
         if turn.role == "user":
             text = turn.content if allow_secrets else secrets.mask_secrets(turn.content)
             got, why = clause_claims(parser, text, i, state)
+            if (answered := answers.said(last_assistant, text, parser)) is not None:  # "Where are you based?" "bristol, …"
+                got = clause_claims(parser, answered, i, state)[0] + got
             if not got and last_assistant:
                 yes = rules._confirmed(last_assistant, turn.content, i)
                 got = [yes] if yes else []

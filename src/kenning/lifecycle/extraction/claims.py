@@ -29,7 +29,7 @@ from kenning.lifecycle import extract as rules
 from kenning.lifecycle import safety, secrets, slots
 from kenning.lifecycle import changes as change_markers
 from kenning.lifecycle.extraction import addressee, asking, corrections, ellipsis, exchange, mood, noise, people, pointers
-from kenning.lifecycle.extraction import attributes, endings, hearsay, passing, reading, referents, similes
+from kenning.lifecycle.extraction import attributes, endings, hearsay, passing, reading, referents, similes, unsaid
 from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction.grade import EPISODE_IMPORTANCE, HEDGE_CONFIDENCE, grade, hedge
 from kenning.lifecycle.extraction.lexicon import first_person
@@ -88,6 +88,8 @@ def clause_claims(parser: Parser, text: str, index: int, state: TurnState) -> tu
         if meant is not None:  # said with words left out or wrapped in a question: parsed as meant
             piece = meant
             sent = parser.parse([piece])[0][0]
+        elif (full := unsaid.in_full(parser, sent)) is not None:  # "work at a call centre in sunderland doing insurance claims"
+            piece, sent = full
         said = referents.what_it_is(sent, piece, state)
         used = said != piece
         if used:  # "it's a white transit" after "bought a new van": said of the van
@@ -340,7 +342,7 @@ def _owned_subject(sent: Sentence, text: str) -> bool:
         return first_person(text)
     if any(c.dep == "poss" for c in sent.children(subj.i)):
         return True
-    return first_person(text) and not any(t.dep == "poss" and t.lower in ("my", "our") and subj.i < t.i < subj.head for t in sent.tokens)
+    return first_person(" ".join(t.text for t in sent.tokens[: subj.i]))  # ("rent is £850, my half": the half is no owner)
 
 
 def _sets(parser: Parser, got: list, value: str) -> bool:

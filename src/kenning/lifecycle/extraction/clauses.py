@@ -19,11 +19,15 @@ from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction.complements import complement_of, first_person_be
 from kenning.lifecycle.extraction.parse import Parser, Sentence, Token, known_verb
 from kenning.lifecycle.extraction.pieces import first_content as _first_content
-from kenning.lifecycle.extraction.pieces import manner_adverb, opener, pieces, rejoin_subjects
+from kenning.lifecycle.extraction.pieces import bracketed, manner_adverb, opener, pieces, rejoin_subjects
+from kenning.lifecycle.extraction.shared import amount_row, closed, conditional_order, depends_back, shared_modal, subject_before, subordinate, restore
 
 
 def _has_subject_verb(sent: Sentence, a: int, b: int) -> bool:
+    inside = bracketed(sent)  # "studying for the lsat (test is june 13)": an aside in brackets is no subject of the piece's
     for t in sent.tokens[a:b]:
+        if t.i in inside:
+            continue
         if t.dep == "conj" and t.head < a and sent.tokens[t.head].dep in ("nsubj", "nsubjpass") and a <= sent.tokens[t.head].head < b:
             return True  # "…, top floor tenement, | bramble is raging about the stairs": the parser joined two subjects
         if t.dep in ("nsubj", "nsubjpass", "expl") and a <= t.head < b and t.tag not in ("WP", "WDT"):
@@ -60,17 +64,18 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
         return [sent.text]
     kinds: list[str] = []  # "own" (subject and verb), "verb" (shares the subject), "bare" (an imperative), "be", "rest"
     copulas: dict[int, str] = {}
+    listed: dict[int, str] = {}
     probe: list[int] = []
     alone: list[int] = []
     for n, (a, b) in enumerate(spans):
         first = _first_content(sent, a, b)
-        if n > 0 and _subordinate(sent, *spans[n - 1]):
+        if n > 0 and subordinate(sent, *spans[n - 1]) and not (_has_subject_verb(sent, a, b) and closed(sent, *spans[n - 1])):
             kinds.append("rest")  # "whenever you book a hotel for me, ask for a high floor": one rule
             continue
         if n > 0 and sent.tokens[a].lower in ("please", "pls", "plz", "kindly") and b - a >= 3:
             kinds.append("bare")  # "lactose intolerant so | pls no paneer-heavy recipes": a request of its own
             continue
-        if n > 0 and (corrections.is_marker(_words(sent, a, b)) or _depends_back(sent, a)):
+        if n > 0 and (corrections.is_marker(_words(sent, a, b)) or depends_back(sent, a)):
             kinds.append("rest")
             continue
         if n > 0 and first is not None and first.dep == "conj" and sent.tokens[first.head].dep in ("relcl", "pcomp", "xcomp") and first.head < a:
@@ -79,7 +84,7 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
         if _has_subject_verb(sent, a, b):
             kinds.append("rest" if n > 0 and _completes(sent, a, b) else "own")
             continue
-        if n > 0 and _conditional_order(sent, a, b):
+        if n > 0 and conditional_order(sent, a, b):
             kinds.append("bare")  # "…iphone 12 so | if you're giving me instructions keep it to the iphone": an order
             continue
         if n > 0 and first is not None and first.dep == "conj" and first.head < a and done_to_me(sent, first) and _third_party_did(sent, first.head):
@@ -102,6 +107,10 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
         dont = first is not None and first.lemma == "do" and first.dep == "aux" and mood.forbidden(sent, sent.tokens[first.head])
         if n > 0 and first is not None and (first.tag == "VB" or (pleads and first.tag == "VBP") or dont) and first.lower not in lx.NOT_PREDICATES:
             kinds.append("bare")  # "…, schedule my workouts at 6am please": a request of its own
+            continue
+        if n > 0 and (row := amount_row(sent, a, b, spans[n - 1])) is not None:
+            kinds.append("row")  # "rent is 1650, | car payment 380": another row of the list, its "is" left out
+            listed[n] = row
             continue
         if n > 0 and _counted_kin(sent, a, b):
             kinds.append("be")  # "we live in Sheffield, …, two kids Isla (9) and Rory (6)": who the speaker has
@@ -151,7 +160,7 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
     if probe and subject:
         # each probe with the subject it would get below: that of the nearest clause of its own before it
         nearest = {n: next((_subject_words(sent, *spans[m]) for m in range(n - 1, -1, -1) if kinds[m] == "own"), None) or subject for n in probe}
-        texts = [f"{nearest[n]} {_words(sent, *spans[n])}" for n in probe]
+        texts = [f"{restore(nearest[n], _first_content(sent, *spans[n]))} {_words(sent, *spans[n])}" for n in probe]
         for n, parsed in zip(probe, parser.parse(texts)):
             kinds[n] = "verb" if parsed and _reads_as_clause(parsed[0]) else "rest"
     out: list[list] = []  # [prefix, first token, end token]: a merged piece keeps the words between, "and" included
@@ -163,10 +172,16 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
         first = _first_content(sent, a, b)
         who = "I" if n == 0 and own_i else last_subject
         lead = restore(who, first) if who else who
-        if kind == "be":
+        if kind == "row":
+            out.append([listed[n], b, b])
+        elif kind == "be":
             out.append([f"{copulas[n]} ", _after_fillers(sent, a, b), b])
         elif kind == "verb" and who:
-            if _acts_on_it(sent, a, b) and who.split()[-1].lower() in lx.OWN_NOUNS:
+            if (named := subject_before(sent, a, b)) is not None:
+                lead = named  # "the new family across the road, the okafors, | have twin boys": the parse's own subject
+            if (modal := shared_modal(sent, first)) is not None:
+                lead = f"{lead} {modal}"  # "i might go back to college | and do hairdressing": the "might" is the pair's
+            elif _acts_on_it(sent, a, b) and who.split()[-1].lower() in lx.OWN_NOUNS:
                 lead = restore("I", first)  # "car is gone, | flogged it on trade me": the thing is what was acted on
             out.append([f"{lead} ", _after_fillers(sent, a, b), b])  # "yeah set it up…" -> "I set it up…"
         elif kind == "own" or kind == "bare" or not out:
@@ -207,18 +222,6 @@ def _lowered(sent: Sentence, a: int, b: int) -> str:
     return text[:1].lower() + text[1:]
 
 
-def _conditional_order(sent: Sentence, a: int, b: int) -> bool:
-    """A piece opening with "if"/"when" whose clause hangs on an order inside the piece: "if you're giving me
-    instructions keep it to the iphone"."""
-    first = _first_content(sent, a, b)
-    if first is None or first.dep != "mark" or first.lower not in ("if", "when", "whenever"):
-        return False
-    verb = sent.tokens[first.head]
-    order = sent.tokens[verb.head]
-    return verb.dep == "advcl" and a <= order.i < b and order.tag == "VB" and not any(
-        c.dep in ("nsubj", "nsubjpass") for c in sent.children(order.i))
-
-
 def done_to_me(sent: Sentence, verb: Token) -> bool:
     """A verb done to the speaker ("was making me cranky", "drives me mad"): its subject is not the speaker."""
     if verb.dep in ("aux", "auxpass") and verb.head != verb.i:
@@ -237,21 +240,6 @@ def _third_party_did(sent: Sentence, verb: int) -> bool:
                for c in sent.children(verb))
 
 
-def _depends_back(sent: Sentence, a: int) -> bool:
-    """A piece that is an adverbial or relative clause of the words before it ("…, since I was 17",
-    "…, which is exactly as chaotic as it sounds"): it stays with them."""
-    first = _first_content(sent, a, len(sent.tokens))
-    if first is None or first.lower in ("so", "and", "but"):
-        return False
-    joiner = next((t for t in reversed(sent.tokens[:a]) if t.pos != "PUNCT"), None)
-    if joiner is not None and joiner.lower in ("so", "and", "but") and joiner.pos in ("CCONJ", "SCONJ", "ADV"):
-        return False  # "…with monzo, so | if you're ever chasing invoices that's where …": a new clause, not a condition
-    verb = sent.tokens[first.head]
-    if first.dep == "mark" or first.tag in ("WDT", "WP", "WRB"):
-        return verb.dep in ("advcl", "relcl", "ccomp") and verb.head < a
-    return False
-
-
 def _after_fillers(sent: Sentence, a: int, b: int) -> int:
     """Where a piece's words start once conjunctions, punctuation and fillers are left out; adverbs that
     carry meaning stay ("and never smoked" -> "never smoked", not "smoked")."""
@@ -261,33 +249,10 @@ def _after_fillers(sent: Sentence, a: int, b: int) -> int:
     return i
 
 
-def _subordinate(sent: Sentence, a: int, b: int) -> bool:
-    """A piece opening with if/when/whenever/because…: it belongs to the clause after it."""
-    first = _first_content(sent, a, b)
-    if first is None:
-        return False
-    if first.dep == "prep":
-        return False  # "since last June I'm in Chennai", "after work I swim": a time, not a clause of its own
-    two = " ".join(t.lower for t in sent.tokens[first.i : first.i + 2])
-    if first.lower in lx.FACT_MARKS and first.dep == "mark" and two not in lx.SUBORDINATORS:
-        return False  # "since they bumped me up to stage manager, …": a thing that happened, a claim of its own
-    return first.dep == "mark" or first.lower in lx.SUBORDINATORS or two in lx.SUBORDINATORS
-
-
-def restore(subject: str, first: Token | None) -> str:
-    """The subject (with the auxiliary chat dropped) to put before a clause opening with ``first``:
-    "I" + "working nights" -> "I'm", "I" + "been up since 4" -> "I've", else the subject alone."""
-    low = subject.lower()
-    if first is not None and first.tag == "VBG":
-        return "I'm" if low == "i" else f"{subject} are" if low in ("we", "they", "you") else f"{subject} is"
-    if first is not None and first.tag == "VBN" and first.lower in ("been", "done", "gone", "had", "got", "seen"):
-        return "I've" if low == "i" else f"{subject} have" if low in ("we", "they", "you") else f"{subject} has"
-    return subject
-
-
 def _subject_words(sent: Sentence, a: int, b: int) -> str | None:
+    inside = bracketed(sent)
     for t in sent.tokens[a:b]:
-        if t.dep in ("nsubj", "nsubjpass") and a <= t.head < b:
+        if t.dep in ("nsubj", "nsubjpass") and a <= t.head < b and t.i not in inside:
             span = [i for i in sent.subtree(t.i) if a <= i < b]
             return " ".join(sent.tokens[i].text for i in span)
     return None
@@ -305,7 +270,9 @@ def _nominal(sent: Sentence, first: Token) -> bool:
 def at_me(sent: Sentence, a: int = 0, b: int | None = None) -> bool:
     """Whether tokens ``a:b`` have the speaker as an object ("always use km with me"): an order to the other
     speaker, with no "I" left out."""
-    return any(t.lower in ("me", "myself") and t.dep in ("dobj", "pobj", "dative") and not in_relative(sent.tokens, t) for t in sent.tokens[a:b])
+    inside = bracketed(sent)  # "(test is june 13 pray for me)": an aside in brackets orders nothing
+    return any(t.lower in ("me", "myself") and t.dep in ("dobj", "pobj", "dative") and not in_relative(sent.tokens, t) and t.i not in inside
+               for t in sent.tokens[a:b])
 
 
 def in_relative(toks: Sequence[Token], tok: Token) -> bool:
@@ -377,7 +344,8 @@ def _own_clause(s: Sentence) -> bool:
 def _noun_read_as_verb(verb: Token, after: list[Token]) -> bool:
     """ "gluten was the problem": a word the tagger took for a verb, that no dictionary lists as one, before a
     finite verb of the clause's own."""
-    return verb.tag in ("VB", "VBP") and not known_verb(verb.lower) and any(t.tag in ("VBD", "VBZ") for t in after)
+    return verb.tag in ("VB", "VBP") and verb.pos != "AUX" and not verb.lower.startswith("'") and not known_verb(verb.lower) and any(
+        t.tag in ("VBD", "VBZ") for t in after)
 
 
 def _reads_as_clause(s: Sentence) -> bool:

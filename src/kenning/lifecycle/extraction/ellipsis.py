@@ -336,6 +336,8 @@ def dropped_subject(sent: Sentence) -> str:
     first = opener(sent)
     if first is None or first.i != next((t.i for t in sent.tokens if t.pos not in ("PUNCT", "INTJ") and t.lower not in lx.CLAUSE_ADVERBS and not manner_adverb(t)), -1):
         return ""
+    if any(t.lemma in lx.WEATHER_VERBS and t.pos == "VERB" for t in sent.tokens[first.i : first.i + 3]):
+        return ""  # "been raining since 6": the weather, whose subject is "it"
     if done_to_me(sent, first) and first.tag != "VB":
         return ""  # "was making me very cranky", "drives me mad": said of something, not by the speaker
     if first.tag == "VBG":

@@ -68,9 +68,10 @@ def begun(sent: Sentence) -> bool:
 
 # What an event leaves behind that lasts: the verb, and the words its object must be one of (None: whatever it
 # names). "adopted two greyhounds": they are the family's now; "was born": someone new; "finished my masters",
-# "got my citizenship", "passed my driving test": a qualification held; "had a heart attack": medical history.
+# "got my citizenship", "passed my driving test": a qualification held; "had a heart attack", "got diagnosed with
+# coeliac": medical history.
 LEFT_BY: dict[str, frozenset[str] | None] = {
-    "adopt": None, "bear": None, "qualify": None, "graduate": None, "emigrate": None,
+    "adopt": None, "bear": None, "qualify": None, "graduate": None, "emigrate": None, "diagnose": None,
     "finish": lx.QUALIFICATIONS, "complete": lx.QUALIFICATIONS, "get": lx.QUALIFICATIONS, "earn": lx.QUALIFICATIONS,
     "pass": lx.QUALIFICATIONS | {"test"},
     "have": lx.MEDICAL_EVENTS,

@@ -140,6 +140,11 @@ NOISE_LEMMAS = frozenset(
 )
 # evaluative verbs and adjectives: "that sounds great", "you look amazing", "it was so powerful"
 EVALUATIVE_VERBS = frozenset({"sound", "look", "seem", "feel"})
+# verbs of the weather, whose subject is the empty "it" ("it's raining again", "been pouring since 6"): never "I"
+WEATHER_VERBS = frozenset({"rain", "snow", "pour", "drizzle", "hail", "sleet", "thunder"})
+# people met by chance, named by what they are rather than who ("a bloke in the queue", "some random lady")
+STRANGERS = frozenset("bloke guy man woman lady dude fella fellow geezer stranger gentleman chap lad lass driver couple "
+                      "kid girl boy".split())
 
 # feelings and passing states: "I'm knackered", "so jealous", "gutted": how the speaker feels now, not a durable claim
 FEELINGS = frozenset(

@@ -12,7 +12,7 @@ from __future__ import annotations
 from kenning.lifecycle import extract as rules
 from kenning.lifecycle import changes
 from kenning.lifecycle.extraction import corrections
-from kenning.lifecycle.extraction import attributes
+from kenning.lifecycle.extraction import attributes, surroundings
 from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction.clauses import opener
 from kenning.lifecycle.extraction.lexicon import first_person
@@ -36,6 +36,8 @@ def is_noise(clause: Clause, sent: Sentence) -> bool:
         return True  # "couple things for my profile i guess:": what introduces the news, not the news
     if rules.is_small_talk(clause.text):
         return True
+    if surroundings.weather(clause) or surroundings.stranger(sent):
+        return True  # "its raining again, shocker", "the bloke in the chippy queue was singing abba": the world around
     if elliptical(sent):
         return True  # "always has been", "I do": the verb of what was said before, nothing of its own
     if presents(sent):
@@ -52,6 +54,8 @@ def is_noise(clause: Clause, sent: Sentence) -> bool:
         return True  # "I prefer that is not saved", "I'd rather you didn't keep that": about the memory, not the user
     if clause.subject == "thing" and (owned_figure(sent) or any(f.subject == "user" for f in attributes.read_all(sent))):
         return False  # "total budget is £12,000", "the business line is now …": the user's own figure or row
+    if clause.subject == "thing" and required(sent):
+        return False  # "long runs have to be sundays", "it needs to be 14 inch max": what the user needs of a thing
     if clause.subject in ("thing", "you") and not clause.request and not first_person(clause.text) and _opens_with(sent, clause.subject_text or "it") \
             and not own_bare(sent):
         return True  # "that sounds amazing", "you both looked so great", "it was so powerful"
@@ -73,6 +77,17 @@ def is_noise(clause: Clause, sent: Sentence) -> bool:
     if any(t.lower in ("you", "your", "yourself", "u", "ur") for t in sent.tokens) and _evaluates(sent):
         return True  # "so proud of you for taking part!", "love that for you"
     return is_feeling(sent)
+
+
+def required(sent: Sentence) -> bool:
+    """A thing said to need to be some way, to no one: "it has to run illustrator", "long runs have to be sundays"."""
+    root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
+    if root is None or any(t.lower in lx.SECOND_PERSON for t in sent.tokens):
+        return False
+    if root.lemma == "must" or any(c.dep == "aux" and c.lower == "must" for c in sent.children(root.i)):
+        return True
+    return root.lemma in ("have", "need") and any(
+        c.dep == "xcomp" and any(g.dep == "aux" and g.lower == "to" for g in sent.children(c.i)) for c in sent.children(root.i))
 
 
 def _evaluates(sent: Sentence) -> bool:
@@ -132,9 +147,9 @@ def is_feeling(sent: Sentence) -> bool:
     subj = next((t for t in sent.tokens if t.dep in ("nsubj", "nsubjpass")), None)
     if subj is not None and subj.lemma in lx.OWN_NOUNS and feeling == [t for t in feeling if t.lower == "gone"]:
         return False  # "my car is gone": a thing of the user's ended, no mood
-    if subj is not None and subj.lower not in ("i", "we") and any(c.dep == "poss" and c.lower in ("my", "our") for c in sent.children(subj.i)) \
+    if subj is not None and subj.lower not in ("i", "we") and any(c.dep == "poss" for c in sent.children(subj.i)) \
             and all(t.tag in ("JJR", "RBR") for t in feeling):
-        return False  # "my arthritis is worse this winter": how a thing of the user's has changed, not how they feel
+        return False  # "my arthritis is worse this winter", "mam's dementia has got worse": how someone's thing has changed
     if feeling == [root] and root.lower == "gone" and any(
             c.dep in ("acomp", "attr", "oprd", "npadvmod") and c.pos != "ADJ" and c.lemma not in lx.FEELINGS for c in sent.children(root.i)):
         return False  # "I've gone fully vegan", "gone part time": what the speaker has become, not "I'm gone"

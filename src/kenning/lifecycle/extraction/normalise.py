@@ -100,6 +100,17 @@ def _named(m: re.Match[str]) -> str:
     return m.group(0)[:a] + word.capitalize() + m.group(0)[b:]
 
 
+# a child's age in brackets after a word typed in lowercase names that child: "mason (10) has travel soccer"
+_AGED = re.compile(r"\b([a-z][a-z'-]{2,})(?=\s+\((?:1?\d)\))")
+
+
+def _aged(m: re.Match[str]) -> str:
+    word = m.group(1)
+    if word in lx.PERSON_NOUNS or word in lx.KIN_NAMES or word in lx.HOUSEHOLD or word in _NOT_COUPLED:
+        return word  # "my son (10)": a relation, not a name
+    return word.capitalize()
+
+
 _NOT_A_PLACE = r"(?<!\bto\s)(?<!\bat\s)(?<!\bfrom\s)(?<!\bround\s)"  # "at Tom's", "round Jo's": someone's place
 _NAME_IS = re.compile(rf"{_NOT_A_PLACE}\b{_NOT_NAMES}([A-Z][a-z]+)['’]s"
                       r"(?=\s+(?:at|in|on|off|away|back|doing|going|getting|working|studying|living|from|with)\b"
@@ -116,6 +127,9 @@ _KIN_IS = re.compile(r"(?i)\b(partner|wife|husband|missus|hubby|boyfriend|girlfr
 # "the car's an old micra": "'s" before "a"/"an" is "is" (a possessive is followed by what is owned, never by
 # "a"); only after an article or owner, as a bare "bike's a trek" already reads as the user's
 _IS_A = re.compile(r"(?i)\b((?:the|my|our|his|her|their)\s+[a-z][\w-]*)['’]s\s+(?=(?:a|an)\s)")
+# "budget's actually £1000 now", "rent's 850": a thing's "'s" before an amount is "is" (the parser reads an owner)
+_CONTRACTING = frozenset("who what that there here it she he where when how why let".split())  # read right as they are
+_IS_AMOUNT = re.compile(rf"{_NOT_A_PLACE}\b([a-z][a-z-]{{2,}})['’]s\s+(?=(?:(?:actually|now|still|only|just|about|around)\s+)?[£$€]?\d+(?![\d,.]*(?:st|nd|rd|th)\b))")
 
 # "car's gone": ended, said with "is" the parser reads as a possessive (not "she's gone to Spain")
 _GONE = re.compile(rf"(?i)\b{_NOT_NAMES}([a-z]+)['’]s\s+gone\b(?!\s+(?:to|for|out|off|back|home|up|down|into|away|in|on|over|through|and)\b)")
@@ -230,11 +244,13 @@ def normalise(text: str) -> str:
     text = _THANKS.sub("", text)
     text = _THANK_GOD.sub("", text)
     text = _COUPLED.sub(_named, text)
+    text = _AGED.sub(_aged, text)
     text = _NAME_IS.sub(_name_is, text)
     text = _GONE.sub(r"\1 is gone", text)
     text = _GRATEFUL.sub("please ", text)
     text = _KIN_IS.sub(lambda m: f"{m.group(1)} is ", text)
     text = _IS_A.sub(r"\1 is ", text)
+    text = _IS_AMOUNT.sub(lambda m: m.group(0) if m.group(1).lower() in _CONTRACTING else f"{m.group(1)} is ", text)
     text = _BEING_A.sub(lambda m: f"I'm {m.group(1)}. It is ", text)
     text = _CLEFT.sub(lambda m: f"{m.group(1)} {m.group(2) or ''}", text)
     text = _NAMING_ASIDE.sub(lambda m: f", {m.group(1)},", text)
@@ -309,8 +325,8 @@ _NO_MORE = re.compile(
 _FROM_NOW = re.compile(r"(?i)((?:^|[,;.!?]\s*)from\s+now)(?!\s+(?:on|till|until|to|through|onwards?)\b)(?=\s+[a-z])")
 
 # "its" where no owner can stand: before a number, an article or an adverb of state ("its 07700 900872 now",
-# "its actually 12", "its a white transit")
-_ITS = re.compile(r"\b([Ii])ts(?=\s+(?:\d|[£$€]|(?:a|an|the|actually|now|still|just|only|not|been|gone|going|getting|really|so|too)\b))"
+# "its actually 12", "its a white transit"), or a verb in -ing ("its raining again", "its doing my head in")
+_ITS = re.compile(r"\b([Ii])ts(?=\s+(?:\d|[£$€]|(?:a|an|the|actually|now|still|just|only|not|been|gone|going|getting|really|so|too|[a-z]{2,}ing)\b))"
                   # after a verb of saying or thinking "its" opens what is said: "my mate reckons its sydney"
                   r"|\b(?P<v>reckon|reckons|reckoned|think|thinks|thought|say|says|said|guess|bet|swear|swears)\s+([Ii])ts\b")
 

@@ -59,7 +59,7 @@ def named(sent: Sentence) -> list[str]:
             name = attributes.name_beside(sent, t)
             out.append(f"{poss[0].text} {whole_word(sent, t)}" + (f" {name.text}" if name else ""))  # "my friend Marek"
             named |= {name.i} if name else set()
-        elif t.lower in _BARE_KIN and t.pos != "PROPN" and t.dep in ("nsubj", "nsubjpass", "dobj") and not any(c.dep in ("det", "poss") for c in sent.children(t.i)):
+        elif t.lower in _BARE_KIN and (t.pos != "PROPN" or t.text.islower()) and t.dep in ("nsubj", "nsubjpass", "dobj") and not any(c.dep in ("det", "poss") for c in sent.children(t.i)):
             out.append(f"my {t.lower}")  # "visited dad at beechwood", "mum says hi": chat's bare kin word is the speaker's
         elif t.pos == "PROPN" and t.dep == "compound" and sent.tokens[t.head].pos == "NOUN":
             continue  # "is Harbin people", "the Tesco car park": a name modifying a noun names nobody "he" can be
@@ -153,8 +153,10 @@ def _introduced(sent: Sentence) -> bool:
 
 
 def _aside(sent: Sentence, t: Token) -> bool:
-    """A person named only as the owner of what a preposition governs: "at my cousin's wedding"."""
-    return t.dep == "poss" and sent.tokens[t.head].dep == "pobj"
+    """A person named only as the owner of where or when something was: "at my cousin's wedding" (not "a present
+    for my dad's 70th", whom the present is for)."""
+    owned = sent.tokens[t.head]
+    return t.dep == "poss" and owned.dep == "pobj" and sent.tokens[owned.head].lower not in ("for", "about")
 
 
 def _name_given(sent: Sentence, t: Token) -> bool:

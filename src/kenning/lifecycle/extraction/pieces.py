@@ -224,8 +224,9 @@ def pieces(sent: Sentence) -> list[tuple[int, int]]:
             continue  # "left-handed", "5-a-side": a hyphen inside a word is no separator
         if pointer and t.lower != "," and t.lower != ";":
             continue  # "forget what I said about me and Dan splitting up": the pointed-at words stay whole
-        if t.lower == "so" and t.i + 1 < len(sent.tokens) and sent.tokens[t.i + 1].lower in ("much", "many"):
-            continue  # "thanks so much for …": a degree, not "so" joining clauses
+        if t.lower == "so" and t.i + 1 < len(sent.tokens) and (sent.tokens[t.i + 1].lower in ("much", "many") or (
+                t.dep == "advmod" and t.head == t.i + 1 and _degree(sent.tokens[t.i + 1]) and t.i > 0 and sent.tokens[t.i - 1].pos in ("AUX", "VERB"))):
+            continue  # "thanks so much for …", "which is so tragic": a degree, not "so" joining clauses ("…fish so pescatarian" is)
         if _between_subject_and_verb(sent, t):
             continue  # "he's also gone vegan": an adverb inside one clause joins nothing
         if _joins_subject(sent, t):
@@ -238,6 +239,11 @@ def pieces(sent: Sentence) -> list[tuple[int, int]]:
     if start < len(sent.tokens):
         out.append((start, len(sent.tokens)))
     return [(a, b) for a, b in out if any(sent.tokens[i].pos != "PUNCT" for i in range(a, b))]
+
+
+def _degree(word: Token) -> bool:
+    """A word "so" can say how much of ("so tragic", "so often", "so quickly"), not "so somewhere"."""
+    return word.pos == "ADJ" or word.pos == "ADV" and (word.lower in ("well", "often", "far", "long", "little") or word.lower.endswith("ly"))
 
 
 def bracketed(sent: Sentence) -> set[int]:

@@ -82,6 +82,7 @@ def new_things(sent: Sentence) -> list[str]:
             and any(c.lower == "new" and c.dep == "amod" for c in sent.children(t.i))]
 
 
+_HOMES = frozenset("place flat house home apartment bungalow cottage condo maisonette terrace semi townhouse studio".split())
 _IT_IS = re.compile(r"(?i)^\W*(now\s+|and\s+now\s+)?(?:it's|it\s+is)\s+(?=\S)")
 _NEW_ONE = re.compile(r"(?i)^\W*(?:(?:the|my|our)\s+)?new\s+one(?:'s|\s+is)\s+(?=\S)")
 
@@ -95,6 +96,9 @@ def what_it_is(sent: Sentence, piece: str, state: TurnState) -> str:
     meant = (state.new or state.changed or (state.ended if m.group(1) else [])) if m is not None else []
     if meant and any(t.dep == "attr" for t in sent.tokens):
         return f"{m.group(1) or ''}{meant[-1]} is {piece[m.end():]}"
+    home = [t for t in state.things if t.split()[-1].lower() in _HOMES]
+    if m is not None and home and any(t.dep == "attr" and t.lower in _HOMES | {"bed", "bedroom"} for t in sent.tokens):
+        return f"{home[-1]} is {piece[m.end():]}"  # "it's a 1920s bungalow in kansas city" after "our place"
     m = _NEW_ONE.match(piece)
     held = state.replaced + state.things
     if m is None or not held:
