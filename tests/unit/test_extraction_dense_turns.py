@@ -141,3 +141,18 @@ def test_a_kin_word_the_tagger_reads_as_a_name_and_a_child_named_with_an_age():
     assert any("mam's dementia" in t for t in got), got
     assert "Mason (10) has" in normalise("ok mom brain is at max capacity. mason (10) has travel soccer")
     assert "my son (10)" in normalise("my son (10) loves it")
+
+
+@pytest.mark.parametrize("text", ["see!!! never accept the first offer.", "never take the first thing that comes along just out of panic",
+                                  "never let the builders start everything at once"])
+def test_advice_to_a_friend_is_no_standing_instruction(text):
+    assert not any(c.kind is Kind.PROCEDURE for c in claims(text)), texts(text)
+
+
+@pytest.mark.parametrize("text", ["never suggest anything with coriander", "always use km with me", "never again ryanair after that lisbon fiasco"])
+def test_a_rule_for_the_assistant_still_is_one(text):
+    assert any(c.kind is Kind.PROCEDURE for c in claims(text)), texts(text)
+
+
+def test_a_wording_that_is_only_a_relative_clause_is_no_claim():
+    assert not any(t.startswith("Which") for t in texts("now im one with the sofa. which i have now fully merged with"))

@@ -9,7 +9,7 @@ from kenning.lifecycle.extraction import lexicon as lx
 from kenning.lifecycle.extraction.addressee import addressed
 from kenning.lifecycle.extraction.lexicon import first_person
 from kenning.lifecycle.extraction.noise import has_content
-from kenning.lifecycle.extraction.parse import Sentence, Token
+from kenning.lifecycle.extraction.parse import Sentence, Token, known_verb
 from kenning.lifecycle.extraction.pieces import opener
 
 
@@ -95,7 +95,12 @@ def for_the_user(sent: Sentence) -> bool:
     root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
     if root is None:
         return False
-    return about_answers(sent) or any(c.dep in ("dobj", "prep", "xcomp", "ccomp", "dative", "attr", "acomp") for c in sent.children(root.i))
+    if about_answers(sent):
+        return True
+    if root.lemma not in lx.SERVICE_VERBS and known_verb(root.lemma):
+        return False  # "never accept the first offer", "never let the builders start everything at once": advice
+        # (a word no dictionary lists as a verb is a name misread as one: "never again ryanair")
+    return any(c.dep in ("dobj", "prep", "xcomp", "ccomp", "dative", "attr", "acomp") for c in sent.children(root.i))
 
 
 _SIGN_OFF = frozenset({"soon", "later", "tomorrow", "tonight", "then", "again", "xo", "xx", "x"})

@@ -27,6 +27,8 @@ HEDGE_CONFIDENCE = 0.4
 OTHER_CONFIDENCE = 0.8
 OTHER_IMPORTANCE = 0.45
 EPISODE_IMPORTANCE = 0.3
+# a wording that is only a relative clause, with nothing to relate to
+_ONLY_RELATIVE = re.compile(r"^Which\b(?!.*\?$)")
 _CONTACT = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?<![\w+])\+?\d[\d ()-]{7,}\d(?![\w-])")
 
 
@@ -36,6 +38,8 @@ def grade(clause: Clause, sent: Sentence, text: str, index: int, sarcastic: bool
     if got is None:
         return []
     body, kind, importance = got
+    if _ONLY_RELATIVE.search(body):
+        return []  # "Which the user realises is awkward in Portugal", "which I've now fully merged with"
     if clause.request and not clause.question and kind is not Kind.PROCEDURE and not body.startswith(("User", "Standing")) and orders(sent):
         # "go easy on the sugar in the tomato base", "watch the sugar in any recipes you give me": an order the
         # parse reads as one, whatever verb it opens with, is worded as asked, never kept as the user's own words

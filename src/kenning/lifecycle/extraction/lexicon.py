@@ -161,6 +161,14 @@ FEELINGS = frozenset(
 # what an instruction about the assistant's own answers is about: "keep answers short", "speak plainly"
 RESPONSE_NOUNS = frozenset("answer answers reply replies response responses message messages explanation explanations summary summaries output tone language units".split())
 RESPONSE_VERBS = frozenset({"speak", "talk", "write", "explain", "reply", "answer", "respond", "address", "call"})
+# what a standing rule asks the assistant to do (beside answering): to suggest, book, remind, show, and the like,
+# or what the user's own house rules forbid ("never do fish", "never drink alcohol"); "never accept the first offer",
+# "never give up", "never take the first thing that comes along" are advice to a friend, not a rule for the assistant
+SERVICE_VERBS = RESPONSE_VERBS | frozenset(
+    """suggest recommend propose offer book schedule plan arrange remind send give show find check list draft use include
+    put add mention round describe correct tell help make assume convert translate format order buy pick choose flag warn
+    ask cc copy email text quote price cook serve keep go stick do eat drink need spell label sign summarise summarize
+    repeat read ping message note count say""".split())
 # adverbs of habit: a bare verb with one of these describes the speaker's routine, not an order
 HABITUAL = frozenset({"now", "nowadays", "usually", "normally", "always", "daily", "weekly", "every", "most", "often"})
 # verbs that take back something said earlier: "forget what I said about…", "scratch the gym thing"
