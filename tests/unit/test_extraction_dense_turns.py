@@ -156,3 +156,13 @@ def test_a_rule_for_the_assistant_still_is_one(text):
 
 def test_a_wording_that_is_only_a_relative_clause_is_no_claim():
     assert not any(t.startswith("Which") for t in texts("now im one with the sofa. which i have now fully merged with"))
+
+
+def test_an_allergy_said_without_its_object_is_to_what_was_refused_before():
+    assert "User is allergic to kiwi." in texts("a quick fruit salad recipe for daddy's party, but no kiwi, i'm allergic, makes my mouth swell up")
+    assert "User is allergic to nuts." in texts("nothing with nuts please, I'm allergic")
+
+
+def test_years_of_experience_beside_a_job_are_had():
+    got = texts("right now I'm a market research analyst at Kantar in London, 4 years experience. mostly qual, interviews")
+    assert "User has 4 years experience." in got and not any("is a 4 years" in t for t in got), got

@@ -52,8 +52,8 @@ def complement_of(sent: Sentence, a: int, b: int, since: int = 0) -> str | None:
     subj = next((c for c in sent.children(be.i) if c.dep == "nsubj"), None)
     if subj is None or subj.lower not in ("i", "we"):
         return None
-    if head.tag == "NNS" and any(c.dep == "nummod" for c in sent.children(head.i)):
-        return "I have" if subj.lower == "i" else "we have"  # "I'm 38, two kids": counted things are had
+    if head.tag == "NNS" and any(c.dep == "nummod" for c in sent.children(head.i)) or head.lemma == "experience":
+        return "I have" if subj.lower == "i" else "we have"  # "I'm 38, two kids", "…, 4 years experience": had
     be_said = "I'm" if subj.lower == "i" else "we're"
     if head.tag == "NN" and head.pos == "NOUN" and not any(c.dep in ("det", "poss") for c in sent.children(head.i)):
         opening = sent.tokens[min([head.i] + [c.i for c in sent.children(head.i) if c.dep in ("compound", "amod", "nmod") and c.i < head.i])].lower

@@ -53,9 +53,10 @@ def things(sent: Sentence) -> list[str]:
 
 def object_named(sent: Sentence) -> str:
     """The last thing a clause names as the object of a verb or preposition (with its compound words): "not doing
-    yoga anymore" -> "yoga", "not at flyefit anymore" -> "flyefit"; "" when none (people and pronouns are none)."""
-    objs = [t for t in sent.tokens if t.dep in ("dobj", "pobj") and t.pos in ("NOUN", "PROPN") and t.lemma not in lx.PERSON_NOUNS
-            and t.lower not in lx.PERSON_NOUNS and t.ent != "PERSON"]
+    yoga anymore" -> "yoga", "not at flyefit anymore" -> "flyefit", "but no kiwi" -> "kiwi"; "" when none (people and
+    pronouns are none)."""
+    objs = [t for t in sent.tokens if (t.dep in ("dobj", "pobj") or any(c.dep == "det" and c.lower == "no" for c in sent.children(t.i)))
+            and t.pos in ("NOUN", "PROPN") and t.lemma not in lx.PERSON_NOUNS and t.lower not in lx.PERSON_NOUNS and t.ent != "PERSON"]
     if not objs:
         return ""
     t = objs[-1]
@@ -83,6 +84,7 @@ def new_things(sent: Sentence) -> list[str]:
 
 
 _HOMES = frozenset("place flat house home apartment bungalow cottage condo maisonette terrace semi townhouse studio".split())
+_ALLERGIC = re.compile(r"(?i)^\W*(?:I'm|I\s+am|im)\s+(?:(?:very|so|really|severely|deathly)\s+)?allergic\W*$")
 _IT_IS = re.compile(r"(?i)^\W*(now\s+|and\s+now\s+)?(?:it's|it\s+is)\s+(?=\S)")
 _NEW_ONE = re.compile(r"(?i)^\W*(?:(?:the|my|our)\s+)?new\s+one(?:'s|\s+is)\s+(?=\S)")
 
@@ -99,6 +101,8 @@ def what_it_is(sent: Sentence, piece: str, state: TurnState) -> str:
     home = [t for t in state.things if t.split()[-1].lower() in _HOMES]
     if m is not None and home and any(t.dep == "attr" and t.lower in _HOMES | {"bed", "bedroom"} for t in sent.tokens):
         return f"{home[-1]} is {piece[m.end():]}"  # "it's a 1920s bungalow in kansas city" after "our place"
+    if _ALLERGIC.match(piece) and state.named:
+        return f"I'm allergic to {state.named}"  # "no kiwi, i'm allergic": to what the clause before refused
     m = _NEW_ONE.match(piece)
     held = state.replaced + state.things
     if m is None or not held:
