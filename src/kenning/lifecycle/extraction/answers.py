@@ -33,7 +33,7 @@ def said(question: str | None, answer: str, parser: Parser) -> str | None:
     where = _WHERE.search(asked)
     if where and len(words) <= 3 and _a_place(" ".join(words), parser):
         return f"I'm from {' '.join(words)}" if where.group("from") else f"I live in {' '.join(words)}"
-    if _WHAT_DO.search(asked) and notes._is_job(words) and not any(w.lower() in ("i", "i'm", "im", "my") for w in words):
+    if _WHAT_DO.search(asked) and notes.is_job(words) and not any(w.lower() in ("i", "i'm", "im", "my") for w in words):
         return f"I'm a {' '.join(words)}"
     return None
 

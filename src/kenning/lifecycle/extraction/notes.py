@@ -42,7 +42,7 @@ def _a(noun: str) -> str:
     return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
 
 
-def _is_job(words: list[str]) -> bool:
+def is_job(words: list[str]) -> bool:
     """Whether one of the first words names a job: a known occupation, or a word of a job's shape that is no function
     word or adverb ("for", "after", "never" end like "tutor" and "baker")."""
     return any(re.fullmatch(slots.OCCUPATIONS, w.lower()) or (
@@ -74,10 +74,10 @@ def introduction(sentence: str) -> list[str] | None:
         elif i == 0 and len(words) == 2 and words[1].lower() == "here" and words[0].isalpha():
             named = words[0][:1].isupper() and not lx.JOB_WORD.fullmatch(words[0])  # "Peter here", "farrier here"
             out.append(f"My name is {words[0]}." if named else f"I'm {_a(words[0])}.")
-        elif i == 0 and len(words) == 1 and words[0].isalpha() and not _is_job(words):
+        elif i == 0 and len(words) == 1 and words[0].isalpha() and not is_job(words):
             if words[0].lower() not in lx.FIRST_PERSON_STARTS | lx.FILLER_WORDS:  # "me, 45, …": no name
                 out.append(f"My name is {words[0]}.")
-        elif _is_job(words) and not _ARTICLE.match(piece):
+        elif is_job(words) and not _ARTICLE.match(piece):
             out.append(f"I'm {_a(piece)}.")
         elif words[0].lower() not in lx.FILLER_WORDS:
             out.append(f"I'm {piece}.")
@@ -101,7 +101,7 @@ def named_list(piece: str) -> list[str] | None:
         return None
     said = []
     for p in rest:
-        if _is_job(p.split()) and not _ARTICLE.match(p):
+        if is_job(p.split()) and not _ARTICLE.match(p):
             said.append(f"I'm {_a(p)}.")
         elif _FROM.match(p):
             said.append(f"I'm {p}.")

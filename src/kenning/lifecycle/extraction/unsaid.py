@@ -2,10 +2,10 @@
 
 "work at a call centre in sunderland doing insurance claims" is read as the subject "work at a call centre …"
 of the verb "claims". A clause opening with a bare verb of how someone lives ("work", "study", "teach",
-``lexicon.LIFE_VERBS``) in lowercase, taken for a noun with no determiner or owner, straight before a
-preposition, and made the subject of a later word, is the speaker's own clause with the "I"
-left out, when said in full ("I work at a call centre …") it reads as "I" doing that verb ("work in progress
-is slow" does not).
+``lexicon.LIFE_VERBS``) in lowercase, with no determiner or owner, straight before a preposition, and made the
+subject of a later word, is the speaker's own clause with the "I" left out when, said in full ("I work at a call
+centre …"), it reads as "I" doing that verb and leaves no other verb without a subject ("work in progress is
+slow" does not).
 """
 
 from __future__ import annotations
