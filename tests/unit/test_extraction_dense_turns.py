@@ -166,3 +166,16 @@ def test_an_allergy_said_without_its_object_is_to_what_was_refused_before():
 def test_years_of_experience_beside_a_job_are_had():
     got = texts("right now I'm a market research analyst at Kantar in London, 4 years experience. mostly qual, interviews")
     assert "User has 4 years experience." in got and not any("is a 4 years" in t for t in got), got
+
+
+def test_a_noun_denied_with_after_all_is_taken_back():
+    from kenning.lifecycle.extraction.normalise import normalise as norm
+    from kenning.lifecycle.extraction.parse import default_parser
+    from kenning.lifecycle.extraction.pointers import denied_before
+
+    def denied(text):
+        return denied_before(default_parser().parse([norm(text)])[0][0])
+
+    assert denied("ok plot twist, turns out its not an allergy after all lol") == "allergy"
+    assert denied("it's not a sprain after all") == "sprain"
+    assert denied("it's not cheap after all") is None and denied("it's not an allergy") is None

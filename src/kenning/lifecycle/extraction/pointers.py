@@ -67,8 +67,9 @@ _VAGUE = frozenset({"deal", "problem", "thing", "issue", "fault", "point", "case
 
 
 def denied_before(sent: Sentence) -> str | None:
-    """ "so turns out it was never lactose", "turned out it wasn't a sprain": a noun the speaker named before,
-    now denied with "it" and "never" (or "not" after "turns out"), is what they take back. A denial of a
+    """ "so turns out it was never lactose", "turned out it wasn't a sprain", "it's not an allergy after all": a noun
+    the speaker named before, now denied with "it" and "never" (or "not" with "turns out" or "after all"), is what
+    they take back. A denial of a
     quality ("it's not cheap") or of something vague ("it's not a big deal") points at nothing."""
     root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
     if root is None:
@@ -76,8 +77,10 @@ def denied_before(sent: Sentence) -> str | None:
     if root.lemma == "turn" and any(c.lower == "out" for c in sent.children(root.i)):  # "turns out | it was never …"
         root = next((c for c in sent.children(root.i) if c.dep == "ccomp" and c.lemma == "be"), root)
         turned = True
-    else:
-        turned = False
+    else:  # "turns out, it's not an allergy after all": the parser may hang "turns out" under the "be", and "after
+        # all" says as much
+        turned = any(t.lemma == "turn" and any(c.lower == "out" for c in sent.children(t.i)) for t in sent.tokens) or any(
+            t.lower == "after" and t.i + 1 < len(sent.tokens) and sent.tokens[t.i + 1].lower == "all" for t in sent.tokens)
     if root.lemma != "be" or not any(c.dep == "nsubj" and c.lower in ("it", "that") for c in sent.children(root.i)):
         return None
     neg = [t for t in sent.tokens if (t.dep == "neg" or t.lower == "never") and root.i in (t.head, sent.tokens[t.head].head)]
