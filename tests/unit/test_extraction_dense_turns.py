@@ -13,6 +13,8 @@ from kenning.lifecycle import lexicon, slots
 from kenning.lifecycle.extract import Turn
 from kenning.lifecycle.extraction import extract
 from kenning.lifecycle.extraction.normalise import normalise
+from kenning.lifecycle.extraction.parse import default_parser
+from kenning.lifecycle.extraction.pointers import denied_before
 from kenning.types import Kind
 
 
@@ -169,12 +171,8 @@ def test_years_of_experience_beside_a_job_are_had():
 
 
 def test_a_noun_denied_with_after_all_is_taken_back():
-    from kenning.lifecycle.extraction.normalise import normalise as norm
-    from kenning.lifecycle.extraction.parse import default_parser
-    from kenning.lifecycle.extraction.pointers import denied_before
-
     def denied(text):
-        return denied_before(default_parser().parse([norm(text)])[0][0])
+        return denied_before(default_parser().parse([normalise(text)])[0][0])
 
     assert denied("ok plot twist, turns out its not an allergy after all lol") == "allergy"
     assert denied("it's not a sprain after all") == "sprain"

@@ -252,7 +252,7 @@ _R = [  # (pattern, builder) tried in order; the first that matches wins
     (r"\b(?:outgrew|grew\s+out\s+of|has\s+outgrown)\s+(?:(?:the|a|an|their)\s+)?(?P<v>[\w-]+)\s+allergy", "allergy:-"),
     (r"\b(?:doesn't|does\s+not|don't|do\s+not)\s+(?:actually\s+)?have\s+(?:a|an)\s+(?P<v>[\w-]+)\s+allergy", "allergy:-"),
     (r"\ballergic\s+to\s+(?P<v>[\w-]+(?:\s+(?!after|all|since|any|now|too|either|as|and|but|so|at|any\s?more)[\w-]+)?)", "allergy:+"),
-    (r"\b(?:has|have|diagnosed\\s+with)\s+(?:a|an)\s+(?:severe\s+|mild\s+|serious\s+)?(?P<v>[\w-]+)\s+allergy", "allergy:+"),
+    (r"\b(?:has|have)\s+(?:a|an)\s+(?:severe\s+|mild\s+|serious\s+)?(?P<v>[\w-]+)\s+allergy", "allergy:+"),
     # relationships
     # a death: "Biscuit passed away", "User's dog Biscuit died" keeps the record under the name, so it
     # retracts "has a dog called Biscuit" whatever relation the earlier claim named

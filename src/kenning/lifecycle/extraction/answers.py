@@ -41,5 +41,5 @@ def said(question: str | None, answer: str, parser: Parser) -> str | None:
 def _a_place(name: str, parser: Parser) -> bool:
     if well_known_place(name):
         return True
-    is_place = getattr(parser, "is_place", None) or getattr(getattr(parser, "parser", None), "is_place", None)
+    is_place = getattr(parser, "is_place", None)  # a hand-built parser has no word list of places
     return len(name.split()) == 1 and is_place is not None and is_place(name)

@@ -177,12 +177,13 @@ def split(parser: Parser, sent: Sentence) -> list[str]:
         elif kind == "be":
             out.append([f"{copulas[n]} ", _after_fillers(sent, a, b), b])
         elif kind == "verb" and who:
+            modal = shared_modal(sent, first)  # "i might go back to college | and do hairdressing": the pair's "might"
             if (named := subject_before(sent, a, b)) is not None:
                 lead = named  # "the new family across the road, the okafors, | have twin boys": the parse's own subject
-            if (modal := shared_modal(sent, first)) is not None:
-                lead = f"{lead} {modal}"  # "i might go back to college | and do hairdressing": the "might" is the pair's
-            elif _acts_on_it(sent, a, b) and who.split()[-1].lower() in lx.OWN_NOUNS:
+            elif modal is None and _acts_on_it(sent, a, b) and who.split()[-1].lower() in lx.OWN_NOUNS:
                 lead = restore("I", first)  # "car is gone, | flogged it on trade me": the thing is what was acted on
+            if modal is not None:
+                lead = f"{lead} {modal}"
             out.append([f"{lead} ", _after_fillers(sent, a, b), b])  # "yeah set it up…" -> "I set it up…"
         elif kind == "own" or kind == "bare" or not out:
             if kind == "own" and n + 1 < len(spans) and first is not None and first.dep == "mark" and first.lower in lx.FACT_MARKS:

@@ -84,7 +84,7 @@ def required(sent: Sentence) -> bool:
     root = next((t for t in sent.tokens if t.dep == "ROOT"), None)
     if root is None or any(t.lower in lx.SECOND_PERSON for t in sent.tokens):
         return False
-    if root.lemma == "must" or any(c.dep == "aux" and c.lower == "must" for c in sent.children(root.i)):
+    if any(c.dep == "aux" and c.lower == "must" for c in sent.children(root.i)):
         return True
     return root.lemma in ("have", "need") and any(
         c.dep == "xcomp" and any(g.dep == "aux" and g.lower == "to" for g in sent.children(c.i)) for c in sent.children(root.i))

@@ -128,8 +128,7 @@ _KIN_IS = re.compile(r"(?i)\b(partner|wife|husband|missus|hubby|boyfriend|girlfr
 # "a"); only after an article or owner, as a bare "bike's a trek" already reads as the user's
 _IS_A = re.compile(r"(?i)\b((?:the|my|our|his|her|their)\s+[a-z][\w-]*)['’]s\s+(?=(?:a|an)\s)")
 # "budget's actually £1000 now", "rent's 850": a thing's "'s" before an amount is "is" (the parser reads an owner)
-_CONTRACTING = frozenset("who what that there here it she he where when how why let".split())  # read right as they are
-_IS_AMOUNT = re.compile(rf"{_NOT_A_PLACE}\b([a-z][a-z-]{{2,}})['’]s\s+(?=(?:(?:actually|now|still|only|just|about|around)\s+)?[£$€]?\d+(?![\d,.]*(?:st|nd|rd|th)\b))")
+_IS_AMOUNT = re.compile(rf"{_NOT_A_PLACE}\b{_NOT_NAMES}([a-z][a-z-]{{2,}})['’]s\s+(?=(?:(?:actually|now|still|only|just|about|around)\s+)?[£$€]?\d+(?![\d,.]*(?:st|nd|rd|th)\b))")
 
 # "car's gone": ended, said with "is" the parser reads as a possessive (not "she's gone to Spain")
 _GONE = re.compile(rf"(?i)\b{_NOT_NAMES}([a-z]+)['’]s\s+gone\b(?!\s+(?:to|for|out|off|back|home|up|down|into|away|in|on|over|through|and)\b)")
@@ -250,7 +249,7 @@ def normalise(text: str) -> str:
     text = _GRATEFUL.sub("please ", text)
     text = _KIN_IS.sub(lambda m: f"{m.group(1)} is ", text)
     text = _IS_A.sub(r"\1 is ", text)
-    text = _IS_AMOUNT.sub(lambda m: m.group(0) if m.group(1).lower() in _CONTRACTING else f"{m.group(1)} is ", text)
+    text = _IS_AMOUNT.sub(r"\1 is ", text)
     text = _BEING_A.sub(lambda m: f"I'm {m.group(1)}. It is ", text)
     text = _CLEFT.sub(lambda m: f"{m.group(1)} {m.group(2) or ''}", text)
     text = _NAMING_ASIDE.sub(lambda m: f", {m.group(1)},", text)

@@ -224,9 +224,8 @@ def pieces(sent: Sentence) -> list[tuple[int, int]]:
             continue  # "left-handed", "5-a-side": a hyphen inside a word is no separator
         if pointer and t.lower != "," and t.lower != ";":
             continue  # "forget what I said about me and Dan splitting up": the pointed-at words stay whole
-        if t.lower == "so" and t.i + 1 < len(sent.tokens) and (sent.tokens[t.i + 1].lower in ("much", "many") or (
-                t.dep == "advmod" and t.head == t.i + 1 and _degree(sent.tokens[t.i + 1]) and t.i > 0 and sent.tokens[t.i - 1].pos in ("AUX", "VERB"))):
-            continue  # "thanks so much for …", "which is so tragic": a degree, not "so" joining clauses ("…fish so pescatarian" is)
+        if _so_of_degree(sent, t):
+            continue  # "thanks so much for …", "which is so tragic": a degree, not "so" joining clauses
         if _between_subject_and_verb(sent, t):
             continue  # "he's also gone vegan": an adverb inside one clause joins nothing
         if _joins_subject(sent, t):
@@ -241,9 +240,16 @@ def pieces(sent: Sentence) -> list[tuple[int, int]]:
     return [(a, b) for a, b in out if any(sent.tokens[i].pos != "PUNCT" for i in range(a, b))]
 
 
-def _degree(word: Token) -> bool:
-    """A word "so" can say how much of ("so tragic", "so often", "so quickly"), not "so somewhere"."""
-    return word.pos == "ADJ" or word.pos == "ADV" and (word.lower in ("well", "often", "far", "long", "little") or word.lower.endswith("ly"))
+def _so_of_degree(sent: Sentence, t: Token) -> bool:
+    """A "so" that says how much ("thanks so much", "which is so tragic", "it went so quickly") right after a verb, not
+    one that joins clauses ("i eat fish so pescatarian technically", "so somewhere that's careful")."""
+    if t.lower != "so" or t.i + 1 >= len(sent.tokens):
+        return False
+    word = sent.tokens[t.i + 1]
+    if word.lower in ("much", "many"):
+        return True
+    degree = word.pos == "ADJ" or word.pos == "ADV" and (word.lower in ("well", "often", "far", "long", "little") or word.lower.endswith("ly"))
+    return degree and t.dep == "advmod" and t.head == word.i and t.i > 0 and sent.tokens[t.i - 1].pos in ("AUX", "VERB")
 
 
 def bracketed(sent: Sentence) -> set[int]:

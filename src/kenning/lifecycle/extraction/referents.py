@@ -98,8 +98,8 @@ def what_it_is(sent: Sentence, piece: str, state: TurnState) -> str:
     meant = (state.new or state.changed or (state.ended if m.group(1) else [])) if m is not None else []
     if meant and any(t.dep == "attr" for t in sent.tokens):
         return f"{m.group(1) or ''}{meant[-1]} is {piece[m.end():]}"
-    home = [t for t in state.things if t.split()[-1].lower() in _HOMES]
-    if m is not None and home and any(t.dep == "attr" and t.lower in _HOMES | {"bed", "bedroom"} for t in sent.tokens):
+    home = [t for t in state.things if t.split()[-1].lower() in _HOMES] if m is not None else []
+    if home and any(t.dep == "attr" and t.lower in _HOMES | {"bed", "bedroom"} for t in sent.tokens):
         return f"{home[-1]} is {piece[m.end():]}"  # "it's a 1920s bungalow in kansas city" after "our place"
     if _ALLERGIC.match(piece) and state.named:
         return f"I'm allergic to {state.named}"  # "no kiwi, i'm allergic": to what the clause before refused
